@@ -1,0 +1,7 @@
+//go:build purego || !(amd64 || arm64)
+
+package field
+
+func feMul(out, a, b *Element) { feMulGeneric(out, a, b) }
+
+func feSquare(out, a *Element) { feSquareGeneric(out, a) }
