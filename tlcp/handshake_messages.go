@@ -1,0 +1,704 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"errors"
+	"slices"
+
+	"golang.org/x/crypto/cryptobyte"
+)
+
+// Handshake message types, GB/T 38636-2020 6.4.5.1 (tlcp.md §5.1).
+const (
+	typeHelloRequest       uint8 = 0
+	typeClientHello        uint8 = 1
+	typeServerHello        uint8 = 2
+	typeCertificate        uint8 = 11
+	typeServerKeyExchange  uint8 = 12
+	typeCertificateRequest uint8 = 13
+	typeServerHelloDone    uint8 = 14
+	typeCertificateVerify  uint8 = 15
+	typeClientKeyExchange  uint8 = 16
+	typeFinished           uint8 = 20
+)
+
+// Hello extensions this package understands (GM/T 0024-2023 Annex A, tlcp.md
+// §10). Everything else is parsed past and ignored.
+const (
+	extensionServerName uint16 = 0
+	extensionALPN       uint16 = 16
+)
+
+// Certificate types in CertificateRequest (tlcp.md §5.7). In TLCP ecdsa_sign
+// means SM2.
+const (
+	certTypeRSASign   uint8 = 1
+	certTypeECDSASign uint8 = 64
+)
+
+// ECDHE parameters (tlcp.md §5.6): curve_type named_curve, curve 41 (curveSM2)
+// and a 65-byte uncompressed point, 69 bytes in all.
+const (
+	curveTypeNamedCurve uint8  = 3
+	curveSM2            uint16 = 41
+	ecdheParamsLen             = 1 + 2 + 1 + 65
+)
+
+// maxHandshake bounds the size of one handshake message. A certificate list
+// with a few chains is far below it.
+const maxHandshake = 1 << 18
+
+// handshakeMessage is implemented by every message below. marshal returns the
+// whole message including its 4-byte header; unmarshal takes the same and
+// reports whether it was well formed. Neither panics on any input.
+type handshakeMessage interface {
+	marshal() ([]byte, error)
+	unmarshal([]byte) bool
+}
+
+// errMessageTooLarge is returned by marshal when a field overflows its length
+// prefix; it can only follow from a misconfiguration, never from peer input.
+var errMessageTooLarge = errors.New("tlcp: handshake message field too large")
+
+// marshalMessage writes the 4-byte handshake header around body.
+func marshalMessage(typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error) {
+	var b cryptobyte.Builder
+	b.AddUint8(typ)
+	b.AddUint24LengthPrefixed(body)
+	out, err := b.Bytes()
+	if err != nil {
+		return nil, errMessageTooLarge
+	}
+	return out, nil
+}
+
+// readBody checks the handshake header of data and returns the body.
+func readBody(data []byte, typ uint8) (cryptobyte.String, bool) {
+	s := cryptobyte.String(data)
+	var t uint8
+	var body cryptobyte.String
+	if !s.ReadUint8(&t) || t != typ || !s.ReadUint24LengthPrefixed(&body) || !s.Empty() {
+		return nil, false
+	}
+	return body, true
+}
+
+// clientHelloMsg is ClientHello (tlcp.md §5.3). Extensions are optional; by
+// default a TLCP client sends none, so hasExtensions is false unless
+// serverName or alpnProtocols is set.
+type clientHelloMsg struct {
+	original           []byte
+	vers               uint16
+	random             []byte
+	sessionID          []byte
+	cipherSuites       []uint16
+	compressionMethods []uint8
+	serverName         string
+	alpnProtocols      []string
+	// hasExtensions records that an extension block was present, even an
+	// empty one.
+	hasExtensions bool
+}
+
+func (m *clientHelloMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	if len(m.random) != 32 || len(m.sessionID) > 32 {
+		return nil, errMessageTooLarge
+	}
+	var exts cryptobyte.Builder
+	if m.serverName != "" {
+		// RFC 6066 server_name: a list with one host_name entry.
+		exts.AddUint16(extensionServerName)
+		exts.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				b.AddUint8(0) // name_type host_name
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+					b.AddBytes([]byte(m.serverName))
+				})
+			})
+		})
+	}
+	if len(m.alpnProtocols) > 0 {
+		exts.AddUint16(extensionALPN)
+		exts.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				for _, p := range m.alpnProtocols {
+					b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) {
+						b.AddBytes([]byte(p))
+					})
+				}
+			})
+		})
+	}
+	extBytes, err := exts.Bytes()
+	if err != nil {
+		return nil, errMessageTooLarge
+	}
+	out, err := marshalMessage(typeClientHello, func(b *cryptobyte.Builder) {
+		b.AddUint16(m.vers)
+		b.AddBytes(m.random)
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for _, s := range m.cipherSuites {
+				b.AddUint16(s)
+			}
+		})
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.compressionMethods) })
+		if len(extBytes) > 0 || m.hasExtensions {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *clientHelloMsg) unmarshal(data []byte) bool {
+	*m = clientHelloMsg{original: data}
+	s, ok := readBody(data, typeClientHello)
+	if !ok {
+		return false
+	}
+	var suites, exts cryptobyte.String
+	if !s.ReadUint16(&m.vers) || !s.ReadBytes(&m.random, 32) ||
+		!readUint8LengthPrefixed(&s, &m.sessionID) || len(m.sessionID) > 32 ||
+		!s.ReadUint16LengthPrefixed(&suites) || suites.Empty() || len(suites)%2 != 0 ||
+		!readUint8LengthPrefixed(&s, &m.compressionMethods) || len(m.compressionMethods) == 0 {
+		return false
+	}
+	for !suites.Empty() {
+		var id uint16
+		suites.ReadUint16(&id)
+		m.cipherSuites = append(m.cipherSuites, id)
+	}
+	if s.Empty() {
+		return true // No extension block: the usual TLCP ClientHello.
+	}
+	if !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
+		return false
+	}
+	m.hasExtensions = true
+	seen := make(map[uint16]bool)
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+			return false
+		}
+		seen[typ] = true
+		switch typ {
+		case extensionServerName:
+			var names cryptobyte.String
+			if !ext.ReadUint16LengthPrefixed(&names) || names.Empty() || !ext.Empty() {
+				return false
+			}
+			for !names.Empty() {
+				var nameType uint8
+				var name cryptobyte.String
+				if !names.ReadUint8(&nameType) || !names.ReadUint16LengthPrefixed(&name) || name.Empty() {
+					return false
+				}
+				if nameType != 0 {
+					continue
+				}
+				if m.serverName != "" {
+					return false // Only one host_name is allowed (RFC 6066 §3).
+				}
+				m.serverName = string(name)
+			}
+		case extensionALPN:
+			var list cryptobyte.String
+			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
+				return false
+			}
+			for !list.Empty() {
+				var p cryptobyte.String
+				if !list.ReadUint8LengthPrefixed(&p) || p.Empty() {
+					return false
+				}
+				m.alpnProtocols = append(m.alpnProtocols, string(p))
+			}
+		default:
+			// Unknown extensions (supported_groups, signature_algorithms,
+			// session_ticket, …) are ignored, tlcp.md §10.
+		}
+	}
+	return true
+}
+
+// readUint8LengthPrefixed reads a vec8 into out as a byte slice (nil stays nil
+// only if absent).
+func readUint8LengthPrefixed(s *cryptobyte.String, out *[]byte) bool {
+	var v cryptobyte.String
+	if !s.ReadUint8LengthPrefixed(&v) {
+		return false
+	}
+	*out = []byte(v)
+	return true
+}
+
+// serverHelloMsg is ServerHello (tlcp.md §5.4). Extensions are only ever
+// replies to what the client sent.
+type serverHelloMsg struct {
+	original          []byte
+	vers              uint16
+	random            []byte
+	sessionID         []byte
+	cipherSuite       uint16
+	compressionMethod uint8
+	serverNameAck     bool
+	alpnProtocol      string
+	hasExtensions     bool
+	// unknownExtension is set if the server sent an extension this
+	// package never offers; the client answers it with illegal_parameter.
+	unknownExtension bool
+}
+
+func (m *serverHelloMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	if len(m.random) != 32 || len(m.sessionID) > 32 {
+		return nil, errMessageTooLarge
+	}
+	var exts cryptobyte.Builder
+	if m.serverNameAck {
+		exts.AddUint16(extensionServerName)
+		exts.AddUint16(0)
+	}
+	if m.alpnProtocol != "" {
+		exts.AddUint16(extensionALPN)
+		exts.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) {
+					b.AddBytes([]byte(m.alpnProtocol))
+				})
+			})
+		})
+	}
+	extBytes, err := exts.Bytes()
+	if err != nil {
+		return nil, errMessageTooLarge
+	}
+	out, err := marshalMessage(typeServerHello, func(b *cryptobyte.Builder) {
+		b.AddUint16(m.vers)
+		b.AddBytes(m.random)
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
+		b.AddUint16(m.cipherSuite)
+		b.AddUint8(m.compressionMethod)
+		if len(extBytes) > 0 || m.hasExtensions {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *serverHelloMsg) unmarshal(data []byte) bool {
+	*m = serverHelloMsg{original: data}
+	s, ok := readBody(data, typeServerHello)
+	if !ok {
+		return false
+	}
+	if !s.ReadUint16(&m.vers) || !s.ReadBytes(&m.random, 32) ||
+		!readUint8LengthPrefixed(&s, &m.sessionID) || len(m.sessionID) > 32 ||
+		!s.ReadUint16(&m.cipherSuite) || !s.ReadUint8(&m.compressionMethod) {
+		return false
+	}
+	if s.Empty() {
+		return true
+	}
+	var exts cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
+		return false
+	}
+	m.hasExtensions = true
+	seen := make(map[uint16]bool)
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+			return false
+		}
+		seen[typ] = true
+		switch typ {
+		case extensionServerName:
+			if !ext.Empty() {
+				return false
+			}
+			m.serverNameAck = true
+		case extensionALPN:
+			var list, p cryptobyte.String
+			if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
+				p.Empty() || !list.Empty() || !ext.Empty() {
+				return false
+			}
+			m.alpnProtocol = string(p)
+		default:
+			m.unknownExtension = true
+		}
+	}
+	return true
+}
+
+// certificateMsg is Certificate (tlcp.md §5.5, §5.9): vec24 of vec24 DER.
+type certificateMsg struct {
+	original     []byte
+	certificates [][]byte
+}
+
+func (m *certificateMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeCertificate, func(b *cryptobyte.Builder) {
+		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
+			for _, c := range m.certificates {
+				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *certificateMsg) unmarshal(data []byte) bool {
+	*m = certificateMsg{original: data}
+	s, ok := readBody(data, typeCertificate)
+	if !ok {
+		return false
+	}
+	var list cryptobyte.String
+	if !s.ReadUint24LengthPrefixed(&list) || !s.Empty() {
+		return false
+	}
+	for !list.Empty() {
+		var c cryptobyte.String
+		if !list.ReadUint24LengthPrefixed(&c) || c.Empty() {
+			return false
+		}
+		m.certificates = append(m.certificates, c)
+	}
+	return true
+}
+
+// serverKeyExchangeMsg is ServerKeyExchange (tlcp.md §5.6). For ECC suites
+// params is nil and the body is just the signature; for ECDHE suites params
+// holds the 69-byte ServerECDHParams. The two layouts cannot be confused: an
+// ECC body starts with the high byte of a signature length (0 for any SM2
+// signature), an ECDHE body with curve_type 3.
+type serverKeyExchangeMsg struct {
+	original  []byte
+	params    []byte // 69 bytes, ECDHE only
+	signature []byte
+}
+
+func (m *serverKeyExchangeMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	if m.params != nil && len(m.params) != ecdheParamsLen {
+		return nil, errMessageTooLarge
+	}
+	out, err := marshalMessage(typeServerKeyExchange, func(b *cryptobyte.Builder) {
+		b.AddBytes(m.params)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *serverKeyExchangeMsg) unmarshal(data []byte) bool {
+	*m = serverKeyExchangeMsg{original: data}
+	s, ok := readBody(data, typeServerKeyExchange)
+	if !ok {
+		return false
+	}
+	if len(s) > 0 && s[0] == curveTypeNamedCurve {
+		if !s.ReadBytes(&m.params, ecdheParamsLen) {
+			return false
+		}
+		if _, _, ok := parseECDHEParams(m.params); !ok {
+			return false
+		}
+	}
+	var sig cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&sig) || sig.Empty() || !s.Empty() {
+		return false
+	}
+	m.signature = sig
+	return true
+}
+
+// marshalECDHEParams returns ServerECDHParams/ClientECDHEParams for a 65-byte
+// uncompressed point.
+func marshalECDHEParams(point []byte) []byte {
+	out := make([]byte, 0, ecdheParamsLen)
+	out = append(out, curveTypeNamedCurve, byte(curveSM2>>8), byte(curveSM2), byte(len(point)))
+	return append(out, point...)
+}
+
+// parseECDHEParams splits 69 bytes of ECDHE parameters. The named curve is
+// returned but not checked: GB/T 38636 says it is ignored with SM2, and GmSSL
+// 2 sent 30 (tlcp.md D7). The point must be 65 bytes starting 04; that it
+// lies on the curve is checked by sm2.NewPublicKey.
+func parseECDHEParams(p []byte) (curve uint16, point []byte, ok bool) {
+	s := cryptobyte.String(p)
+	var typ, n uint8
+	if !s.ReadUint8(&typ) || typ != curveTypeNamedCurve || !s.ReadUint16(&curve) ||
+		!s.ReadUint8(&n) || n != 65 || !s.ReadBytes(&point, 65) || !s.Empty() || point[0] != 4 {
+		return 0, nil, false
+	}
+	return curve, point, true
+}
+
+// certificateRequestMsg is CertificateRequest (tlcp.md §5.7), TLS 1.1 layout
+// with no signature algorithms.
+type certificateRequestMsg struct {
+	original               []byte
+	certificateTypes       []byte
+	certificateAuthorities [][]byte
+}
+
+func (m *certificateRequestMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.certificateTypes) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for _, ca := range m.certificateAuthorities {
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *certificateRequestMsg) unmarshal(data []byte) bool {
+	*m = certificateRequestMsg{original: data}
+	s, ok := readBody(data, typeCertificateRequest)
+	if !ok {
+		return false
+	}
+	var cas cryptobyte.String
+	if !readUint8LengthPrefixed(&s, &m.certificateTypes) || len(m.certificateTypes) == 0 ||
+		!s.ReadUint16LengthPrefixed(&cas) || !s.Empty() {
+		return false
+	}
+	for !cas.Empty() {
+		var ca cryptobyte.String
+		if !cas.ReadUint16LengthPrefixed(&ca) || ca.Empty() {
+			return false
+		}
+		m.certificateAuthorities = append(m.certificateAuthorities, ca)
+	}
+	return true
+}
+
+// serverHelloDoneMsg is ServerHelloDone: an empty body.
+type serverHelloDoneMsg struct{}
+
+func (m *serverHelloDoneMsg) marshal() ([]byte, error) {
+	return []byte{typeServerHelloDone, 0, 0, 0}, nil
+}
+
+func (m *serverHelloDoneMsg) unmarshal(data []byte) bool {
+	s, ok := readBody(data, typeServerHelloDone)
+	return ok && s.Empty()
+}
+
+// helloRequestMsg is HelloRequest, which TLCP never acts on (§8.2).
+type helloRequestMsg struct{}
+
+func (m *helloRequestMsg) marshal() ([]byte, error) {
+	return []byte{typeHelloRequest, 0, 0, 0}, nil
+}
+
+func (m *helloRequestMsg) unmarshal(data []byte) bool {
+	s, ok := readBody(data, typeHelloRequest)
+	return ok && s.Empty()
+}
+
+// clientKeyExchangeMsg is ClientKeyExchange (tlcp.md §5.10). For ECC suites
+// ciphertext is the DER SM2 ciphertext (sent with a u16 prefix). For ECDHE
+// suites params is the 69-byte ClientECDHEParams, sent bare (the deployed
+// form) or, if vector is set, with a u16 prefix (the literal reading of GB/T
+// 38636 6.4.5.8, 71 bytes). unmarshal accepts both (D2).
+type clientKeyExchangeMsg struct {
+	original   []byte
+	ciphertext []byte
+	params     []byte
+	vector     bool
+}
+
+func (m *clientKeyExchangeMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	if m.params != nil && len(m.params) != ecdheParamsLen {
+		return nil, errMessageTooLarge
+	}
+	out, err := marshalMessage(typeClientKeyExchange, func(b *cryptobyte.Builder) {
+		switch {
+		case m.params != nil && !m.vector:
+			b.AddBytes(m.params)
+		case m.params != nil:
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.params) })
+		default:
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.ciphertext) })
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *clientKeyExchangeMsg) unmarshal(data []byte) bool {
+	*m = clientKeyExchangeMsg{original: data}
+	s, ok := readBody(data, typeClientKeyExchange)
+	if !ok {
+		return false
+	}
+	if len(s) == ecdheParamsLen && s[0] == curveTypeNamedCurve {
+		m.params = s
+		_, _, ok := parseECDHEParams(m.params)
+		return ok
+	}
+	var v cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&v) || v.Empty() || !s.Empty() {
+		return false
+	}
+	if len(v) == ecdheParamsLen && v[0] == curveTypeNamedCurve {
+		m.params, m.vector = v, true
+		_, _, ok := parseECDHEParams(m.params)
+		return ok
+	}
+	m.ciphertext = v
+	return true
+}
+
+// certificateVerifyMsg is CertificateVerify (tlcp.md §5.11): u16 + DER
+// signature, no algorithm field.
+type certificateVerifyMsg struct {
+	original  []byte
+	signature []byte
+}
+
+func (m *certificateVerifyMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeCertificateVerify, func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *certificateVerifyMsg) unmarshal(data []byte) bool {
+	*m = certificateVerifyMsg{original: data}
+	s, ok := readBody(data, typeCertificateVerify)
+	if !ok {
+		return false
+	}
+	var sig cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&sig) || sig.Empty() || !s.Empty() {
+		return false
+	}
+	m.signature = sig
+	return true
+}
+
+// finishedMsg is Finished (tlcp.md §5.13): 12 bytes of verify_data.
+type finishedMsg struct {
+	original   []byte
+	verifyData []byte
+}
+
+func (m *finishedMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeFinished, func(b *cryptobyte.Builder) { b.AddBytes(m.verifyData) })
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *finishedMsg) unmarshal(data []byte) bool {
+	*m = finishedMsg{original: data}
+	s, ok := readBody(data, typeFinished)
+	if !ok || len(s) != 12 {
+		return false
+	}
+	m.verifyData = s
+	return true
+}
+
+// newHandshakeMessage returns an empty message of the given type, or nil.
+func newHandshakeMessage(typ uint8) handshakeMessage {
+	switch typ {
+	case typeHelloRequest:
+		return new(helloRequestMsg)
+	case typeClientHello:
+		return new(clientHelloMsg)
+	case typeServerHello:
+		return new(serverHelloMsg)
+	case typeCertificate:
+		return new(certificateMsg)
+	case typeServerKeyExchange:
+		return new(serverKeyExchangeMsg)
+	case typeCertificateRequest:
+		return new(certificateRequestMsg)
+	case typeServerHelloDone:
+		return new(serverHelloDoneMsg)
+	case typeCertificateVerify:
+		return new(certificateVerifyMsg)
+	case typeClientKeyExchange:
+		return new(clientKeyExchangeMsg)
+	case typeFinished:
+		return new(finishedMsg)
+	}
+	return nil
+}
+
+// parseHandshakeMessage unmarshals one complete message (header included).
+// data is kept by the message; the caller must not reuse it.
+func parseHandshakeMessage(data []byte) (handshakeMessage, bool) {
+	if len(data) < 4 {
+		return nil, false
+	}
+	m := newHandshakeMessage(data[0])
+	if m == nil || !m.unmarshal(slices.Clip(data)) {
+		return nil, false
+	}
+	return m, true
+}
