@@ -1,0 +1,257 @@
+// Package scalar implements arithmetic modulo the order of the sm2p256v1
+// group,
+//
+//	n = FFFFFFFE FFFFFFFF FFFFFFFF FFFFFFFF 7203DF6B 21C6052B 53BBF409 39D54123,
+//
+// on four 64-bit limbs in the Montgomery domain. Every operation runs in time
+// independent of the values involved, since scalars are usually secret
+// (private keys, nonces).
+package scalar
+
+import (
+	"errors"
+	"math/bits"
+)
+
+// Scalar is an integer modulo n, held as x·R mod n (R = 2^256), fully
+// reduced. The zero value is a valid zero.
+type Scalar struct {
+	l [4]uint64
+}
+
+var nLimbs = [4]uint64{0x53bbf40939d54123, 0x7203df6b21c6052b, 0xffffffffffffffff, 0xfffffffeffffffff}
+
+// n0 is -n⁻¹ mod 2^64, the Montgomery step factor.
+const n0 = 0x327f9e8872350975
+
+var rr = Scalar{[4]uint64{0x901192af7c114f20, 0x3464504ade6fa2fa, 0x620fc84c3affe0d4, 0x1eb5e412a22b3d3b}}
+
+var one = Scalar{[4]uint64{0xac440bf6c62abedd, 0x8dfc2094de39fad4, 0x0000000000000000, 0x0000000100000000}}
+
+// One sets s = 1 and returns s.
+func (s *Scalar) One() *Scalar { *s = one; return s }
+
+// Set sets s = v and returns s.
+func (s *Scalar) Set(v *Scalar) *Scalar { *s = *v; return s }
+
+// Equal returns 1 if s == v and 0 otherwise.
+func (s *Scalar) Equal(v *Scalar) int {
+	acc := (s.l[0] ^ v.l[0]) | (s.l[1] ^ v.l[1]) | (s.l[2] ^ v.l[2]) | (s.l[3] ^ v.l[3])
+	return int(1 ^ (acc|-acc)>>63)
+}
+
+// IsZero returns 1 if s == 0 and 0 otherwise.
+func (s *Scalar) IsZero() int {
+	acc := s.l[0] | s.l[1] | s.l[2] | s.l[3]
+	return int(1 ^ (acc|-acc)>>63)
+}
+
+// Select sets s = a if cond == 1 and s = b if cond == 0, and returns s.
+func (s *Scalar) Select(a, b *Scalar, cond int) *Scalar {
+	m := -uint64(cond & 1)
+	for i := range s.l {
+		s.l[i] = b.l[i] ^ (m & (a.l[i] ^ b.l[i]))
+	}
+	return s
+}
+
+var errNonCanonical = errors.New("scalar: invalid scalar encoding")
+
+// SetBytes sets s to the 32-byte big-endian value x, which must be below n,
+// and returns s.
+func (s *Scalar) SetBytes(x []byte) (*Scalar, error) {
+	if len(x) != 32 {
+		return nil, errNonCanonical
+	}
+	t := load(x)
+	var b uint64
+	_, b = bits.Sub64(t[0], nLimbs[0], 0)
+	_, b = bits.Sub64(t[1], nLimbs[1], b)
+	_, b = bits.Sub64(t[2], nLimbs[2], b)
+	_, b = bits.Sub64(t[3], nLimbs[3], b)
+	if b == 0 {
+		return nil, errNonCanonical
+	}
+	s.l = t
+	return s.Mul(s, &rr), nil
+}
+
+// SetReducedBytes sets s to the 32-byte big-endian value x reduced mod n,
+// and returns s. It is used for hash values e, which may exceed n.
+func (s *Scalar) SetReducedBytes(x []byte) (*Scalar, error) {
+	if len(x) != 32 {
+		return nil, errNonCanonical
+	}
+	t := load(x)
+	// x < 2^256 < 2n, so one conditional subtraction suffices.
+	reduceOnce(&s.l, &t, 0)
+	return s.Mul(s, &rr), nil
+}
+
+// Bytes returns the 32-byte big-endian encoding of s.
+func (s *Scalar) Bytes() []byte {
+	var out [32]byte
+	var t Scalar
+	t.Mul(s, &Scalar{[4]uint64{1, 0, 0, 0}})
+	for i := 0; i < 4; i++ {
+		v := t.l[i]
+		b := out[24-8*i:]
+		b[0], b[1], b[2], b[3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
+		b[4], b[5], b[6], b[7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
+	}
+	return out[:]
+}
+
+func load(x []byte) [4]uint64 {
+	var t [4]uint64
+	for i := 0; i < 4; i++ {
+		b := x[24-8*i:]
+		t[i] = uint64(b[7]) | uint64(b[6])<<8 | uint64(b[5])<<16 | uint64(b[4])<<24 |
+			uint64(b[3])<<32 | uint64(b[2])<<40 | uint64(b[1])<<48 | uint64(b[0])<<56
+	}
+	return t
+}
+
+// reduceOnce sets out = (carry·2^256 + t) mod n for an input below 2n.
+func reduceOnce(out, t *[4]uint64, carry uint64) {
+	var s [4]uint64
+	var b uint64
+	s[0], b = bits.Sub64(t[0], nLimbs[0], 0)
+	s[1], b = bits.Sub64(t[1], nLimbs[1], b)
+	s[2], b = bits.Sub64(t[2], nLimbs[2], b)
+	s[3], b = bits.Sub64(t[3], nLimbs[3], b)
+	_, b = bits.Sub64(carry, 0, b)
+	m := -b
+	out[0] = s[0] ^ (m & (t[0] ^ s[0]))
+	out[1] = s[1] ^ (m & (t[1] ^ s[1]))
+	out[2] = s[2] ^ (m & (t[2] ^ s[2]))
+	out[3] = s[3] ^ (m & (t[3] ^ s[3]))
+}
+
+// Add sets s = a + b and returns s.
+func (s *Scalar) Add(a, b *Scalar) *Scalar {
+	var t [4]uint64
+	var c uint64
+	t[0], c = bits.Add64(a.l[0], b.l[0], 0)
+	t[1], c = bits.Add64(a.l[1], b.l[1], c)
+	t[2], c = bits.Add64(a.l[2], b.l[2], c)
+	t[3], c = bits.Add64(a.l[3], b.l[3], c)
+	reduceOnce(&s.l, &t, c)
+	return s
+}
+
+// Sub sets s = a - b and returns s.
+func (s *Scalar) Sub(a, b *Scalar) *Scalar {
+	var t [4]uint64
+	var br, c uint64
+	t[0], br = bits.Sub64(a.l[0], b.l[0], 0)
+	t[1], br = bits.Sub64(a.l[1], b.l[1], br)
+	t[2], br = bits.Sub64(a.l[2], b.l[2], br)
+	t[3], br = bits.Sub64(a.l[3], b.l[3], br)
+	m := -br
+	s.l[0], c = bits.Add64(t[0], nLimbs[0]&m, 0)
+	s.l[1], c = bits.Add64(t[1], nLimbs[1]&m, c)
+	s.l[2], c = bits.Add64(t[2], nLimbs[2]&m, c)
+	s.l[3], _ = bits.Add64(t[3], nLimbs[3]&m, c)
+	return s
+}
+
+// Neg sets s = -a and returns s.
+func (s *Scalar) Neg(a *Scalar) *Scalar {
+	var z Scalar
+	return s.Sub(&z, a)
+}
+
+// Mul sets s = a × b and returns s.
+func (s *Scalar) Mul(a, b *Scalar) *Scalar {
+	var t [8]uint64
+	var c uint64
+	for i := 0; i < 4; i++ {
+		ai := a.l[i]
+		h0, l0 := bits.Mul64(ai, b.l[0])
+		h1, l1 := bits.Mul64(ai, b.l[1])
+		h2, l2 := bits.Mul64(ai, b.l[2])
+		h3, l3 := bits.Mul64(ai, b.l[3])
+		var r1, r2, r3 uint64
+		r1, c = bits.Add64(l1, h0, 0)
+		r2, c = bits.Add64(l2, h1, c)
+		r3, c = bits.Add64(l3, h2, c)
+		r4 := h3 + c
+		t[i], c = bits.Add64(t[i], l0, 0)
+		t[i+1], c = bits.Add64(t[i+1], r1, c)
+		t[i+2], c = bits.Add64(t[i+2], r2, c)
+		t[i+3], c = bits.Add64(t[i+3], r3, c)
+		t[i+4] = r4 + c
+	}
+	montgomeryReduce(&s.l, &t)
+	return s
+}
+
+// Square sets s = a² and returns s.
+func (s *Scalar) Square(a *Scalar) *Scalar { return s.Mul(a, a) }
+
+// montgomeryReduce sets out = t·R⁻¹ mod n for t < n·2^256: it computes
+// (t_lo + M·n)/2^256 ≤ n a limb at a time, adds t_hi < n and subtracts n at
+// most once.
+func montgomeryReduce(out *[4]uint64, t *[8]uint64) {
+	w0, w1, w2, w3 := t[0], t[1], t[2], t[3]
+	var c, c2 uint64
+	for range 4 {
+		m := w0 * n0
+		h0, l0 := bits.Mul64(m, nLimbs[0])
+		h1, l1 := bits.Mul64(m, nLimbs[1])
+		h2, l2 := bits.Mul64(m, nLimbs[2])
+		h3, l3 := bits.Mul64(m, nLimbs[3])
+		// w + m·n, whose low limb is zero by the choice of m.
+		_, c = bits.Add64(w0, l0, 0)
+		w0, c = bits.Add64(w1, l1, c)
+		w1, c = bits.Add64(w2, l2, c)
+		w2, c = bits.Add64(w3, l3, c)
+		w3 = c
+		w0, c2 = bits.Add64(w0, h0, 0)
+		w1, c2 = bits.Add64(w1, h1, c2)
+		w2, c2 = bits.Add64(w2, h2, c2)
+		w3 += h3 + c2
+	}
+	var r [4]uint64
+	r[0], c = bits.Add64(w0, t[4], 0)
+	r[1], c = bits.Add64(w1, t[5], c)
+	r[2], c = bits.Add64(w2, t[6], c)
+	r[3], c = bits.Add64(w3, t[7], c)
+	reduceOnce(out, &r, c)
+}
+
+// nMinus2 is the exponent for inversion by Fermat's little theorem, as
+// big-endian nibbles.
+const nMinus2 = "fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54121"
+
+// Invert sets s = 1/a (0 for a = 0) and returns s. It raises a to n-2 with
+// a fixed 4-bit window; the exponent is public, so skipping zero windows
+// leaks nothing about a.
+func (s *Scalar) Invert(a *Scalar) *Scalar {
+	var table [16]Scalar
+	table[1] = *a
+	for i := 2; i < 16; i++ {
+		table[i].Mul(&table[i-1], a)
+	}
+	var t Scalar
+	t = table[15] // the first nibble is f
+	for i := 1; i < len(nMinus2); i++ {
+		t.Square(&t)
+		t.Square(&t)
+		t.Square(&t)
+		t.Square(&t)
+		if d := nibble(nMinus2[i]); d != 0 {
+			t.Mul(&t, &table[d])
+		}
+	}
+	*s = t
+	return s
+}
+
+func nibble(c byte) int {
+	if c <= '9' {
+		return int(c - '0')
+	}
+	return int(c-'a') + 10
+}
