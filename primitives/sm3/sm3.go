@@ -1,0 +1,173 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package sm3
+
+//go:generate go run gen.go -output sm3block.go
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash"
+)
+
+// Size is the size of an SM3 digest in bytes.
+const Size = 32
+
+// BlockSize is the block size of SM3 in bytes.
+const BlockSize = 64
+
+// The initial value IV of GB/T 32905-2016, 4.1.
+const (
+	init0 = 0x7380166f
+	init1 = 0x4914b2b9
+	init2 = 0x172442d7
+	init3 = 0xda8a0600
+	init4 = 0xa96f30bc
+	init5 = 0x163138aa
+	init6 = 0xe38dee4d
+	init7 = 0xb0fb0e4e
+)
+
+// digest is the running state of an SM3 computation.
+type digest struct {
+	h   [8]uint32       // chaining value V_i
+	x   [BlockSize]byte // bytes not yet compressed
+	nx  int             // number of valid bytes in x
+	len uint64          // total bytes written
+}
+
+// New returns a new hash.Hash computing the SM3 digest. The value also
+// implements encoding.BinaryMarshaler, encoding.BinaryAppender,
+// encoding.BinaryUnmarshaler and hash.Cloner.
+func New() hash.Hash {
+	d := new(digest)
+	d.Reset()
+	return d
+}
+
+// Sum returns the SM3 digest of data.
+func Sum(data []byte) [Size]byte {
+	var d digest
+	d.Reset()
+	d.Write(data)
+	return d.checkSum()
+}
+
+func (d *digest) Reset() {
+	d.h = [8]uint32{init0, init1, init2, init3, init4, init5, init6, init7}
+	d.nx = 0
+	d.len = 0
+}
+
+func (d *digest) Size() int { return Size }
+
+func (d *digest) BlockSize() int { return BlockSize }
+
+func (d *digest) Clone() (hash.Cloner, error) {
+	r := *d
+	return &r, nil
+}
+
+func (d *digest) Write(p []byte) (int, error) {
+	nn := len(p)
+	d.len += uint64(nn)
+	if d.nx > 0 {
+		n := copy(d.x[d.nx:], p)
+		d.nx += n
+		if d.nx < BlockSize {
+			return nn, nil
+		}
+		block(d, d.x[:])
+		d.nx = 0
+		p = p[n:]
+	}
+	if len(p) >= BlockSize {
+		// Whole blocks are compressed straight from p, without a copy.
+		n := len(p) &^ (BlockSize - 1)
+		block(d, p[:n])
+		p = p[n:]
+	}
+	if len(p) > 0 {
+		d.nx = copy(d.x[:], p)
+	}
+	return nn, nil
+}
+
+// Sum appends the digest of the data written so far to in. It does not
+// change the state, so writing may go on afterwards.
+func (d *digest) Sum(in []byte) []byte {
+	d0 := *d
+	s := d0.checkSum()
+	return append(in, s[:]...)
+}
+
+// checkSum pads the message and returns the final digest. It consumes d.
+func (d *digest) checkSum() [Size]byte {
+	// GB/T 32905-2016, 5.2: append a 1 bit, then zeros until the length is
+	// 448 mod 512 bits, then the message length in bits as 64 bits, big
+	// endian. The padding is built in place in the buffer, which always has
+	// room for the 0x80 byte since a full buffer is compressed at once.
+	n := d.nx
+	d.x[n] = 0x80
+	clear(d.x[n+1:])
+	if n >= BlockSize-8 {
+		block(d, d.x[:])
+		clear(d.x[:BlockSize-8])
+	}
+	binary.BigEndian.PutUint64(d.x[BlockSize-8:], d.len<<3)
+	block(d, d.x[:])
+	return d.digestBytes()
+}
+
+// digestBytes returns the chaining value as bytes.
+func (d *digest) digestBytes() [Size]byte {
+	var s [Size]byte
+	for i, v := range d.h {
+		binary.BigEndian.PutUint32(s[4*i:], v)
+	}
+	return s
+}
+
+// A saved state is the magic, the chaining value, the whole buffer and the
+// length, all big endian, the same layout crypto/sha256 uses.
+const (
+	magic         = "sm3\x03"
+	marshaledSize = len(magic) + 8*4 + BlockSize + 8
+)
+
+func (d *digest) MarshalBinary() ([]byte, error) {
+	return d.AppendBinary(make([]byte, 0, marshaledSize))
+}
+
+func (d *digest) AppendBinary(b []byte) ([]byte, error) {
+	b = append(b, magic...)
+	for _, v := range d.h {
+		b = binary.BigEndian.AppendUint32(b, v)
+	}
+	b = append(b, d.x[:d.nx]...)
+	// The tail of the buffer is stale data from earlier blocks; zeros keep
+	// saved states canonical and leak nothing of earlier input.
+	b = append(b, make([]byte, BlockSize-d.nx)...)
+	b = binary.BigEndian.AppendUint64(b, d.len)
+	return b, nil
+}
+
+func (d *digest) UnmarshalBinary(b []byte) error {
+	if len(b) < len(magic) || string(b[:len(magic)]) != magic {
+		return errors.New("sm3: invalid hash state identifier")
+	}
+	if len(b) != marshaledSize {
+		return errors.New("sm3: invalid hash state size")
+	}
+	b = b[len(magic):]
+	for i := range d.h {
+		d.h[i] = binary.BigEndian.Uint32(b[4*i:])
+	}
+	b = b[8*4:]
+	copy(d.x[:], b[:BlockSize])
+	d.len = binary.BigEndian.Uint64(b[BlockSize:])
+	d.nx = int(d.len % BlockSize)
+	return nil
+}
