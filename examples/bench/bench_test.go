@@ -1,0 +1,70 @@
+package main
+
+import (
+	"flag"
+	"testing"
+)
+
+// TestRows runs every registered implementation of every row for a single
+// iteration, so a broken setup or loop shows up in go test rather than as an
+// "error" cell in a long benchmark run.
+func TestRows(t *testing.T) {
+	old := flag.Lookup("test.benchtime").Value.String()
+	if err := flag.Set("test.benchtime", "1x"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { flag.Set("test.benchtime", old) })
+
+	if len(orderedGroups()) == 0 {
+		t.Fatal("no groups registered")
+	}
+	for _, g := range orderedGroups() {
+		for _, r := range g.rows {
+			for i, col := range g.cols {
+				if i >= len(r.impls) || r.impls[i] == nil {
+					continue
+				}
+				t.Run(g.name+"/"+r.name+"/"+col, func(t *testing.T) {
+					fn, err := safeSetup(r.impls[i])
+					if err != nil {
+						t.Fatalf("setup: %v", err)
+					}
+					if fn == nil {
+						t.Fatal("setup returned no benchmark")
+					}
+					tput, _, err := measure(fn, r)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if tput <= 0 {
+						t.Fatalf("throughput %v", tput)
+					}
+				})
+			}
+		}
+	}
+}
+
+func TestMedianAndRatio(t *testing.T) {
+	if m := median([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median odd = %v", m)
+	}
+	if m := median([]float64{4, 1, 2, 3}); m != 2.5 {
+		t.Errorf("median even = %v", m)
+	}
+	a := &cell{byRnd: map[int]float64{0: 10, 1: 30, 2: 50}}
+	b := &cell{byRnd: map[int]float64{0: 10, 1: 10, 2: 100}}
+	if r, ok := ratio(a, b); !ok || r != 1 {
+		t.Errorf("ratio = %v, %v; want 1 (median of 1, 3, 0.5)", r, ok)
+	}
+}
+
+func TestSelectGroups(t *testing.T) {
+	if _, err := selectGroups("nosuchgroup"); err == nil {
+		t.Error("unknown group accepted")
+	}
+	gs, err := selectGroups("sm3,sm3")
+	if err != nil || len(gs) != 1 || gs[0].name != "sm3" {
+		t.Errorf("selectGroups(sm3,sm3) = %v, %v", gs, err)
+	}
+}

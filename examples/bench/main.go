@@ -1,0 +1,357 @@
+// Command bench compares shangmi's implementations with gmsm's and with the
+// closest Go standard library analogue, in one process, interleaved round by
+// round so that the noise of a shared machine hits every column alike.
+//
+//	go run . -only sm3,sm4 -rounds 5 -time 100ms
+//	go run -tags purego .
+//
+// See README.md.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	// testing.Benchmark reads its duration from the -test.benchtime flag,
+	// which exists only after testing.Init.
+	testing.Init()
+	only := flag.String("only", "", "comma-separated groups to run: "+strings.Join(groupOrder, ","))
+	rounds := flag.Int("rounds", 5, "measurement rounds; every row is measured once per round per implementation")
+	per := flag.Duration("time", 100*time.Millisecond, "target duration of one measurement")
+	list := flag.Bool("list", false, "list the registered groups and rows and exit")
+	flag.Parse()
+
+	sel, err := selectGroups(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if *list {
+		for _, g := range sel {
+			fmt.Printf("%s (%s)\n", g.name, strings.Join(g.cols, ", "))
+			for _, r := range g.rows {
+				fmt.Printf("  %s\n", r.name)
+			}
+		}
+		return
+	}
+	if *rounds < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -rounds must be at least 1")
+		os.Exit(2)
+	}
+	if err := setBenchTime(*per); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	printHeader(os.Stdout, *rounds, *per)
+	results := run(sel, *rounds, os.Stderr)
+	for _, gr := range results {
+		printGroup(os.Stdout, gr)
+	}
+}
+
+func setBenchTime(d time.Duration) error {
+	return flag.Set("test.benchtime", d.String())
+}
+
+func selectGroups(only string) ([]*group, error) {
+	all := orderedGroups()
+	if only == "" {
+		return all, nil
+	}
+	var out []*group
+	for _, name := range strings.Split(only, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		found := false
+		for _, g := range all {
+			if g.name == name {
+				if !slices.Contains(out, g) {
+					out = append(out, g)
+				}
+				found = true
+			}
+		}
+		if !found {
+			var names []string
+			for _, g := range all {
+				names = append(names, g.name)
+			}
+			return nil, fmt.Errorf("unknown or not yet available group %q (have: %s)", name, strings.Join(names, ", "))
+		}
+	}
+	return out, nil
+}
+
+// cell is one implementation of one row: its prepared benchmark and what
+// each round measured.
+type cell struct {
+	fn     benchFunc
+	err    error
+	tput   []float64 // per round; NaN-free, only successful rounds
+	allocs []float64
+	byRnd  map[int]float64
+}
+
+type rowResult struct {
+	row   *row
+	cells []*cell
+}
+
+type groupResult struct {
+	g    *group
+	rows []*rowResult
+}
+
+// run prepares every selected implementation once, then measures
+// round-robin: for each round, for each row, each implementation in column
+// order.
+func run(sel []*group, rounds int, progress io.Writer) []*groupResult {
+	var out []*groupResult
+	for _, g := range sel {
+		gr := &groupResult{g: g}
+		for _, r := range g.rows {
+			rr := &rowResult{row: r}
+			for i := range g.cols {
+				c := &cell{byRnd: map[int]float64{}}
+				if i < len(r.impls) && r.impls[i] != nil {
+					c.fn, c.err = safeSetup(r.impls[i])
+					if c.err != nil {
+						fmt.Fprintf(progress, "setup %s / %s / %s: %v\n", g.name, r.name, g.cols[i], c.err)
+					}
+				}
+				rr.cells = append(rr.cells, c)
+			}
+			gr.rows = append(gr.rows, rr)
+		}
+		out = append(out, gr)
+	}
+	for rnd := 0; rnd < rounds; rnd++ {
+		fmt.Fprintf(progress, "round %d/%d\n", rnd+1, rounds)
+		for _, gr := range out {
+			for _, rr := range gr.rows {
+				for _, c := range rr.cells {
+					if c.fn == nil || c.err != nil {
+						continue
+					}
+					tput, allocs, err := measure(c.fn, rr.row)
+					if err != nil {
+						c.err = err
+						fmt.Fprintf(progress, "%s / %s: %v\n", gr.g.name, rr.row.name, err)
+						continue
+					}
+					c.tput = append(c.tput, tput)
+					c.allocs = append(c.allocs, allocs)
+					c.byRnd[rnd] = tput
+				}
+			}
+		}
+	}
+	return out
+}
+
+// safeSetup turns a panic in a setup function into an error so that one
+// broken implementation does not take the whole table down.
+func safeSetup(s setupFunc) (fn benchFunc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fn, err = nil, fmt.Errorf("setup panicked: %v", r)
+		}
+	}()
+	return s()
+}
+
+// measure runs fn through testing.Benchmark and returns throughput in the
+// row's unit and allocations per operation.
+func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
+	takeFailure()
+	var panicked any
+	res := testing.Benchmark(func(b *testing.B) {
+		defer func() {
+			if p := recover(); p != nil {
+				panicked = p
+				b.FailNow()
+			}
+		}()
+		fn(b)
+	})
+	if err := takeFailure(); err != nil {
+		return 0, 0, err
+	}
+	if panicked != nil {
+		return 0, 0, fmt.Errorf("panic: %v", panicked)
+	}
+	if res.N == 0 || res.T <= 0 {
+		return 0, 0, errors.New("benchmark did not run")
+	}
+	secs := res.T.Seconds()
+	switch r.unit {
+	case mbPerSec:
+		tput = float64(r.bytes) * float64(res.N) / secs / 1e6
+	default:
+		tput = float64(res.N) / secs
+	}
+	return tput, float64(res.MemAllocs) / float64(res.N), nil
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// ratio is the median over rounds of column 0 / column 1, each round's
+// figures taken from the same round so slow phases of the machine cancel.
+func ratio(a, b *cell) (float64, bool) {
+	var rs []float64
+	for rnd, x := range a.byRnd {
+		if y, ok := b.byRnd[rnd]; ok && y > 0 {
+			rs = append(rs, x/y)
+		}
+	}
+	if len(rs) == 0 {
+		return 0, false
+	}
+	return median(rs), true
+}
+
+func printHeader(w io.Writer, rounds int, per time.Duration) {
+	fmt.Fprintf(w, "shangmi benchmark: ours vs %s vs Go standard library\n", gmsmVersion())
+	fmt.Fprintf(w, "go: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU())
+	fmt.Fprintf(w, "cpu: %s\n", cpuName())
+	tags := "none (assembly paths enabled where a package has them)"
+	if pureGo {
+		tags = "purego (every package restricted to its pure Go code)"
+	}
+	fmt.Fprintf(w, "build tags: %s\n", tags)
+	fmt.Fprintf(w, "method: %d rounds, each row's implementations measured one after another for ~%v each (testing.Benchmark); figures are medians over rounds; ratio = median of per-round ratios\n", rounds, per)
+}
+
+func gmsmVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range bi.Deps {
+			if m.Path == "github.com/emmansun/gmsm" {
+				return "gmsm " + m.Version
+			}
+		}
+	}
+	return "gmsm"
+}
+
+// cpuName reads the model name Linux reports; elsewhere GOARCH has to do.
+func cpuName() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err == nil {
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			k, v, ok := strings.Cut(sc.Text(), ":")
+			if ok && strings.TrimSpace(k) == "model name" {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return runtime.GOARCH
+}
+
+func printGroup(w io.Writer, gr *groupResult) {
+	g := gr.g
+	fmt.Fprintf(w, "\n== %s ==\n", g.name)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	hdr := []string{"row", "unit"}
+	for _, rr := range gr.rows {
+		hdr[0] = fmt.Sprintf("%-*s", max(len(hdr[0]), len(rr.row.name)), hdr[0])
+	}
+	hdr = append(hdr, g.cols...)
+	hdr = append(hdr, g.ratio)
+	for _, c := range g.cols {
+		hdr = append(hdr, "allocs/op "+c)
+	}
+	fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
+	var errs []string
+	width := len("row")
+	for _, rr := range gr.rows {
+		width = max(width, len(rr.row.name))
+	}
+	for _, rr := range gr.rows {
+		// Pad the name here: tabwriter right-aligns every column, and row
+		// names read better left-aligned.
+		fields := []string{fmt.Sprintf("%-*s", width, rr.row.name), rr.row.unit.String()}
+		for i, c := range rr.cells {
+			fields = append(fields, fmtCell(c))
+			if c.err != nil {
+				errs = append(errs, fmt.Sprintf("%s / %s: %v", rr.row.name, g.cols[i], c.err))
+			}
+		}
+		if len(rr.cells) >= 2 {
+			if r, ok := ratio(rr.cells[0], rr.cells[1]); ok {
+				fields = append(fields, fmt.Sprintf("%.2fx", r))
+			} else {
+				fields = append(fields, "-")
+			}
+		}
+		for _, c := range rr.cells {
+			if len(c.allocs) == 0 {
+				fields = append(fields, "-")
+			} else {
+				fields = append(fields, fmtAllocs(median(c.allocs)))
+			}
+		}
+		fmt.Fprintln(tw, strings.Join(fields, "\t")+"\t")
+	}
+	tw.Flush()
+	if g.note != "" {
+		fmt.Fprintln(w, g.note)
+	}
+	for _, e := range errs {
+		fmt.Fprintln(w, "error:", e)
+	}
+}
+
+func fmtCell(c *cell) string {
+	switch {
+	case c.err != nil:
+		return "error"
+	case len(c.tput) == 0:
+		return "-"
+	}
+	v := median(c.tput)
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	default:
+		return fmt.Sprintf("%.2f", v)
+	}
+}
+
+func fmtAllocs(a float64) string {
+	if r := math.Round(a); math.Abs(a-r) < 0.005 {
+		return fmt.Sprintf("%d", int64(r))
+	}
+	return fmt.Sprintf("%.2f", a)
+}

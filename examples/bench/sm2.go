@@ -1,0 +1,262 @@
+package main
+
+import (
+	"crypto/ecdh"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/hpke"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"testing"
+
+	gmecdh "github.com/emmansun/gmsm/ecdh"
+	gmsm2 "github.com/emmansun/gmsm/sm2"
+)
+
+// The message signed and verified: a TLCP-sized transcript-ish blob.
+const sm2MsgLen = 128
+
+func init() {
+	register(&group{
+		name:  "sm2",
+		cols:  []string{"ours", "gmsm", "stdlib"},
+		ratio: "ours/gmsm",
+		note: "sign/verify: the message is hashed inside (SM2: Z(default UID) then SM3; stdlib: SHA-256 + crypto/ecdsa P-256).\n" +
+			"key exchange: one side of GB/T 32918.3 (responder: ephemeral key + shared key, 48 bytes, default UIDs); stdlib: ephemeral crypto/ecdh P-256 keygen + ECDH.\n" +
+			"encrypt/decrypt: GB/T 32918.4 C1C3C2; stdlib: crypto/hpke DHKEM(P-256)+HKDF-SHA256+AES-128-GCM. keygen stdlib: crypto/ecdh P-256",
+		rows: []*row{
+			{name: "sign", unit: opsPerSec, impls: []setupFunc{oursSM2Sign(), gmsmSM2Sign, stdECDSASign}},
+			{name: "verify", unit: opsPerSec, impls: []setupFunc{oursSM2Verify(), gmsmSM2Verify, stdECDSAVerify}},
+			{name: "key exchange (one side)", unit: opsPerSec, impls: []setupFunc{oursSM2KeyExchange(), gmsmSM2KeyExchange, stdECDHExchange}},
+			{name: "encrypt 32 B", unit: opsPerSec, impls: []setupFunc{oursSM2Encrypt(), gmsmSM2Encrypt, stdHPKESeal}},
+			{name: "decrypt 32 B", unit: opsPerSec, impls: []setupFunc{oursSM2Decrypt(), gmsmSM2Decrypt, stdHPKEOpen}},
+			{name: "key generation", unit: opsPerSec, impls: []setupFunc{oursSM2KeyGen(), gmsmSM2KeyGen, stdECDHKeyGen}},
+		},
+	})
+}
+
+func gmsmSM2Sign() (benchFunc, error) {
+	priv, err := gmsm2.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	msg := randBytes(sm2MsgLen)
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := priv.SignWithSM2(rand.Reader, nil, msg); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func gmsmSM2Verify() (benchFunc, error) {
+	priv, err := gmsm2.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	msg := randBytes(sm2MsgLen)
+	sig, err := priv.SignWithSM2(rand.Reader, nil, msg)
+	if err != nil {
+		return nil, err
+	}
+	pub := &priv.PublicKey
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if !gmsm2.VerifyASN1WithSM2(pub, nil, msg, sig) {
+				fail(b, errors.New("signature did not verify"))
+			}
+		}
+	}, nil
+}
+
+func gmsmSM2KeyExchange() (benchFunc, error) {
+	curve := gmecdh.P256()
+	own, err := curve.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	peer, err := curve.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	peerEph, err := curve.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	uid := []byte("1234567812345678")
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			eph, err := curve.GenerateKey(rand.Reader)
+			if err != nil {
+				fail(b, err)
+			}
+			uv, err := own.SM2MQV(eph, peer.PublicKey(), peerEph.PublicKey())
+			if err != nil {
+				fail(b, err)
+			}
+			if _, err := uv.SM2SharedKey(true, 48, own.PublicKey(), peer.PublicKey(), uid, uid); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func gmsmSM2Encrypt() (benchFunc, error) {
+	priv, err := gmsm2.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	msg := randBytes(32)
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := gmsm2.Encrypt(rand.Reader, &priv.PublicKey, msg, nil); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func gmsmSM2Decrypt() (benchFunc, error) {
+	priv, err := gmsm2.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	ct, err := gmsm2.Encrypt(rand.Reader, &priv.PublicKey, randBytes(32), nil)
+	if err != nil {
+		return nil, err
+	}
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := gmsm2.Decrypt(priv, ct); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func gmsmSM2KeyGen() (benchFunc, error) {
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := gmsm2.GenerateKey(rand.Reader); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func stdECDSASign() (benchFunc, error) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	msg := randBytes(sm2MsgLen)
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			h := sha256.Sum256(msg)
+			if _, err := ecdsa.SignASN1(rand.Reader, priv, h[:]); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func stdECDSAVerify() (benchFunc, error) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	msg := randBytes(sm2MsgLen)
+	h := sha256.Sum256(msg)
+	sig, err := ecdsa.SignASN1(rand.Reader, priv, h[:])
+	if err != nil {
+		return nil, err
+	}
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			h := sha256.Sum256(msg)
+			if !ecdsa.VerifyASN1(&priv.PublicKey, h[:], sig) {
+				fail(b, errors.New("signature did not verify"))
+			}
+		}
+	}, nil
+}
+
+func stdECDHExchange() (benchFunc, error) {
+	peer, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, err
+	}
+	peerPub := peer.PublicKey()
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			eph, err := ecdh.P256().GenerateKey(rand.Reader)
+			if err != nil {
+				fail(b, err)
+			}
+			if _, err := eph.ECDH(peerPub); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func hpkeKeys() (hpke.PublicKey, hpke.PrivateKey, error) {
+	k, err := ecdh.P256().GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, nil, err
+	}
+	priv, err := hpke.NewDHKEMPrivateKey(k)
+	if err != nil {
+		return nil, nil, err
+	}
+	pub, err := hpke.NewDHKEMPublicKey(k.PublicKey())
+	if err != nil {
+		return nil, nil, err
+	}
+	return pub, priv, nil
+}
+
+func stdHPKESeal() (benchFunc, error) {
+	pub, _, err := hpkeKeys()
+	if err != nil {
+		return nil, err
+	}
+	msg := randBytes(32)
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := hpke.Seal(pub, hpke.HKDFSHA256(), hpke.AES128GCM(), nil, msg); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func stdHPKEOpen() (benchFunc, error) {
+	pub, priv, err := hpkeKeys()
+	if err != nil {
+		return nil, err
+	}
+	ct, err := hpke.Seal(pub, hpke.HKDFSHA256(), hpke.AES128GCM(), nil, randBytes(32))
+	if err != nil {
+		return nil, err
+	}
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := hpke.Open(priv, hpke.HKDFSHA256(), hpke.AES128GCM(), nil, ct); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func stdECDHKeyGen() (benchFunc, error) {
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := ecdh.P256().GenerateKey(rand.Reader); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"errors"
+	"math/big"
+	"sync"
+	"testing"
+	"time"
+
+	gmsm2 "github.com/emmansun/gmsm/sm2"
+	gmx509 "github.com/emmansun/gmsm/smx509"
+)
+
+// The x509 rows parse and verify one three-certificate chain: an SM2 chain
+// (made once with gmsm so that ours and gmsm parse identical bytes) and an
+// ECDSA P-256 chain with the same names and extensions for crypto/x509.
+
+func init() {
+	register(&group{
+		name:  "x509",
+		cols:  []string{"ours", "gmsm", "stdlib"},
+		ratio: "ours/gmsm",
+		note: "ours and gmsm parse the same SM2 certificates (signed SM2-with-SM3); stdlib: crypto/x509 with an ECDSA P-256/SHA-256 chain of the same shape.\n" +
+			"verify: leaf + intermediate pool + root pool, DNS name and validity checked, two signature verifications per op",
+		rows: []*row{
+			{name: "ParseCertificate (leaf)", unit: opsPerSec, impls: []setupFunc{oursX509Parse(), gmsmX509Parse, stdX509Parse}},
+			{name: "verify chain (3 certs)", unit: opsPerSec, impls: []setupFunc{oursX509Verify(), gmsmX509Verify, stdX509Verify}},
+		},
+	})
+}
+
+// certTime is inside every certificate's validity period.
+var certTime = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+
+const certDNSName = "www.shangmi.example"
+
+// chainTemplates returns root, intermediate and leaf templates in the shape
+// of a typical server certificate chain issued by a national CA.
+func chainTemplates() (root, inter, leaf *x509.Certificate) {
+	name := func(cn, ou string) pkix.Name {
+		return pkix.Name{Country: []string{"CN"}, Province: []string{"Beijing"}, Locality: []string{"Beijing"},
+			Organization: []string{"Shangmi Test Trust Services Co., Ltd."}, OrganizationalUnit: []string{ou}, CommonName: cn}
+	}
+	nb, na := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	root = &x509.Certificate{SerialNumber: big.NewInt(1), Subject: name("Shangmi Test Root CA", "Root CA"),
+		NotBefore: nb, NotAfter: na, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		BasicConstraintsValid: true, IsCA: true, MaxPathLen: 1}
+	inter = &x509.Certificate{SerialNumber: big.NewInt(2), Subject: name("Shangmi Test Server CA", "Server CA"),
+		NotBefore: nb, NotAfter: na, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		BasicConstraintsValid: true, IsCA: true, MaxPathLenZero: true,
+		CRLDistributionPoints: []string{"http://crl.shangmi.example/server-ca.crl"},
+		OCSPServer:            []string{"http://ocsp.shangmi.example"}}
+	leaf = &x509.Certificate{SerialNumber: new(big.Int).SetBytes([]byte{0x5a, 0x13, 0x9f, 0x02, 0x77, 0x41, 0xc8, 0x0e, 0x31, 0x6d, 0x2b, 0xe4}),
+		Subject:   name(certDNSName, "Web Services"),
+		NotBefore: nb, NotAfter: na, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+		DNSNames:              []string{certDNSName, "shangmi.example", "api.shangmi.example"},
+		CRLDistributionPoints: []string{"http://crl.shangmi.example/server-ca.crl"},
+		OCSPServer:            []string{"http://ocsp.shangmi.example"},
+		IssuingCertificateURL: []string{"http://ca.shangmi.example/server-ca.cer"}}
+	return
+}
+
+// sm2Chain holds the DER of the SM2 chain (root, intermediate, leaf) and the
+// keys, made once and shared by every row that needs SM2 certificates.
+type sm2ChainT struct {
+	root, inter, leaf []byte
+	leafKey           *gmsm2.PrivateKey
+}
+
+var sm2Chain = sync.OnceValues(func() (*sm2ChainT, error) {
+	rt, it, lt := chainTemplates()
+	conv := func(c *x509.Certificate) *gmx509.Certificate {
+		return &gmx509.Certificate{SerialNumber: c.SerialNumber, Subject: c.Subject, NotBefore: c.NotBefore, NotAfter: c.NotAfter,
+			KeyUsage: gmx509.KeyUsage(c.KeyUsage), BasicConstraintsValid: c.BasicConstraintsValid, IsCA: c.IsCA,
+			MaxPathLen: c.MaxPathLen, MaxPathLenZero: c.MaxPathLenZero, DNSNames: c.DNSNames,
+			CRLDistributionPoints: c.CRLDistributionPoints, OCSPServer: c.OCSPServer, IssuingCertificateURL: c.IssuingCertificateURL,
+			ExtKeyUsage: convEKU(c.ExtKeyUsage)}
+	}
+	keys := make([]*gmsm2.PrivateKey, 3)
+	for i := range keys {
+		k, err := gmsm2.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		keys[i] = k
+	}
+	mk := func(tmpl, parent *gmx509.Certificate, pub, signer any) ([]byte, *gmx509.Certificate, error) {
+		der, err := gmx509.CreateCertificate(rand.Reader, tmpl, parent, pub, signer)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := gmx509.ParseCertificate(der)
+		return der, c, err
+	}
+	rootDER, root, err := mk(conv(rt), conv(rt), keys[0].Public(), keys[0])
+	if err != nil {
+		return nil, err
+	}
+	interDER, inter, err := mk(conv(it), root, keys[1].Public(), keys[0])
+	if err != nil {
+		return nil, err
+	}
+	leafDER, _, err := mk(conv(lt), inter, keys[2].Public(), keys[1])
+	if err != nil {
+		return nil, err
+	}
+	return &sm2ChainT{root: rootDER, inter: interDER, leaf: leafDER, leafKey: keys[2]}, nil
+})
+
+func convEKU(in []x509.ExtKeyUsage) []gmx509.ExtKeyUsage {
+	var out []gmx509.ExtKeyUsage
+	for _, u := range in {
+		out = append(out, gmx509.ExtKeyUsage(u))
+	}
+	return out
+}
+
+type ecdsaChainT struct {
+	root, inter, leaf []byte
+	leafKey           *ecdsa.PrivateKey
+}
+
+var ecdsaChain = sync.OnceValues(func() (*ecdsaChainT, error) {
+	rt, it, lt := chainTemplates()
+	keys := make([]*ecdsa.PrivateKey, 3)
+	for i := range keys {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		keys[i] = k
+	}
+	mk := func(tmpl, parent *x509.Certificate, pub crypto.PublicKey, signer crypto.Signer) ([]byte, *x509.Certificate, error) {
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, pub, signer)
+		if err != nil {
+			return nil, nil, err
+		}
+		c, err := x509.ParseCertificate(der)
+		return der, c, err
+	}
+	rootDER, root, err := mk(rt, rt, keys[0].Public(), keys[0])
+	if err != nil {
+		return nil, err
+	}
+	interDER, inter, err := mk(it, root, keys[1].Public(), keys[0])
+	if err != nil {
+		return nil, err
+	}
+	leafDER, _, err := mk(lt, inter, keys[2].Public(), keys[1])
+	if err != nil {
+		return nil, err
+	}
+	return &ecdsaChainT{root: rootDER, inter: interDER, leaf: leafDER, leafKey: keys[2]}, nil
+})
+
+// parseBench parses der once per op with parse.
+func parseBench[C any](der []byte, parse func([]byte) (C, error)) benchFunc {
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := parse(der); err != nil {
+				fail(b, err)
+			}
+		}
+	}
+}
+
+func gmsmX509Parse() (benchFunc, error) {
+	ch, err := sm2Chain()
+	if err != nil {
+		return nil, err
+	}
+	return parseBench(ch.leaf, gmx509.ParseCertificate), nil
+}
+
+func stdX509Parse() (benchFunc, error) {
+	ch, err := ecdsaChain()
+	if err != nil {
+		return nil, err
+	}
+	return parseBench(ch.leaf, x509.ParseCertificate), nil
+}
+
+func gmsmX509Verify() (benchFunc, error) {
+	ch, err := sm2Chain()
+	if err != nil {
+		return nil, err
+	}
+	var certs [3]*gmx509.Certificate
+	for i, der := range [][]byte{ch.root, ch.inter, ch.leaf} {
+		if certs[i], err = gmx509.ParseCertificate(der); err != nil {
+			return nil, err
+		}
+	}
+	roots, inters := gmx509.NewCertPool(), gmx509.NewCertPool()
+	roots.AddCert(certs[0])
+	inters.AddCert(certs[1])
+	opts := gmx509.VerifyOptions{DNSName: certDNSName, Roots: roots, Intermediates: inters, CurrentTime: certTime}
+	verify := func() error {
+		chains, err := certs[2].Verify(opts)
+		if err == nil && (len(chains) != 1 || len(chains[0]) != 3) {
+			err = errors.New("unexpected chains")
+		}
+		return err
+	}
+	if err := verify(); err != nil {
+		return nil, err
+	}
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := verify(); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
+
+func stdX509Verify() (benchFunc, error) {
+	ch, err := ecdsaChain()
+	if err != nil {
+		return nil, err
+	}
+	var certs [3]*x509.Certificate
+	for i, der := range [][]byte{ch.root, ch.inter, ch.leaf} {
+		if certs[i], err = x509.ParseCertificate(der); err != nil {
+			return nil, err
+		}
+	}
+	roots, inters := x509.NewCertPool(), x509.NewCertPool()
+	roots.AddCert(certs[0])
+	inters.AddCert(certs[1])
+	opts := x509.VerifyOptions{DNSName: certDNSName, Roots: roots, Intermediates: inters, CurrentTime: certTime}
+	verify := func() error {
+		chains, err := certs[2].Verify(opts)
+		if err == nil && (len(chains) != 1 || len(chains[0]) != 3) {
+			err = errors.New("unexpected chains")
+		}
+		return err
+	}
+	if err := verify(); err != nil {
+		return nil, err
+	}
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := verify(); err != nil {
+				fail(b, err)
+			}
+		}
+	}, nil
+}
