@@ -1,0 +1,138 @@
+package sm4
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// GHASH (NIST SP 800-38D, 6.4) multiplies in GF(2¹²⁸) with the bits of each
+// byte taken most significant first as the lowest powers of x. Loading a
+// block as a big-endian 128-bit integer therefore gives the bit-reversal of
+// the polynomial. The product of two reversed 128-bit polynomials is the
+// reversed 255-bit product, so after a one-bit shift the upper half of the
+// 256-bit result holds the low coefficients and the lower half the ones that
+// must be reduced by x¹²⁸ + x⁷ + x² + x + 1.
+//
+// Carry-less 64×64 multiplication is done with ordinary integer multiplies
+// on operands whose bits are spread out four apart ("holes"), so carries
+// cannot reach a bit that is kept. Integer multiplication runs in constant
+// time on the CPUs Go supports, and there are no tables, so GHASH here has
+// no secret-dependent memory access or branch. Integer multiplication
+// yields only the low 64 bits of each product; the high 64 bits come from
+// multiplying the bit-reversed operands.
+
+// ghashKey is the hash key H prepared for multiplication: its two 64-bit
+// halves, their sum for Karatsuba's middle product, and the bit-reversals.
+type ghashKey struct {
+	h0, h1, h2    uint64
+	h0r, h1r, h2r uint64
+}
+
+func newGHASHKey(h *[BlockSize]byte) ghashKey {
+	var k ghashKey
+	k.h1 = binary.BigEndian.Uint64(h[0:])
+	k.h0 = binary.BigEndian.Uint64(h[8:])
+	k.h2 = k.h0 ^ k.h1
+	k.h0r = bits.Reverse64(k.h0)
+	k.h1r = bits.Reverse64(k.h1)
+	k.h2r = k.h0r ^ k.h1r
+	return k
+}
+
+// clmulLow returns the low 64 bits of the carry-less product of x and y.
+// Each operand is split into four parts holding every fourth bit; in the
+// integer product of two parts every column receives at most 16 set bits,
+// and only columns at 60 and above can receive 16, so a carry never lands
+// on a kept bit of the truncated product.
+func clmulLow(x, y uint64) uint64 {
+	const (
+		m0 = 0x1111111111111111
+		m1 = 0x2222222222222222
+		m2 = 0x4444444444444444
+		m3 = 0x8888888888888888
+	)
+	x0, x1, x2, x3 := x&m0, x&m1, x&m2, x&m3
+	y0, y1, y2, y3 := y&m0, y&m1, y&m2, y&m3
+	z0 := x0*y0 ^ x1*y3 ^ x2*y2 ^ x3*y1
+	z1 := x0*y1 ^ x1*y0 ^ x2*y3 ^ x3*y2
+	z2 := x0*y2 ^ x1*y1 ^ x2*y0 ^ x3*y3
+	z3 := x0*y3 ^ x1*y2 ^ x2*y1 ^ x3*y0
+	return z0&m0 | z1&m1 | z2&m2 | z3&m3
+}
+
+// ghashState is the running GHASH value Y, as the big-endian halves of the
+// block: hi holds bytes 0–7, lo bytes 8–15.
+type ghashState struct {
+	hi, lo uint64
+}
+
+// mulH sets y to y·H.
+func (y *ghashState) mulH(k *ghashKey) {
+	y1, y0 := y.hi, y.lo
+	y0r, y1r := bits.Reverse64(y0), bits.Reverse64(y1)
+	y2, y2r := y0^y1, y0r^y1r
+
+	// Karatsuba: three 64×64 products, each as low half and high half.
+	z0 := clmulLow(y0, k.h0)
+	z1 := clmulLow(y1, k.h1)
+	z2 := clmulLow(y2, k.h2)
+	z0h := clmulLow(y0r, k.h0r)
+	z1h := clmulLow(y1r, k.h1r)
+	z2h := clmulLow(y2r, k.h2r)
+	z2 ^= z0 ^ z1
+	z2h ^= z0h ^ z1h
+	// The reversed products hold the high halves bit-reversed; a 64×64
+	// product has 127 bits, hence the shift.
+	z0h = bits.Reverse64(z0h) >> 1
+	z1h = bits.Reverse64(z1h) >> 1
+	z2h = bits.Reverse64(z2h) >> 1
+
+	// The 255-bit product, v3 most significant, shifted left by one bit to
+	// account for the reversed representation.
+	v0 := z0
+	v1 := z0h ^ z2
+	v2 := z1 ^ z2h
+	v3 := z1h
+	v3 = v3<<1 | v2>>63
+	v2 = v2<<1 | v1>>63
+	v1 = v1<<1 | v0>>63
+	v0 <<= 1
+
+	// Reduce: fold the low 128 bits (the high powers of x) back in, using
+	// x¹²⁸ = x⁷ + x² + x + 1, in the reflected order.
+	v2 ^= v0 ^ v0>>1 ^ v0>>2 ^ v0>>7
+	v1 ^= v0<<63 ^ v0<<62 ^ v0<<57
+	v3 ^= v1 ^ v1>>1 ^ v1>>2 ^ v1>>7
+	v2 ^= v1<<63 ^ v1<<62 ^ v1<<57
+
+	y.hi, y.lo = v3, v2
+}
+
+// update absorbs data into y, zero-padding a final partial block.
+func (y *ghashState) update(k *ghashKey, data []byte) {
+	for len(data) >= BlockSize {
+		y.hi ^= binary.BigEndian.Uint64(data[0:])
+		y.lo ^= binary.BigEndian.Uint64(data[8:])
+		y.mulH(k)
+		data = data[BlockSize:]
+	}
+	if len(data) > 0 {
+		var last [BlockSize]byte
+		copy(last[:], data)
+		y.hi ^= binary.BigEndian.Uint64(last[0:])
+		y.lo ^= binary.BigEndian.Uint64(last[8:])
+		y.mulH(k)
+	}
+}
+
+// updateLengths absorbs the final block of bit lengths of A and C.
+func (y *ghashState) updateLengths(k *ghashKey, adLen, ctLen int) {
+	y.hi ^= uint64(adLen) * 8
+	y.lo ^= uint64(ctLen) * 8
+	y.mulH(k)
+}
+
+func (y *ghashState) bytes(out *[BlockSize]byte) {
+	binary.BigEndian.PutUint64(out[0:], y.hi)
+	binary.BigEndian.PutUint64(out[8:], y.lo)
+}

@@ -1,0 +1,79 @@
+package sm4
+
+import (
+	"crypto/cipher"
+	"strconv"
+)
+
+// BlockSize is the SM4 block size in bytes.
+const BlockSize = 16
+
+// KeySize is the SM4 key size in bytes.
+const KeySize = 16
+
+// rounds is the number of SM4 rounds; there is one 32-bit round key per round.
+const rounds = 32
+
+// KeySizeError is returned by [NewCipher] for a key that is not 16 bytes.
+type KeySizeError int
+
+func (k KeySizeError) Error() string {
+	return "sm4: invalid key size " + strconv.Itoa(int(k))
+}
+
+// Block is an SM4 cipher instance for one key. Besides [cipher.Block] it
+// implements the methods crypto/cipher looks for to hand CBC, CTR and GCM to
+// an implementation that works on many blocks at a time.
+type Block struct {
+	enc [rounds]uint32 // round keys rk0…rk31
+	dec [rounds]uint32 // the same keys in reverse order
+}
+
+// NewCipher returns an SM4 [cipher.Block] (a *[Block]) for a 16-byte key.
+func NewCipher(key []byte) (cipher.Block, error) {
+	if len(key) != KeySize {
+		return nil, KeySizeError(len(key))
+	}
+	b := new(Block)
+	expandKey(key, &b.enc, &b.dec)
+	return b, nil
+}
+
+// BlockSize returns [BlockSize].
+func (b *Block) BlockSize() int { return BlockSize }
+
+// Encrypt encrypts the first block of src into dst. dst and src must overlap
+// entirely or not at all.
+func (b *Block) Encrypt(dst, src []byte) {
+	if len(src) < BlockSize {
+		panic("sm4: input not full block")
+	}
+	if len(dst) < BlockSize {
+		panic("sm4: output not full block")
+	}
+	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+		panic("sm4: invalid buffer overlap")
+	}
+	cryptBlock(&b.enc, dst, src)
+}
+
+// Decrypt decrypts the first block of src into dst. dst and src must overlap
+// entirely or not at all.
+func (b *Block) Decrypt(dst, src []byte) {
+	if len(src) < BlockSize {
+		panic("sm4: input not full block")
+	}
+	if len(dst) < BlockSize {
+		panic("sm4: output not full block")
+	}
+	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+		panic("sm4: invalid buffer overlap")
+	}
+	cryptBlock(&b.dec, dst, src)
+}
+
+// encryptBlocks encrypts whole blocks of src into dst (ECB), for tests and
+// for modes that want the bulk kernel directly.
+func (b *Block) encryptBlocks(dst, src []byte) {
+	cryptBlocks(&b.enc, dst, src)
+}

@@ -1,0 +1,35 @@
+//go:build !purego
+
+package sm4
+
+import "github.com/shangmi-go/shangmi/primitives/internal/impl"
+
+// This file is the single dispatch point for SM4 on arm64. Assembly kernels
+// for "neon" (AES instructions with an affine map) and "sm4" (the SM4E instructions) will be chosen here with a plain if-ladder on the flags
+// below, which are read from the CPU once. Until those kernels exist the
+// flags stay false (so impl.List reports no alternative and tests run the
+// generic code only) and every call goes to the generic Go code.
+//
+// Dispatch is a function with an if-ladder rather than a function variable:
+// a call through a variable hides the callee from escape analysis, so every
+// stack buffer the modes pass in would be moved to the heap.
+var (
+	useNEON = false
+	useSM4E = false
+)
+
+func init() {
+	impl.Register("sm4", "neon", &useNEON)
+	impl.Register("sm4", "sm4e", &useSM4E)
+}
+
+// cryptBlock processes one block with the round keys rk.
+func cryptBlock(rk *[rounds]uint32, dst, src []byte) {
+	cryptBlockGeneric(rk, dst, src)
+}
+
+// cryptBlocks processes len(src)/BlockSize whole blocks; every mode in the
+// package funnels its bulk work through here.
+func cryptBlocks(rk *[rounds]uint32, dst, src []byte) {
+	cryptBlocksGeneric(rk, dst, src)
+}
