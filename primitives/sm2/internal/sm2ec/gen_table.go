@@ -1,0 +1,80 @@
+//go:build ignore
+
+// gen_table writes p256_table.bin, the fixed-base table used by
+// ScalarBaseMult: for each of the 43 signed 6-bit windows k, the points
+// j·2^(6k)·G for j = 1…32, each as 32-byte big-endian affine x then y.
+//
+// It deliberately uses only math/big affine arithmetic, independent of the
+// package's own field and point code, so that regenerating the table (as
+// TestTableIsGenerated does) cross-checks both.
+package main
+
+import (
+	"flag"
+	"log"
+	"math/big"
+	"os"
+)
+
+func hexInt(s string) *big.Int {
+	v, ok := new(big.Int).SetString(s, 16)
+	if !ok {
+		panic(s)
+	}
+	return v
+}
+
+var (
+	p  = hexInt("fffffffeffffffffffffffffffffffffffffffff00000000ffffffffffffffff")
+	gx = hexInt("32c4ae2c1f1981195f9904466a39c9948fe30bbff2660be1715a4589334c74c7")
+	gy = hexInt("bc3736a2f4f6779c59bdcee36b692153d0a9877cc62a474002df32e52139f0a0")
+)
+
+type point struct{ x, y *big.Int } // never the identity here
+
+func add(a, b point) point {
+	var lambda *big.Int
+	if a.x.Cmp(b.x) == 0 {
+		if a.y.Cmp(b.y) != 0 {
+			log.Fatal("unexpected P + (-P)")
+		}
+		// (3x² - 3) / 2y
+		num := new(big.Int).Mul(a.x, a.x)
+		num.Sub(num, big.NewInt(1)).Mul(num, big.NewInt(3))
+		den := new(big.Int).Lsh(a.y, 1)
+		lambda = num.Mul(num, den.ModInverse(den, p))
+	} else {
+		num := new(big.Int).Sub(b.y, a.y)
+		den := new(big.Int).Sub(b.x, a.x)
+		den.Mod(den, p)
+		lambda = num.Mul(num, den.ModInverse(den, p))
+	}
+	lambda.Mod(lambda, p)
+	x := new(big.Int).Mul(lambda, lambda)
+	x.Sub(x, a.x).Sub(x, b.x).Mod(x, p)
+	y := new(big.Int).Sub(a.x, x)
+	y.Mul(y, lambda).Sub(y, a.y).Mod(y, p)
+	return point{x, y}
+}
+
+func main() {
+	out := flag.String("o", "p256_table.bin", "output file")
+	flag.Parse()
+	var buf []byte
+	base := point{gx, gy}
+	for k := 0; k < 43; k++ {
+		q := base
+		for j := 1; j <= 32; j++ {
+			buf = append(buf, q.x.FillBytes(make([]byte, 32))...)
+			buf = append(buf, q.y.FillBytes(make([]byte, 32))...)
+			if j < 32 {
+				q = add(q, base)
+			}
+		}
+		// Next window base: 2^6 · base = 2·(32·base).
+		base = add(q, q)
+	}
+	if err := os.WriteFile(*out, buf, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

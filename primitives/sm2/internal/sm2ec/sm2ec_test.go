@@ -1,0 +1,276 @@
+package sm2ec
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// A slow affine reference on math/big; nil stands for the identity.
+type refPoint struct{ x, y *big.Int }
+
+func hexInt(s string) *big.Int { v, _ := new(big.Int).SetString(s, 16); return v }
+
+var (
+	refP   = hexInt("fffffffeffffffffffffffffffffffffffffffff00000000ffffffffffffffff")
+	refN   = hexInt("fffffffeffffffffffffffffffffffff7203df6b21c6052b53bbf40939d54123")
+	refA   = new(big.Int).Sub(refP, big.NewInt(3))
+	refB   = hexInt("28e9fa9e9d9f5e344d5a9e4bcf6509a7f39789f515ab8f92ddbcbd414d940e93")
+	refG   = &refPoint{hexInt("32c4ae2c1f1981195f9904466a39c9948fe30bbff2660be1715a4589334c74c7"), hexInt("bc3736a2f4f6779c59bdcee36b692153d0a9877cc62a474002df32e52139f0a0")}
+	bigOne = big.NewInt(1)
+)
+
+func refAdd(a, b *refPoint) *refPoint {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	var l *big.Int
+	if a.x.Cmp(b.x) == 0 {
+		if new(big.Int).Add(a.y, b.y).Mod(new(big.Int).Add(a.y, b.y), refP).Sign() == 0 {
+			return nil
+		}
+		num := new(big.Int).Mul(a.x, a.x)
+		num.Mul(num, big.NewInt(3)).Add(num, refA)
+		den := new(big.Int).Lsh(a.y, 1)
+		l = num.Mul(num, den.ModInverse(den, refP))
+	} else {
+		num := new(big.Int).Sub(b.y, a.y)
+		den := new(big.Int).Sub(b.x, a.x)
+		den.Mod(den, refP)
+		l = num.Mul(num, den.ModInverse(den, refP))
+	}
+	l.Mod(l, refP)
+	x := new(big.Int).Mul(l, l)
+	x.Sub(x, a.x).Sub(x, b.x).Mod(x, refP)
+	y := new(big.Int).Sub(a.x, x)
+	y.Mul(y, l).Sub(y, a.y).Mod(y, refP)
+	return &refPoint{x, y}
+}
+
+func refMul(q *refPoint, k *big.Int) *refPoint {
+	var acc *refPoint
+	for i := k.BitLen() - 1; i >= 0; i-- {
+		acc = refAdd(acc, acc)
+		if k.Bit(i) == 1 {
+			acc = refAdd(acc, q)
+		}
+	}
+	return acc
+}
+
+func refBytes(q *refPoint) []byte {
+	if q == nil {
+		return []byte{0}
+	}
+	out := []byte{4}
+	out = append(out, q.x.FillBytes(make([]byte, 32))...)
+	return append(out, q.y.FillBytes(make([]byte, 32))...)
+}
+
+func scalar32(k *big.Int) []byte {
+	return new(big.Int).Mod(k, new(big.Int).Lsh(bigOne, 256)).FillBytes(make([]byte, 32))
+}
+
+func testScalars(r *rand.Rand) []*big.Int {
+	ks := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), big.NewInt(3), big.NewInt(15), big.NewInt(16), big.NewInt(17),
+		big.NewInt(31), big.NewInt(32), big.NewInt(33), big.NewInt(63), big.NewInt(64),
+		new(big.Int).Sub(refN, bigOne), new(big.Int).Sub(refN, big.NewInt(2)), refN, new(big.Int).Add(refN, bigOne),
+		new(big.Int).Sub(new(big.Int).Lsh(bigOne, 256), bigOne), new(big.Int).Lsh(bigOne, 255),
+		hexInt("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+		hexInt("5555555555555555555555555555555555555555555555555555555555555555")}
+	for range 12 {
+		b := make([]byte, 32)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		ks = append(ks, new(big.Int).SetBytes(b))
+	}
+	return ks
+}
+
+func TestScalarMultAgainstReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	q := refMul(refG, hexInt("123456789abcdef0fedcba9876543210deadbeef"))
+	qp, err := new(Point).SetBytes(refBytes(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range testScalars(r) {
+		want := refBytes(refMul(refG, k))
+		got, err := new(Point).ScalarBaseMult(scalar32(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarBaseMult(%x) = %x, want %x", k, got.Bytes(), want)
+		}
+		got.ScalarMult(NewGenerator(), scalar32(k))
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarMult(G, %x) = %x, want %x", k, got.Bytes(), want)
+		}
+		got.ScalarMultVarTime(NewGenerator(), scalar32(k))
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarMultVarTime(G, %x) = %x, want %x", k, got.Bytes(), want)
+		}
+		wantQ := refBytes(refMul(q, k))
+		got.ScalarMult(qp, scalar32(k))
+		if !bytes.Equal(got.Bytes(), wantQ) {
+			t.Fatalf("ScalarMult(Q, %x) = %x, want %x", k, got.Bytes(), wantQ)
+		}
+		k2 := new(big.Int).Xor(k, hexInt("0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f"))
+		wantD := refBytes(refAdd(refMul(refG, k2), refMul(q, k)))
+		got.DoubleScalarMultVarTime(scalar32(k2), qp, scalar32(k))
+		if !bytes.Equal(got.Bytes(), wantD) {
+			t.Fatalf("DoubleScalarMultVarTime(%x, Q, %x) = %x, want %x", k2, k, got.Bytes(), wantD)
+		}
+	}
+}
+
+func TestGroupLaw(t *testing.T) {
+	g := NewGenerator()
+	inf := NewPoint()
+	var a, b Point
+	if a.Add(g, inf).Equal(g) != 1 || a.Add(inf, g).Equal(g) != 1 || a.Add(inf, inf).IsIdentity() != 1 {
+		t.Fatal("identity is not neutral")
+	}
+	if a.Double(inf).IsIdentity() != 1 {
+		t.Fatal("2·O != O")
+	}
+	if a.Add(g, b.Negate(g)).IsIdentity() != 1 {
+		t.Fatal("G + -G != O")
+	}
+	if a.Add(g, g).Equal(b.Double(g)) != 1 {
+		t.Fatal("G + G != 2G")
+	}
+	var aff affinePoint
+	aff.x, aff.y = generator.x, generator.y
+	if a.addAffine(g, &aff).Equal(b.Double(g)) != 1 || a.addAffine(inf, &aff).Equal(g) != 1 ||
+		a.addAffine(b.Negate(g), &aff).IsIdentity() != 1 {
+		t.Fatal("mixed addition is not complete")
+	}
+	if !bytes.Equal(NewPoint().Bytes(), []byte{0}) {
+		t.Fatal("identity encoding")
+	}
+	if _, err := NewPoint().BytesX(); err == nil {
+		t.Fatal("BytesX of identity succeeded")
+	}
+}
+
+func TestEncoding(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, k := range testScalars(r)[1:] {
+		ref := refMul(refG, k)
+		if ref == nil {
+			continue
+		}
+		p, err := new(Point).SetBytes(refBytes(ref))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := p.BytesCompressed()
+		if c[0] != 2+byte(ref.y.Bit(0)) || !bytes.Equal(c[1:], ref.x.FillBytes(make([]byte, 32))) {
+			t.Fatalf("compressed encoding wrong: %x", c)
+		}
+		p2, err := new(Point).SetBytes(c)
+		if err != nil || p2.Equal(p) != 1 {
+			t.Fatalf("compressed round trip failed: %v", err)
+		}
+	}
+	good := NewGenerator().Bytes()
+	bad := [][]byte{nil, {0}, good[:64], append(append([]byte{}, good...), 0), {5}}
+	offCurve := append([]byte{}, good...)
+	offCurve[64] ^= 1
+	bad = append(bad, offCurve)
+	prefix := append([]byte{}, good...)
+	prefix[0] = 6
+	bad = append(bad, prefix)
+	bigX := append([]byte{4}, refP.FillBytes(make([]byte, 32))...)
+	bad = append(bad, append(bigX, make([]byte, 32)...))
+	bad = append(bad, append([]byte{2}, refP.FillBytes(make([]byte, 32))...))
+	// An x with no point: x = 0 gives y² = b; try a few until one fails.
+	for x := int64(0); x < 20; x++ {
+		enc := append([]byte{2}, big.NewInt(x).FillBytes(make([]byte, 32))...)
+		rhs := new(big.Int).Exp(big.NewInt(x), big.NewInt(3), refP)
+		rhs.Sub(rhs, big.NewInt(3*x)).Add(rhs, refB).Mod(rhs, refP)
+		if big.Jacobi(rhs, refP) == -1 {
+			bad = append(bad, enc)
+		}
+	}
+	for _, b := range bad {
+		if _, err := new(Point).SetBytes(b); err == nil {
+			t.Errorf("SetBytes(%x) accepted an invalid encoding", b)
+		}
+	}
+}
+
+func TestWNAF(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, k := range testScalars(r) {
+		k = new(big.Int).Mod(k, new(big.Int).Lsh(bigOne, 256))
+		d := wnaf(scalar32(k), 5)
+		sum := new(big.Int)
+		for i := len(d) - 1; i >= 0; i-- {
+			sum.Lsh(sum, 1).Add(sum, big.NewInt(int64(d[i])))
+		}
+		if sum.Cmp(k) != 0 {
+			t.Fatalf("wNAF of %x sums to %x", k, sum)
+		}
+	}
+}
+
+// TestTableIsGenerated regenerates the fixed-base table with gen_table.go and
+// checks that the committed copy is identical.
+func TestTableIsGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found")
+	}
+	out := filepath.Join(t.TempDir(), "table.bin")
+	cmd := exec.Command(goTool, "run", "gen_table.go", "-o", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gen_table.go: %v\n%s", err, b)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, baseTableBytes) {
+		t.Fatal("p256_table.bin differs from the output of gen_table.go; run go generate")
+	}
+}
+
+func BenchmarkScalarBaseMult(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	var p Point
+	for b.Loop() {
+		p.ScalarBaseMult(s)
+	}
+}
+
+func BenchmarkScalarMult(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	g := NewGenerator()
+	var p Point
+	for b.Loop() {
+		p.ScalarMult(g, s)
+	}
+}
+
+func BenchmarkDoubleScalarMultVarTime(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	g := NewGenerator()
+	var p Point
+	for b.Loop() {
+		p.DoubleScalarMultVarTime(s, g, s)
+	}
+}
