@@ -3,6 +3,7 @@ package sm4
 import (
 	"bytes"
 	"crypto/cipher"
+	"fmt"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/internal/impl"
@@ -33,6 +34,14 @@ func TestBlockVectors(t *testing.T) {
 					b, err := NewCipher(v.Key)
 					if err != nil {
 						t.Fatal(err)
+					}
+					if v.RoundKeys != nil {
+						enc := b.(*Block).enc
+						for i, want := range v.RoundKeys {
+							if got := fmt.Sprintf("%08x", enc[i]); got != want {
+								t.Errorf("rk%d = %s, want %s", i, got, want)
+							}
+						}
 					}
 					n := max(v.Iterations, 1)
 					buf := bytes.Clone(v.Plaintext)
