@@ -1,0 +1,20 @@
+package main
+
+import (
+	"crypto/cipher"
+	"hash"
+
+	"github.com/shangmi-go/shangmi/primitives/zuc"
+)
+
+func oursZUC() *zucAPI {
+	return &zucAPI{
+		newCipher: zuc.NewCipher,
+		newEEA3:   zuc.NewEEA3,
+		newEIA3: func(key []byte, count, bearer, direction uint32) (hash.Hash, error) {
+			return zuc.NewEIA3(key, count, bearer, direction)
+		},
+	}
+}
+
+var _ cipher.Stream = (*zuc.Cipher)(nil)
