@@ -1,0 +1,62 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package ciphersuite_test
+
+import (
+	"crypto/rand"
+	"fmt"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+)
+
+func Example() {
+	suite, err := ciphersuite.Get(ciphersuite.ECC_SM4_GCM_SM3)
+	if err != nil {
+		panic(err)
+	}
+
+	// In a handshake these come from the hellos and the key exchange.
+	clientRandom, serverRandom, premaster := make([]byte, 32), make([]byte, 32), make([]byte, 48)
+	rand.Read(clientRandom)
+	rand.Read(serverRandom)
+	rand.Read(premaster)
+
+	master := ciphersuite.MasterSecret(premaster, clientRandom, serverRandom)
+	clientKeys, _ := suite.KeyBlock(master, clientRandom, serverRandom)
+
+	// The client seals with its write keys; the server opens with the same keys.
+	clientWrite, _ := suite.NewRecordProtection(clientKeys)
+	serverRead, _ := suite.NewRecordProtection(clientKeys)
+
+	const applicationData = 23
+	record := []byte{applicationData, 0x01, 0x01, 0, 0} // header, length filled in below
+	record, err = clientWrite.Seal(record, applicationData, []byte("hello, TLCP"), nil)
+	if err != nil {
+		panic(err)
+	}
+	n := len(record) - 5
+	record[3], record[4] = byte(n>>8), byte(n)
+
+	plaintext, err := serverRead.Open(record[0], record[5:])
+	fmt.Printf("%s %q %v\n", suite.Name, plaintext, err)
+	// Output: ECC_SM4_GCM_SM3 "hello, TLCP" <nil>
+}
+
+func ExampleName() {
+	fmt.Println(ciphersuite.Name(0xE013), ciphersuite.Name(0xE057), ciphersuite.Name(0x1301))
+	_, err := ciphersuite.Get(0xE057)
+	fmt.Println(err)
+	// Output:
+	// ECC_SM4_CBC_SM3 IBC_SM4_GCM_SM3 0x1301
+	// ciphersuite: cipher suite not supported: IBC_SM4_GCM_SM3 (0xE057): SM9 identity-based key exchange is not implemented
+}
+
+func ExampleFinishedVerifyData() {
+	master := make([]byte, ciphersuite.MasterSecretLen)
+	transcriptHash := make([]byte, 32) // SM3 of the handshake messages so far
+	vd := ciphersuite.FinishedVerifyData(master, ciphersuite.LabelClientFinished, transcriptHash)
+	fmt.Println(len(vd))
+	// Output: 12
+}
