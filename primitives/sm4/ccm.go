@@ -61,7 +61,8 @@ var scratchPool = sync.Pool{New: func() any { return new([BlockSize]byte) }}
 
 func (c *ccm) encryptOther(dst, src []byte) {
 	s := scratchPool.Get().(*[BlockSize]byte)
-	c.b.Encrypt(s[:], src)
+	copy(s[:], src)
+	c.b.Encrypt(s[:], s[:])
 	copy(dst, s[:])
 	scratchPool.Put(s)
 }
