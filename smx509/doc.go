@@ -1,0 +1,40 @@
+// Package smx509 parses, creates and verifies X.509 certificates, certificate
+// requests and revocation lists signed with SM2-with-SM3 (GB/T 20518,
+// GM/T 0015), as well as the RSA, ECDSA and Ed25519 kinds that crypto/x509
+// handles. Its API follows crypto/x509 name for name, so code written against
+// the standard library reads the same here.
+//
+// # SM2 signatures and the signer ID
+//
+// An SM2 signature hashes a value Z derived from a signer identifier. PKI
+// practice (GM/T 0009, GM/T 0015) uses the default identifier
+// "1234567812345678", and certificates this package creates are signed with
+// it. OpenSSL 3.0, however, signs SM2 certificates with an empty identifier
+// unless it is given "-sigopt distid:1234567812345678", and such certificates
+// are in use. Verification therefore tries the default identifier first and,
+// if that fails, the empty one. Accepting both does not weaken the signature:
+// each identifier yields a different message digest, and a forgery under
+// either is as hard as under the other.
+//
+// # Parsing
+//
+// Every parser is written with golang.org/x/crypto/cryptobyte and requires DER
+// where the ecosystem does. A few deviations seen in deployed SM2 certificates
+// are tolerated and documented where they are handled:
+//
+//   - SM2-with-SM3 AlgorithmIdentifiers with an explicit NULL parameter
+//     (the standard form has none);
+//   - public keys whose algorithm is sm2p256v1 itself rather than
+//     id-ecPublicKey with the sm2p256v1 curve;
+//   - negative serial numbers, which some CA products issued;
+//   - PrintableString values holding '*', '&', '@' or '_', as crypto/x509 does
+//     for the first two.
+//
+// # Verification
+//
+// (*Certificate).Verify builds chains to the given roots and checks validity
+// periods, basic constraints and path lengths, name constraints, key usage
+// and extended key usage, and the host name. There are no built-in SM2 roots:
+// VerifyOptions.Roots should be set; when it is nil the operating system's
+// PEM bundle is read, which holds only international roots.
+package smx509

@@ -1,0 +1,809 @@
+package smx509
+
+import (
+	"bytes"
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	smx "github.com/shangmi-go/shangmi/x509"
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// isPrintable reports whether b may appear in a PrintableString. '*' and '&'
+// are tolerated as crypto/x509 does; '@' and '_' are tolerated because SM2
+// certificates from several Chinese CA products put e-mail addresses and
+// identifiers with underscores into PrintableString attributes.
+func isPrintable(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+		'\'' <= b && b <= ')' || '+' <= b && b <= '/' ||
+		b == ' ' || b == ':' || b == '=' || b == '?' ||
+		b == '*' || b == '&' || b == '@' || b == '_'
+}
+
+// parseASN1String decodes the string types that appear in names.
+func parseASN1String(tag cbasn1.Tag, value []byte) (string, error) {
+	switch tag {
+	case cbasn1.T61String:
+		// Treated as ISO 8859-1, the common practice.
+		var sb strings.Builder
+		for _, c := range value {
+			sb.WriteRune(rune(c))
+		}
+		return sb.String(), nil
+	case cbasn1.PrintableString:
+		for _, c := range value {
+			if !isPrintable(c) {
+				return "", errors.New("invalid PrintableString")
+			}
+		}
+		return string(value), nil
+	case cbasn1.UTF8String:
+		if !utf8.Valid(value) {
+			return "", errors.New("invalid UTF-8 string")
+		}
+		return string(value), nil
+	case cbasn1.Tag(asn1.TagBMPString):
+		if len(value)%2 != 0 {
+			return "", errors.New("invalid BMPString")
+		}
+		// Drop a trailing NUL, which some encoders add.
+		if l := len(value); l >= 2 && value[l-1] == 0 && value[l-2] == 0 {
+			value = value[:l-2]
+		}
+		s := make([]uint16, 0, len(value)/2)
+		for ; len(value) > 0; value = value[2:] {
+			s = append(s, uint16(value[0])<<8|uint16(value[1]))
+		}
+		return string(utf16.Decode(s)), nil
+	case cbasn1.IA5String:
+		s := string(value)
+		if !isIA5String(s) {
+			return "", errors.New("invalid IA5String")
+		}
+		return s, nil
+	case cbasn1.Tag(asn1.TagNumericString):
+		for _, c := range value {
+			if !('0' <= c && c <= '9' || c == ' ') {
+				return "", errors.New("invalid NumericString")
+			}
+		}
+		return string(value), nil
+	}
+	return "", fmt.Errorf("unsupported string type %v", tag)
+}
+
+func isIA5String(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// parseName parses an RDNSequence.
+func parseName(raw cryptobyte.String) (pkix.RDNSequence, error) {
+	errMalformed := errors.New("x509: malformed name")
+	if !raw.ReadASN1(&raw, cbasn1.SEQUENCE) {
+		return nil, errMalformed
+	}
+	var rdnSeq pkix.RDNSequence
+	for !raw.Empty() {
+		var set cryptobyte.String
+		if !raw.ReadASN1(&set, cbasn1.SET) {
+			return nil, errMalformed
+		}
+		var rdn pkix.RelativeDistinguishedNameSET
+		for !set.Empty() {
+			var atav cryptobyte.String
+			var attr pkix.AttributeTypeAndValue
+			var valueTag cbasn1.Tag
+			var value cryptobyte.String
+			if !set.ReadASN1(&atav, cbasn1.SEQUENCE) ||
+				!atav.ReadASN1ObjectIdentifier(&attr.Type) ||
+				!atav.ReadAnyASN1(&value, &valueTag) || !atav.Empty() {
+				return nil, errMalformed
+			}
+			s, err := parseASN1String(valueTag, value)
+			if err != nil {
+				return nil, fmt.Errorf("x509: invalid name attribute %v: %w", attr.Type, err)
+			}
+			attr.Value = s
+			rdn = append(rdn, attr)
+		}
+		rdnSeq = append(rdnSeq, rdn)
+	}
+	return rdnSeq, nil
+}
+
+// parseAlgorithmIdentifier parses an AlgorithmIdentifier, keeping the
+// parameters' DER (if any) in Parameters.FullBytes.
+func parseAlgorithmIdentifier(der cryptobyte.String) (pkix.AlgorithmIdentifier, error) {
+	var ai pkix.AlgorithmIdentifier
+	if !der.ReadASN1ObjectIdentifier(&ai.Algorithm) {
+		return ai, errors.New("x509: malformed algorithm identifier")
+	}
+	if der.Empty() {
+		return ai, nil
+	}
+	var params cryptobyte.String
+	var tag cbasn1.Tag
+	if !der.ReadAnyASN1Element(&params, &tag) || !der.Empty() {
+		return ai, errors.New("x509: malformed algorithm identifier parameters")
+	}
+	ai.Parameters.Tag = int(tag & 0x1f)
+	ai.Parameters.FullBytes = params
+	return ai, nil
+}
+
+func parseTime(der *cryptobyte.String) (time.Time, error) {
+	var t time.Time
+	switch {
+	case der.PeekASN1Tag(cbasn1.UTCTime):
+		if !der.ReadASN1UTCTime(&t) {
+			return t, errors.New("x509: malformed UTCTime")
+		}
+	case der.PeekASN1Tag(cbasn1.GeneralizedTime):
+		if !der.ReadASN1GeneralizedTime(&t) {
+			return t, errors.New("x509: malformed GeneralizedTime")
+		}
+	default:
+		return t, errors.New("x509: unsupported time format")
+	}
+	return t, nil
+}
+
+func parseValidity(der cryptobyte.String) (time.Time, time.Time, error) {
+	notBefore, err := parseTime(&der)
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	notAfter, err := parseTime(&der)
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	if !der.Empty() {
+		return time.Time{}, time.Time{}, errors.New("x509: malformed validity")
+	}
+	return notBefore, notAfter, nil
+}
+
+// parseSPKI parses a SubjectPublicKeyInfo element, returning the key (nil for
+// algorithms this package does not know) and its algorithm.
+func parseSPKI(spki []byte) (any, PublicKeyAlgorithm, error) {
+	s := cryptobyte.String(spki)
+	var inner, algo cryptobyte.String
+	var oid asn1.ObjectIdentifier
+	if !s.ReadASN1(&inner, cbasn1.SEQUENCE) || !inner.ReadASN1(&algo, cbasn1.SEQUENCE) ||
+		!algo.ReadASN1ObjectIdentifier(&oid) {
+		return nil, 0, errors.New("x509: malformed subject public key info")
+	}
+	pkAlgo := getPublicKeyAlgorithm(oid, algo)
+	switch pkAlgo {
+	case UnknownPublicKeyAlgorithm, DSA:
+		if !oid.Equal(smx.OIDPublicKeyX25519) {
+			// Like crypto/x509: an unknown key does not make the
+			// certificate unreadable, only unusable for verification.
+			return nil, pkAlgo, nil
+		}
+	}
+	pub, err := smx.ParsePKIXPublicKey(spki)
+	if err != nil {
+		return nil, pkAlgo, err
+	}
+	return pub, pkAlgo, nil
+}
+
+// ParseCertificate parses a single certificate from ASN.1 DER data.
+func ParseCertificate(der []byte) (*Certificate, error) {
+	cert, err := parseCertificate(der)
+	if err != nil {
+		return nil, err
+	}
+	if len(der) != len(cert.Raw) {
+		return nil, errors.New("x509: trailing data")
+	}
+	return cert, nil
+}
+
+// ParseCertificates parses one or more concatenated DER certificates.
+func ParseCertificates(der []byte) ([]*Certificate, error) {
+	var certs []*Certificate
+	for len(der) > 0 {
+		cert, err := parseCertificate(der)
+		if err != nil {
+			return nil, err
+		}
+		certs = append(certs, cert)
+		der = der[len(cert.Raw):]
+	}
+	return certs, nil
+}
+
+// ParseCertificatePEM parses the first CERTIFICATE block of pemBytes.
+func ParseCertificatePEM(pemBytes []byte) (*Certificate, error) {
+	for rest := pemBytes; ; {
+		var block *pem.Block
+		block, rest = pem.Decode(rest)
+		if block == nil {
+			return nil, errors.New("x509: no CERTIFICATE block found in PEM data")
+		}
+		if block.Type == "CERTIFICATE" {
+			return ParseCertificate(block.Bytes)
+		}
+	}
+}
+
+func parseCertificate(der []byte) (*Certificate, error) {
+	cert := &Certificate{}
+
+	input := cryptobyte.String(der)
+	// The outer SEQUENCE is read as an element first so that Raw covers
+	// exactly the certificate even when more data follows.
+	if !input.ReadASN1Element(&input, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed certificate")
+	}
+	cert.Raw = input
+	if !input.ReadASN1(&input, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed certificate")
+	}
+
+	var tbs cryptobyte.String
+	if !input.ReadASN1Element(&tbs, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed tbs certificate")
+	}
+	cert.RawTBSCertificate = tbs
+	if !tbs.ReadASN1(&tbs, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed tbs certificate")
+	}
+
+	if !tbs.ReadOptionalASN1Integer(&cert.Version, cbasn1.Tag(0).Constructed().ContextSpecific(), 0) {
+		return nil, errors.New("x509: malformed version")
+	}
+	if cert.Version < 0 || cert.Version > 2 {
+		return nil, errors.New("x509: invalid version")
+	}
+	// Like crypto/x509, Version is 1-based in the API.
+	cert.Version++
+
+	// Negative serial numbers violate RFC 5280 but were issued by several
+	// CA products (including SM2 ones); they are accepted, as crypto/x509
+	// did before Go 1.23.
+	serial := new(big.Int)
+	if !tbs.ReadASN1Integer(serial) {
+		return nil, errors.New("x509: malformed serial number")
+	}
+	cert.SerialNumber = serial
+
+	var sigAISeq cryptobyte.String
+	if !tbs.ReadASN1(&sigAISeq, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed signature algorithm identifier")
+	}
+	// The outer signature algorithm must match the inner one (RFC 5280,
+	// 4.1.1.2); comparing the DER is exact and cheap.
+	var outerSigAISeq cryptobyte.String
+	if !input.ReadASN1(&outerSigAISeq, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed algorithm identifier")
+	}
+	if !bytes.Equal(outerSigAISeq, sigAISeq) {
+		return nil, errors.New("x509: inner and outer signature algorithm identifiers don't match")
+	}
+	sigAI, err := parseAlgorithmIdentifier(sigAISeq)
+	if err != nil {
+		return nil, err
+	}
+	cert.SignatureAlgorithm = getSignatureAlgorithm(sigAI)
+
+	var issuerSeq cryptobyte.String
+	if !tbs.ReadASN1Element(&issuerSeq, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed issuer")
+	}
+	cert.RawIssuer = issuerSeq
+	issuerRDNs, err := parseName(issuerSeq)
+	if err != nil {
+		return nil, err
+	}
+	cert.Issuer.FillFromRDNSequence(&issuerRDNs)
+
+	var validity cryptobyte.String
+	if !tbs.ReadASN1(&validity, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed validity")
+	}
+	cert.NotBefore, cert.NotAfter, err = parseValidity(validity)
+	if err != nil {
+		return nil, err
+	}
+
+	var subjectSeq cryptobyte.String
+	if !tbs.ReadASN1Element(&subjectSeq, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed subject")
+	}
+	cert.RawSubject = subjectSeq
+	subjectRDNs, err := parseName(subjectSeq)
+	if err != nil {
+		return nil, err
+	}
+	cert.Subject.FillFromRDNSequence(&subjectRDNs)
+
+	var spki cryptobyte.String
+	if !tbs.ReadASN1Element(&spki, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed spki")
+	}
+	cert.RawSubjectPublicKeyInfo = spki
+	cert.PublicKey, cert.PublicKeyAlgorithm, err = parseSPKI(spki)
+	if err != nil {
+		return nil, err
+	}
+
+	if cert.Version > 1 {
+		if !tbs.SkipOptionalASN1(cbasn1.Tag(1).ContextSpecific()) ||
+			!tbs.SkipOptionalASN1(cbasn1.Tag(2).ContextSpecific()) {
+			return nil, errors.New("x509: malformed unique identifiers")
+		}
+		if cert.Version == 3 {
+			var extensions cryptobyte.String
+			var present bool
+			if !tbs.ReadOptionalASN1(&extensions, &present, cbasn1.Tag(3).Constructed().ContextSpecific()) {
+				return nil, errors.New("x509: malformed extensions")
+			}
+			if present {
+				if err := parseCertificateExtensions(cert, extensions); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if !tbs.Empty() {
+		return nil, errors.New("x509: malformed tbs certificate: trailing data or fields not allowed in this version")
+	}
+
+	var signature asn1.BitString
+	if !input.ReadASN1BitString(&signature) || !input.Empty() {
+		return nil, errors.New("x509: malformed signature")
+	}
+	cert.Signature = signature.RightAlign()
+	return cert, nil
+}
+
+// readExtensions parses an Extensions SEQUENCE (the content of the [3] or
+// [0] wrapper).
+func readExtensions(der cryptobyte.String) ([]pkix.Extension, error) {
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: malformed extensions")
+	}
+	var exts []pkix.Extension
+	for !der.Empty() {
+		var extension cryptobyte.String
+		if !der.ReadASN1(&extension, cbasn1.SEQUENCE) {
+			return nil, errors.New("x509: malformed extension")
+		}
+		var ext pkix.Extension
+		if !extension.ReadASN1ObjectIdentifier(&ext.Id) {
+			return nil, errors.New("x509: malformed extension OID field")
+		}
+		if extension.PeekASN1Tag(cbasn1.BOOLEAN) {
+			if !extension.ReadASN1Boolean(&ext.Critical) {
+				return nil, errors.New("x509: malformed extension critical field")
+			}
+			// DER forbids encoding the default value.
+			if !ext.Critical {
+				return nil, errors.New("x509: malformed extension critical field: explicit FALSE")
+			}
+		}
+		var val cryptobyte.String
+		if !extension.ReadASN1(&val, cbasn1.OCTET_STRING) || !extension.Empty() {
+			return nil, errors.New("x509: malformed extension value field")
+		}
+		ext.Value = val
+		exts = append(exts, ext)
+	}
+	return exts, nil
+}
+
+var (
+	oidExtensionSubjectKeyId          = asn1.ObjectIdentifier{2, 5, 29, 14}
+	oidExtensionKeyUsage              = asn1.ObjectIdentifier{2, 5, 29, 15}
+	oidExtensionSubjectAltName        = asn1.ObjectIdentifier{2, 5, 29, 17}
+	oidExtensionBasicConstraints      = asn1.ObjectIdentifier{2, 5, 29, 19}
+	oidExtensionCRLNumber             = asn1.ObjectIdentifier{2, 5, 29, 20}
+	oidExtensionReasonCode            = asn1.ObjectIdentifier{2, 5, 29, 21}
+	oidExtensionNameConstraints       = asn1.ObjectIdentifier{2, 5, 29, 30}
+	oidExtensionCRLDistributionPoints = asn1.ObjectIdentifier{2, 5, 29, 31}
+	oidExtensionCertificatePolicies   = asn1.ObjectIdentifier{2, 5, 29, 32}
+	oidExtensionAuthorityKeyId        = asn1.ObjectIdentifier{2, 5, 29, 35}
+	oidExtensionExtendedKeyUsage      = asn1.ObjectIdentifier{2, 5, 29, 37}
+	oidExtensionAuthorityInfoAccess   = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 1, 1}
+	oidExtensionRequest               = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 14}
+
+	oidAuthorityInfoAccessOCSP    = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 1}
+	oidAuthorityInfoAccessIssuers = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 2}
+)
+
+func parseCertificateExtensions(cert *Certificate, der cryptobyte.String) error {
+	exts, err := readExtensions(der)
+	if err != nil {
+		return err
+	}
+	cert.Extensions = exts
+	seen := make(map[string]bool, len(exts))
+	for _, e := range exts {
+		key := string(e.Id.String())
+		if seen[key] {
+			return fmt.Errorf("x509: certificate contains duplicate extension %v", e.Id)
+		}
+		seen[key] = true
+		if err := processCertificateExtension(cert, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func processCertificateExtension(cert *Certificate, e pkix.Extension) error {
+	unhandled := false
+	var err error
+	switch {
+	case e.Id.Equal(oidExtensionKeyUsage):
+		cert.KeyUsage, err = parseKeyUsageExtension(e.Value)
+	case e.Id.Equal(oidExtensionBasicConstraints):
+		cert.IsCA, cert.MaxPathLen, err = parseBasicConstraintsExtension(e.Value)
+		cert.BasicConstraintsValid = err == nil
+		cert.MaxPathLenZero = cert.MaxPathLen == 0
+	case e.Id.Equal(oidExtensionSubjectAltName):
+		cert.DNSNames, cert.EmailAddresses, cert.IPAddresses, cert.URIs, err = parseSANExtension(e.Value)
+		if err == nil && len(cert.DNSNames)+len(cert.EmailAddresses)+len(cert.IPAddresses)+len(cert.URIs) == 0 {
+			// Only other name forms; keep the extension unhandled if
+			// critical so Verify does not silently ignore it.
+			unhandled = true
+		}
+	case e.Id.Equal(oidExtensionNameConstraints):
+		unhandled, err = parseNameConstraintsExtension(cert, e)
+	case e.Id.Equal(oidExtensionCRLDistributionPoints):
+		cert.CRLDistributionPoints, err = parseCRLDistributionPoints(e.Value)
+	case e.Id.Equal(oidExtensionAuthorityKeyId):
+		cert.AuthorityKeyId, err = parseAuthorityKeyId(e.Value)
+	case e.Id.Equal(oidExtensionExtendedKeyUsage):
+		cert.ExtKeyUsage, cert.UnknownExtKeyUsage, err = parseExtKeyUsageExtension(e.Value)
+	case e.Id.Equal(oidExtensionSubjectKeyId):
+		s := cryptobyte.String(e.Value)
+		var skid []byte
+		if !s.ReadASN1Bytes(&skid, cbasn1.OCTET_STRING) || !s.Empty() {
+			err = errors.New("x509: invalid subject key identifier")
+		}
+		cert.SubjectKeyId = skid
+	case e.Id.Equal(oidExtensionCertificatePolicies):
+		cert.PolicyIdentifiers, err = parseCertificatePolicies(e.Value)
+	case e.Id.Equal(oidExtensionAuthorityInfoAccess):
+		cert.OCSPServer, cert.IssuingCertificateURL, err = parseAuthorityInfoAccess(e.Value)
+	default:
+		unhandled = true
+	}
+	if err != nil {
+		return err
+	}
+	if e.Critical && unhandled {
+		cert.UnhandledCriticalExtensions = append(cert.UnhandledCriticalExtensions, e.Id)
+	}
+	return nil
+}
+
+func parseKeyUsageExtension(der cryptobyte.String) (KeyUsage, error) {
+	var usageBits asn1.BitString
+	if !der.ReadASN1BitString(&usageBits) || !der.Empty() {
+		return 0, errors.New("x509: invalid key usage")
+	}
+	var usage int
+	for i := 0; i < 9; i++ {
+		if usageBits.At(i) != 0 {
+			usage |= 1 << uint(i)
+		}
+	}
+	return KeyUsage(usage), nil
+}
+
+func parseBasicConstraintsExtension(der cryptobyte.String) (bool, int, error) {
+	var isCA bool
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return false, 0, errors.New("x509: invalid basic constraints")
+	}
+	if der.PeekASN1Tag(cbasn1.BOOLEAN) {
+		if !der.ReadASN1Boolean(&isCA) {
+			return false, 0, errors.New("x509: invalid basic constraints")
+		}
+	}
+	maxPathLen := -1
+	if der.PeekASN1Tag(cbasn1.INTEGER) {
+		if !der.ReadASN1Integer(&maxPathLen) || maxPathLen < 0 {
+			return false, 0, errors.New("x509: invalid basic constraints")
+		}
+	}
+	if !der.Empty() {
+		return false, 0, errors.New("x509: invalid basic constraints")
+	}
+	return isCA, maxPathLen, nil
+}
+
+// forEachGeneralName calls fn for each GeneralName in a GeneralNames SEQUENCE.
+func forEachGeneralName(der cryptobyte.String, fn func(tag cbasn1.Tag, data []byte) error) error {
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return errors.New("x509: invalid general names")
+	}
+	for !der.Empty() {
+		var san cryptobyte.String
+		var tag cbasn1.Tag
+		if !der.ReadAnyASN1(&san, &tag) {
+			return errors.New("x509: invalid general name")
+		}
+		if err := fn(tag, san); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const (
+	nameTypeEmail = 1
+	nameTypeDNS   = 2
+	nameTypeURI   = 6
+	nameTypeIP    = 7
+)
+
+func parseSANExtension(der cryptobyte.String) (dnsNames, emailAddresses []string, ipAddresses []net.IP, uris []*url.URL, err error) {
+	err = forEachGeneralName(der, func(tag cbasn1.Tag, data []byte) error {
+		switch tag ^ cbasn1.Tag(0x80) {
+		case nameTypeEmail:
+			if !isIA5String(string(data)) {
+				return errors.New("x509: SAN rfc822Name is malformed")
+			}
+			emailAddresses = append(emailAddresses, string(data))
+		case nameTypeDNS:
+			if !isIA5String(string(data)) {
+				return errors.New("x509: SAN dNSName is malformed")
+			}
+			dnsNames = append(dnsNames, string(data))
+		case nameTypeURI:
+			s := string(data)
+			if !isIA5String(s) {
+				return errors.New("x509: SAN uniformResourceIdentifier is malformed")
+			}
+			u, err := url.Parse(s)
+			if err != nil {
+				return fmt.Errorf("x509: cannot parse URI %q: %w", s, err)
+			}
+			if len(u.Host) > 0 {
+				if _, ok := domainToReverseLabels(u.Host); !ok && net.ParseIP(u.Host) == nil {
+					return fmt.Errorf("x509: cannot parse URI %q: invalid domain", s)
+				}
+			}
+			uris = append(uris, u)
+		case nameTypeIP:
+			switch len(data) {
+			case net.IPv4len, net.IPv6len:
+				ipAddresses = append(ipAddresses, append(net.IP(nil), data...))
+			default:
+				return fmt.Errorf("x509: cannot parse IP address of length %d", len(data))
+			}
+		}
+		return nil
+	})
+	return
+}
+
+func parseAuthorityKeyId(der cryptobyte.String) ([]byte, error) {
+	var akid cryptobyte.String
+	if !der.ReadASN1(&akid, cbasn1.SEQUENCE) || !der.Empty() {
+		return nil, errors.New("x509: invalid authority key identifier")
+	}
+	var keyID []byte
+	if akid.PeekASN1Tag(cbasn1.Tag(0).ContextSpecific()) {
+		var v cryptobyte.String
+		if !akid.ReadASN1(&v, cbasn1.Tag(0).ContextSpecific()) {
+			return nil, errors.New("x509: invalid authority key identifier")
+		}
+		keyID = v
+	}
+	return keyID, nil
+}
+
+func parseExtKeyUsageExtension(der cryptobyte.String) ([]ExtKeyUsage, []asn1.ObjectIdentifier, error) {
+	var usages []ExtKeyUsage
+	var unknown []asn1.ObjectIdentifier
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return nil, nil, errors.New("x509: invalid extended key usages")
+	}
+	for !der.Empty() {
+		var oid asn1.ObjectIdentifier
+		if !der.ReadASN1ObjectIdentifier(&oid) {
+			return nil, nil, errors.New("x509: invalid extended key usages")
+		}
+		if u, ok := extKeyUsageFromOID(oid); ok {
+			usages = append(usages, u)
+		} else {
+			unknown = append(unknown, oid)
+		}
+	}
+	return usages, unknown, nil
+}
+
+func parseCertificatePolicies(der cryptobyte.String) ([]asn1.ObjectIdentifier, error) {
+	var oids []asn1.ObjectIdentifier
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: invalid certificate policies")
+	}
+	for !der.Empty() {
+		var pi cryptobyte.String
+		var oid asn1.ObjectIdentifier
+		if !der.ReadASN1(&pi, cbasn1.SEQUENCE) || !pi.ReadASN1ObjectIdentifier(&oid) {
+			return nil, errors.New("x509: invalid certificate policies")
+		}
+		oids = append(oids, oid)
+	}
+	return oids, nil
+}
+
+func parseAuthorityInfoAccess(der cryptobyte.String) (ocsp, issuers []string, err error) {
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return nil, nil, errors.New("x509: invalid authority info access")
+	}
+	for !der.Empty() {
+		var aia cryptobyte.String
+		var method asn1.ObjectIdentifier
+		if !der.ReadASN1(&aia, cbasn1.SEQUENCE) || !aia.ReadASN1ObjectIdentifier(&method) {
+			return nil, nil, errors.New("x509: invalid authority info access")
+		}
+		if !aia.PeekASN1Tag(cbasn1.Tag(nameTypeURI).ContextSpecific()) {
+			continue
+		}
+		var loc cryptobyte.String
+		if !aia.ReadASN1(&loc, cbasn1.Tag(nameTypeURI).ContextSpecific()) {
+			return nil, nil, errors.New("x509: invalid authority info access")
+		}
+		switch {
+		case method.Equal(oidAuthorityInfoAccessOCSP):
+			ocsp = append(ocsp, string(loc))
+		case method.Equal(oidAuthorityInfoAccessIssuers):
+			issuers = append(issuers, string(loc))
+		}
+	}
+	return ocsp, issuers, nil
+}
+
+func parseCRLDistributionPoints(der cryptobyte.String) ([]string, error) {
+	var urls []string
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return nil, errors.New("x509: invalid CRL distribution points")
+	}
+	for !der.Empty() {
+		var dp, dpName cryptobyte.String
+		var hasName bool
+		if !der.ReadASN1(&dp, cbasn1.SEQUENCE) ||
+			!dp.ReadOptionalASN1(&dpName, &hasName, cbasn1.Tag(0).Constructed().ContextSpecific()) {
+			return nil, errors.New("x509: invalid CRL distribution point")
+		}
+		if !hasName {
+			continue
+		}
+		var fullName cryptobyte.String
+		var hasFull bool
+		if !dpName.ReadOptionalASN1(&fullName, &hasFull, cbasn1.Tag(0).Constructed().ContextSpecific()) {
+			return nil, errors.New("x509: invalid CRL distribution point")
+		}
+		for hasFull && !fullName.Empty() {
+			var uri cryptobyte.String
+			var tag cbasn1.Tag
+			if !fullName.ReadAnyASN1(&uri, &tag) {
+				return nil, errors.New("x509: invalid CRL distribution point")
+			}
+			if tag == cbasn1.Tag(nameTypeURI).ContextSpecific() {
+				urls = append(urls, string(uri))
+			}
+		}
+	}
+	return urls, nil
+}
+
+func parseNameConstraintsExtension(cert *Certificate, e pkix.Extension) (unhandled bool, err error) {
+	// RFC 5280, 4.2.1.10: name constraints only make sense in CA
+	// certificates, and the extension must not be empty.
+	outer := cryptobyte.String(e.Value)
+	var toplevel, permitted, excluded cryptobyte.String
+	var havePermitted, haveExcluded bool
+	if !outer.ReadASN1(&toplevel, cbasn1.SEQUENCE) || !outer.Empty() ||
+		!toplevel.ReadOptionalASN1(&permitted, &havePermitted, cbasn1.Tag(0).ContextSpecific().Constructed()) ||
+		!toplevel.ReadOptionalASN1(&excluded, &haveExcluded, cbasn1.Tag(1).ContextSpecific().Constructed()) ||
+		!toplevel.Empty() {
+		return false, errors.New("x509: invalid name constraints")
+	}
+	if !havePermitted && !haveExcluded || len(permitted) == 0 && len(excluded) == 0 {
+		return false, errors.New("x509: empty name constraints extension")
+	}
+
+	getValues := func(subtrees cryptobyte.String) (dnsNames []string, ips []*net.IPNet, emails, uriDomains []string, err error) {
+		for !subtrees.Empty() {
+			var seq, value cryptobyte.String
+			var tag cbasn1.Tag
+			if !subtrees.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadAnyASN1(&value, &tag) {
+				return nil, nil, nil, nil, errors.New("x509: invalid name constraint subtree")
+			}
+			switch tag {
+			case cbasn1.Tag(nameTypeDNS).ContextSpecific():
+				domain := string(value)
+				if !isIA5String(domain) {
+					return nil, nil, nil, nil, errors.New("x509: invalid constraint value")
+				}
+				trimmed := strings.TrimPrefix(domain, ".")
+				if _, ok := domainToReverseLabels(trimmed); !ok {
+					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse dnsName constraint %q", domain)
+				}
+				dnsNames = append(dnsNames, domain)
+			case cbasn1.Tag(nameTypeIP).ContextSpecific():
+				l := len(value)
+				if l != 8 && l != 32 {
+					return nil, nil, nil, nil, fmt.Errorf("x509: IP constraint contained value of length %d", l)
+				}
+				ip, mask := net.IP(append([]byte(nil), value[:l/2]...)), net.IPMask(append([]byte(nil), value[l/2:]...))
+				if ones, bits := mask.Size(); ones == 0 && bits == 0 && !allZero(mask) {
+					return nil, nil, nil, nil, fmt.Errorf("x509: IP constraint contained invalid mask %x", mask)
+				}
+				ips = append(ips, &net.IPNet{IP: ip, Mask: mask})
+			case cbasn1.Tag(nameTypeEmail).ContextSpecific():
+				constraint := string(value)
+				if !isIA5String(constraint) {
+					return nil, nil, nil, nil, errors.New("x509: invalid constraint value")
+				}
+				if strings.Contains(constraint, "@") {
+					if _, ok := parseRFC2821Mailbox(constraint); !ok {
+						return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse rfc822Name constraint %q", constraint)
+					}
+				} else if _, ok := domainToReverseLabels(strings.TrimPrefix(constraint, ".")); !ok {
+					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse rfc822Name constraint %q", constraint)
+				}
+				emails = append(emails, constraint)
+			case cbasn1.Tag(nameTypeURI).ContextSpecific():
+				domain := string(value)
+				if !isIA5String(domain) {
+					return nil, nil, nil, nil, errors.New("x509: invalid constraint value")
+				}
+				if net.ParseIP(domain) != nil {
+					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse URI constraint %q: cannot be IP address", domain)
+				}
+				if _, ok := domainToReverseLabels(strings.TrimPrefix(domain, ".")); !ok {
+					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse URI constraint %q", domain)
+				}
+				uriDomains = append(uriDomains, domain)
+			default:
+				unhandled = true
+			}
+		}
+		return dnsNames, ips, emails, uriDomains, nil
+	}
+
+	if cert.PermittedDNSDomains, cert.PermittedIPRanges, cert.PermittedEmailAddresses, cert.PermittedURIDomains, err = getValues(permitted); err != nil {
+		return false, err
+	}
+	if cert.ExcludedDNSDomains, cert.ExcludedIPRanges, cert.ExcludedEmailAddresses, cert.ExcludedURIDomains, err = getValues(excluded); err != nil {
+		return false, err
+	}
+	cert.PermittedDNSDomainsCritical = e.Critical
+	return unhandled, nil
+}
+
+func allZero(b []byte) bool {
+	for _, v := range b {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}

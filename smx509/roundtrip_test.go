@@ -1,0 +1,133 @@
+package smx509
+
+import (
+	"crypto/rand"
+	"crypto/x509/pkix"
+	"math/big"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestRoundTripEveryKeyType issues root → intermediate → leaf for every
+// combination of issuer and subject key type, parses the results back and
+// verifies the chain.
+func TestRoundTripEveryKeyType(t *testing.T) {
+	for _, caKind := range allKinds {
+		for _, leafKind := range allKinds {
+			t.Run(string(caKind)+"/"+string(leafKind), func(t *testing.T) {
+				rootKey := testKey(t, caKind, "root")
+				interKey := testKey(t, caKind, "inter")
+				leafKey := testKey(t, leafKind, "leaf")
+
+				rootT := caTemplate("Root " + string(caKind))
+				root := issue(t, rootT, rootT, rootKey.Public(), rootKey)
+				inter := issue(t, caTemplate("Intermediate "+string(caKind)), root, interKey.Public(), rootKey)
+				lt := leafTemplate("leaf", KeyUsageDigitalSignature)
+				leaf := issue(t, lt, inter, leafKey.Public(), interKey)
+
+				if got, want := leaf.PublicKeyAlgorithm.String(), map[keyKind]string{kindSM2: "SM2", kindECDSA: "ECDSA", kindRSA: "RSA", kindEd25519: "Ed25519"}[leafKind]; got != want {
+					t.Errorf("PublicKeyAlgorithm = %s, want %s", got, want)
+				}
+				if caKind == kindSM2 && leaf.SignatureAlgorithm != SM2WithSM3 {
+					t.Errorf("SignatureAlgorithm = %v", leaf.SignatureAlgorithm)
+				}
+				must(t, leaf.CheckSignatureFrom(inter))
+				must(t, inter.CheckSignatureFrom(root))
+				must(t, root.CheckSignatureFrom(root))
+
+				roots := NewCertPool()
+				roots.AddCert(root)
+				inters := NewCertPool()
+				inters.AddCert(inter)
+				chains, err := leaf.Verify(VerifyOptions{Roots: roots, Intermediates: inters, CurrentTime: testTime, DNSName: "localhost"})
+				must(t, err)
+				if len(chains) != 1 || len(chains[0]) != 3 || !chains[0][2].Equal(root) {
+					t.Fatalf("unexpected chains %v", chains)
+				}
+
+				// Fields survive the trip.
+				if leaf.Subject.CommonName != "leaf" || !reflect.DeepEqual(leaf.DNSNames, lt.DNSNames) ||
+					len(leaf.IPAddresses) != 2 || leaf.KeyUsage != KeyUsageDigitalSignature ||
+					!reflect.DeepEqual(leaf.ExtKeyUsage, lt.ExtKeyUsage) || leaf.IsCA ||
+					!leaf.NotBefore.Equal(lt.NotBefore) || !leaf.NotAfter.Equal(lt.NotAfter) ||
+					leaf.SerialNumber.Cmp(lt.SerialNumber) != 0 || len(leaf.AuthorityKeyId) == 0 ||
+					string(leaf.AuthorityKeyId) != string(inter.SubjectKeyId) {
+					t.Errorf("fields did not round-trip: %+v", leaf)
+				}
+				if leafKind != kindSM2 && caKind != kindSM2 {
+					xc, err := leaf.ToX509()
+					must(t, err)
+					back, err := FromX509(xc)
+					must(t, err)
+					if !back.Equal(leaf) {
+						t.Error("FromX509(ToX509()) changed the certificate")
+					}
+				} else if _, err := leaf.ToX509(); err == nil {
+					t.Error("ToX509 accepted an SM2 certificate")
+				}
+			})
+		}
+	}
+}
+
+func TestCSRRoundTrip(t *testing.T) {
+	for _, kind := range allKinds {
+		t.Run(string(kind), func(t *testing.T) {
+			key := testKey(t, kind, "csr")
+			der, err := CreateCertificateRequest(rand.Reader, &CertificateRequest{
+				Subject:        pkix.Name{CommonName: "csr test", Country: []string{"CN"}},
+				DNSNames:       []string{"localhost"},
+				EmailAddresses: []string{"a@example.com"},
+			}, key)
+			must(t, err)
+			csr, err := ParseCertificateRequest(der)
+			must(t, err)
+			must(t, csr.CheckSignature())
+			if csr.Subject.CommonName != "csr test" || len(csr.DNSNames) != 1 || csr.EmailAddresses[0] != "a@example.com" {
+				t.Errorf("unexpected CSR %+v", csr)
+			}
+			// Flip a bit of the signed part.
+			bad := append([]byte(nil), der...)
+			csr2, err := ParseCertificateRequest(bad)
+			must(t, err)
+			csr2.RawTBSCertificateRequest = append([]byte(nil), csr2.RawTBSCertificateRequest...)
+			csr2.RawTBSCertificateRequest[len(csr2.RawTBSCertificateRequest)-3] ^= 1
+			mustFail(t, csr2.CheckSignature(), "tampered CSR")
+		})
+	}
+}
+
+func TestCRLRoundTrip(t *testing.T) {
+	for _, kind := range allKinds {
+		t.Run(string(kind), func(t *testing.T) {
+			key := testKey(t, kind, "root")
+			rt := caTemplate("CRL root")
+			ca := issue(t, rt, rt, key.Public(), key)
+			now := time.Date(2027, 5, 1, 0, 0, 0, 0, time.UTC)
+			der, err := CreateRevocationList(rand.Reader, &RevocationList{
+				Number:     big.NewInt(7),
+				ThisUpdate: now,
+				NextUpdate: now.Add(30 * 24 * time.Hour),
+				RevokedCertificateEntries: []RevocationListEntry{
+					{SerialNumber: big.NewInt(42), RevocationTime: now.Add(-time.Hour), ReasonCode: 1},
+					{SerialNumber: big.NewInt(43), RevocationTime: now.Add(-2 * time.Hour)},
+				},
+			}, ca, key)
+			must(t, err)
+			crl, err := ParseRevocationList(der)
+			must(t, err)
+			must(t, crl.CheckSignatureFrom(ca))
+			if crl.Number.Int64() != 7 || len(crl.RevokedCertificateEntries) != 2 ||
+				crl.RevokedCertificateEntries[0].ReasonCode != 1 ||
+				crl.RevokedCertificateEntries[1].SerialNumber.Int64() != 43 ||
+				!crl.ThisUpdate.Equal(now) || string(crl.AuthorityKeyId) != string(ca.SubjectKeyId) {
+				t.Errorf("unexpected CRL %+v", crl)
+			}
+			other := testKey(t, kind, "other")
+			ot := caTemplate("CRL root")
+			impostor := issue(t, ot, ot, other.Public(), other)
+			mustFail(t, crl.CheckSignatureFrom(impostor), "CRL signed by another key")
+		})
+	}
+}

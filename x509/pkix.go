@@ -1,0 +1,133 @@
+package x509
+
+import (
+	"crypto/ecdsa"
+	stdx509 "crypto/x509"
+	"encoding/asn1"
+	"errors"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// ParsePKIXPublicKey parses a DER SubjectPublicKeyInfo. An SM2 key is returned
+// as *sm2.PublicKey; every other key is parsed by crypto/x509 and returned as
+// it returns it (*rsa.PublicKey, *ecdsa.PublicKey, ed25519.PublicKey,
+// *ecdh.PublicKey).
+func ParsePKIXPublicKey(der []byte) (any, error) {
+	input := cryptobyte.String(der)
+	var spki, algo cryptobyte.String
+	var oid asn1.ObjectIdentifier
+	var bits asn1.BitString
+	if !input.ReadASN1(&spki, cbasn1.SEQUENCE) || !input.Empty() ||
+		!spki.ReadASN1(&algo, cbasn1.SEQUENCE) ||
+		!algo.ReadASN1ObjectIdentifier(&oid) ||
+		!spki.ReadASN1BitString(&bits) || !spki.Empty() {
+		return nil, errors.New("x509: malformed SubjectPublicKeyInfo")
+	}
+	if !IsSM2PublicKeyAlgorithm(oid, []byte(algo)) {
+		return stdx509.ParsePKIXPublicKey(der)
+	}
+	return parseSM2PublicKeyBits(bits)
+}
+
+// IsSM2PublicKeyAlgorithm reports whether an AlgorithmIdentifier with the
+// given algorithm OID and raw DER parameters (possibly empty) names an SM2
+// public key: id-ecPublicKey with the sm2p256v1 curve, or, as early GmSSL wrote
+// it, the sm2p256v1 OID itself with absent, NULL or sm2p256v1 parameters.
+func IsSM2PublicKeyAlgorithm(oid asn1.ObjectIdentifier, params []byte) bool {
+	switch {
+	case oid.Equal(OIDPublicKeyECDSA):
+		p := cryptobyte.String(params)
+		var curve asn1.ObjectIdentifier
+		return p.ReadASN1ObjectIdentifier(&curve) && p.Empty() && curve.Equal(OIDNamedCurveSM2)
+	case oid.Equal(OIDNamedCurveSM2):
+		if len(params) == 0 {
+			return true
+		}
+		p := cryptobyte.String(params)
+		var curve asn1.ObjectIdentifier
+		if p.ReadASN1ObjectIdentifier(&curve) && p.Empty() {
+			return curve.Equal(OIDNamedCurveSM2)
+		}
+		p = cryptobyte.String(params)
+		return p.ReadASN1(new(cryptobyte.String), cbasn1.NULL) && p.Empty()
+	}
+	return false
+}
+
+func parseSM2PublicKeyBits(bits asn1.BitString) (*sm2.PublicKey, error) {
+	if bits.BitLength%8 != 0 {
+		return nil, errors.New("x509: SM2 public key is not a whole number of bytes")
+	}
+	pub, err := sm2.NewPublicKey(bits.Bytes)
+	if err != nil {
+		return nil, errors.New("x509: invalid SM2 public key: " + err.Error())
+	}
+	return pub, nil
+}
+
+// MarshalPKIXPublicKey converts a public key to DER SubjectPublicKeyInfo form.
+// SM2 keys (*sm2.PublicKey, or *ecdsa.PublicKey on sm2.P256()) are written as
+// id-ecPublicKey with the sm2p256v1 curve and an uncompressed point; other
+// keys are handed to crypto/x509.
+func MarshalPKIXPublicKey(pub any) ([]byte, error) {
+	sm2pub, err := asSM2PublicKey(pub)
+	if err != nil {
+		return nil, err
+	}
+	if sm2pub == nil {
+		return stdx509.MarshalPKIXPublicKey(pub)
+	}
+	return marshalSM2SPKI(sm2pub), nil
+}
+
+func marshalSM2SPKI(pub *sm2.PublicKey) []byte {
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		addSM2PublicKeyAlgorithm(b)
+		b.AddASN1BitString(pub.Bytes())
+	})
+	return b.BytesOrPanic()
+}
+
+func addSM2PublicKeyAlgorithm(b *cryptobyte.Builder) {
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1ObjectIdentifier(OIDPublicKeyECDSA)
+		b.AddASN1ObjectIdentifier(OIDNamedCurveSM2)
+	})
+}
+
+// asSM2PublicKey returns the SM2 form of pub, nil if pub is not an SM2 key at
+// all, or an error if it claims to be one but is invalid.
+func asSM2PublicKey(pub any) (*sm2.PublicKey, error) {
+	switch k := pub.(type) {
+	case *sm2.PublicKey:
+		if k == nil {
+			return nil, errors.New("x509: nil SM2 public key")
+		}
+		return k, nil
+	case *ecdsa.PublicKey:
+		if k != nil && k.Curve == sm2.P256() {
+			return sm2.PublicKeyFromECDSA(k)
+		}
+	}
+	return nil, nil
+}
+
+// asSM2PrivateKey is asSM2PublicKey for private keys.
+func asSM2PrivateKey(priv any) (*sm2.PrivateKey, error) {
+	switch k := priv.(type) {
+	case *sm2.PrivateKey:
+		if k == nil {
+			return nil, errors.New("x509: nil SM2 private key")
+		}
+		return k, nil
+	case *ecdsa.PrivateKey:
+		if k != nil && k.Curve == sm2.P256() {
+			return sm2.PrivateKeyFromECDSA(k)
+		}
+	}
+	return nil, nil
+}

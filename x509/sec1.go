@@ -1,0 +1,130 @@
+package x509
+
+import (
+	"crypto/ecdsa"
+	stdx509 "crypto/x509"
+	"encoding/asn1"
+	"errors"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+)
+
+const ecPrivKeyVersion = 1
+
+// sm2ScalarSize is the byte length of an SM2 private scalar.
+const sm2ScalarSize = 32
+
+// ParseECPrivateKey parses an EC private key in SEC 1, ASN.1 DER form
+// ("EC PRIVATE KEY" in PEM). A key on sm2p256v1 is returned as
+// *sm2.PrivateKey; keys on other curves are parsed by crypto/x509 and returned
+// as *ecdsa.PrivateKey.
+func ParseECPrivateKey(der []byte) (any, error) {
+	return parseECPrivateKey(nil, der)
+}
+
+// parseECPrivateKey parses SEC 1 ECPrivateKey. curveOID is the curve named by
+// an enclosing PKCS #8 structure, or nil. The inner parameters, when present,
+// take precedence, as in RFC 5915.
+func parseECPrivateKey(curveOID asn1.ObjectIdentifier, der []byte) (any, error) {
+	input := cryptobyte.String(der)
+	var seq, params, pubField cryptobyte.String
+	var version int
+	var d []byte
+	var hasParams, hasPub bool
+	if !input.ReadASN1(&seq, cbasn1.SEQUENCE) || !input.Empty() ||
+		!seq.ReadASN1Integer(&version) ||
+		!seq.ReadASN1Bytes(&d, cbasn1.OCTET_STRING) ||
+		!seq.ReadOptionalASN1(&params, &hasParams, cbasn1.Tag(0).Constructed().ContextSpecific()) ||
+		!seq.ReadOptionalASN1(&pubField, &hasPub, cbasn1.Tag(1).Constructed().ContextSpecific()) ||
+		!seq.Empty() {
+		return nil, errors.New("x509: malformed SEC 1 EC private key")
+	}
+	if version != ecPrivKeyVersion {
+		return nil, errors.New("x509: unknown EC private key version")
+	}
+	if hasParams {
+		var oid asn1.ObjectIdentifier
+		if !params.ReadASN1ObjectIdentifier(&oid) || !params.Empty() {
+			// Explicit curve parameters are not supported, for SM2 or otherwise.
+			return nil, errors.New("x509: EC private key has unsupported curve parameters")
+		}
+		curveOID = oid
+	}
+	if !curveOID.Equal(OIDNamedCurveSM2) {
+		if curveOID == nil {
+			return nil, errors.New("x509: EC private key does not name its curve")
+		}
+		return stdx509.ParseECPrivateKey(der)
+	}
+
+	// Encoders disagree on whether leading zero bytes of the scalar are kept
+	// (SEC 1 says the octet string is exactly the field size): accept shorter
+	// strings and longer ones whose surplus bytes are zero.
+	for len(d) > sm2ScalarSize && d[0] == 0 {
+		d = d[1:]
+	}
+	if len(d) > sm2ScalarSize {
+		return nil, errors.New("x509: SM2 private key is too long")
+	}
+	scalar := make([]byte, sm2ScalarSize)
+	copy(scalar[sm2ScalarSize-len(d):], d)
+	priv, err := sm2.NewPrivateKey(scalar)
+	clear(scalar)
+	if err != nil {
+		return nil, errors.New("x509: invalid SM2 private key: " + err.Error())
+	}
+	if hasPub {
+		// A stored public key that disagrees with the scalar means the file
+		// is corrupt or was tampered with; refusing it is safer than
+		// silently using either half.
+		var bits asn1.BitString
+		if !pubField.ReadASN1BitString(&bits) || !pubField.Empty() {
+			return nil, errors.New("x509: malformed SM2 public key in private key")
+		}
+		pub, err := parseSM2PublicKeyBits(bits)
+		if err != nil {
+			return nil, err
+		}
+		if !pub.Equal(priv.PublicKey()) {
+			return nil, errors.New("x509: SM2 private key does not match its stored public key")
+		}
+	}
+	return priv, nil
+}
+
+// MarshalECPrivateKey converts an EC private key to SEC 1, ASN.1 DER form. An
+// SM2 key (*sm2.PrivateKey, or *ecdsa.PrivateKey on sm2.P256()) is written with
+// the sm2p256v1 curve and its public key; other ECDSA keys are handed to
+// crypto/x509.
+func MarshalECPrivateKey(key any) ([]byte, error) {
+	sm2priv, err := asSM2PrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	if sm2priv == nil {
+		if ec, ok := key.(*ecdsa.PrivateKey); ok && ec != nil {
+			return stdx509.MarshalECPrivateKey(ec)
+		}
+		return nil, errors.New("x509: MarshalECPrivateKey needs an SM2 or ECDSA private key")
+	}
+	return marshalSM2ECPrivateKey(sm2priv, true), nil
+}
+
+func marshalSM2ECPrivateKey(priv *sm2.PrivateKey, withCurve bool) []byte {
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1Int64(ecPrivKeyVersion)
+		b.AddASN1OctetString(priv.Bytes())
+		if withCurve {
+			b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+				b.AddASN1ObjectIdentifier(OIDNamedCurveSM2)
+			})
+		}
+		b.AddASN1(cbasn1.Tag(1).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+			b.AddASN1BitString(priv.PublicKey().Bytes())
+		})
+	})
+	return b.BytesOrPanic()
+}
