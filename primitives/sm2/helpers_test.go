@@ -1,0 +1,43 @@
+package sm2
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/crypto/cryptobyte"
+	"golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+)
+
+func loadJSON[T any](name string) (*T, error) {
+	dir, err := testvec.Dir()
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	v := new(T)
+	return v, json.Unmarshal(b, v)
+}
+
+type cryptobyteString cryptobyte.String
+
+// readCiphertextParts splits a GM/T 0009 ciphertext without validating C1.
+func (s cryptobyteString) readCiphertextParts() (x, y, h, c []byte, ok bool) {
+	in := cryptobyte.String(s)
+	var inner cryptobyte.String
+	if !in.ReadASN1(&inner, asn1.SEQUENCE) {
+		return
+	}
+	x, ok1 := readCoordinate(&inner)
+	y, ok2 := readCoordinate(&inner)
+	var hh, cc cryptobyte.String
+	if !ok1 || !ok2 || !inner.ReadASN1(&hh, asn1.OCTET_STRING) || !inner.ReadASN1(&cc, asn1.OCTET_STRING) {
+		return
+	}
+	return x, y, hh, cc, true
+}

@@ -1,0 +1,302 @@
+package sm2
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"math/big"
+	"sync"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/scalar"
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/sm2ec"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
+)
+
+// DefaultUID is the user identifier that GM/T 0009-2012 specifies when none
+// is agreed, and the one TLCP uses everywhere.
+const DefaultUID = "1234567812345678"
+
+// PublicKey is an SM2 public key: a point of sm2p256v1 other than the
+// identity. It is safe for concurrent use.
+type PublicKey struct {
+	point *sm2ec.Point // affine (Z = 1)
+	enc   [65]byte     // 04 || X || Y
+
+	// zDefault caches Z(DefaultUID), which every default signature and
+	// verification needs.
+	zOnce    sync.Once
+	zDefault [32]byte
+}
+
+// PrivateKey is an SM2 private key d, 1 ≤ d ≤ n-2. It is safe for
+// concurrent use.
+type PrivateKey struct {
+	d   scalar.Scalar
+	enc [32]byte
+	pub *PublicKey
+
+	// dInv caches (1 + d)⁻¹ mod n, the inversion every signature needs.
+	invOnce sync.Once
+	dInv    scalar.Scalar
+}
+
+var (
+	errInvalidPublicKey  = errors.New("sm2: invalid public key")
+	errInvalidPrivateKey = errors.New("sm2: invalid private key")
+)
+
+// NewPublicKey parses a public key encoded as 04 || X || Y (65 bytes) or in
+// compressed form 02/03 || X (33 bytes). It rejects the point at infinity,
+// coordinates not below p, and points not on the curve.
+func NewPublicKey(b []byte) (*PublicKey, error) {
+	p, err := sm2ec.NewPoint().SetBytes(b)
+	if err != nil {
+		return nil, errInvalidPublicKey
+	}
+	return newPublicKey(p), nil
+}
+
+func newPublicKey(p *sm2ec.Point) *PublicKey {
+	pub := &PublicKey{}
+	copy(pub.enc[:], p.Bytes())
+	// Store the affine form so that later mixed operations see Z = 1.
+	pub.point, _ = sm2ec.NewPoint().SetBytes(pub.enc[:])
+	return pub
+}
+
+// Bytes returns the 65-byte uncompressed encoding 04 || X || Y.
+func (pub *PublicKey) Bytes() []byte {
+	out := pub.enc
+	return out[:]
+}
+
+// BytesCompressed returns the 33-byte compressed encoding 02/03 || X.
+func (pub *PublicKey) BytesCompressed() []byte {
+	out := make([]byte, 33)
+	out[0] = 2 | pub.enc[64]&1
+	copy(out[1:], pub.enc[1:33])
+	return out
+}
+
+// Equal reports whether pub and x are the same public key.
+func (pub *PublicKey) Equal(x crypto.PublicKey) bool {
+	xx, ok := x.(*PublicKey)
+	if !ok {
+		return false
+	}
+	return subtle.ConstantTimeCompare(pub.enc[:], xx.enc[:]) == 1
+}
+
+// ECDSA returns pub as an *ecdsa.PublicKey whose Curve is P256().
+func (pub *PublicKey) ECDSA() *ecdsa.PublicKey {
+	return &ecdsa.PublicKey{
+		Curve: P256(),
+		X:     new(big.Int).SetBytes(pub.enc[1:33]),
+		Y:     new(big.Int).SetBytes(pub.enc[33:]),
+	}
+}
+
+// PublicKeyFromECDSA converts an *ecdsa.PublicKey on P256() (or on a curve
+// with the same parameters) into a *PublicKey, validating the point.
+func PublicKeyFromECDSA(k *ecdsa.PublicKey) (*PublicKey, error) {
+	if k == nil || k.Curve == nil || !isSM2Curve(k.Curve.Params()) || k.X == nil || k.Y == nil {
+		return nil, errInvalidPublicKey
+	}
+	if k.X.Sign() < 0 || k.Y.Sign() < 0 || k.X.BitLen() > 256 || k.Y.BitLen() > 256 {
+		return nil, errInvalidPublicKey
+	}
+	var buf [65]byte
+	buf[0] = 4
+	k.X.FillBytes(buf[1:33])
+	k.Y.FillBytes(buf[33:])
+	return NewPublicKey(buf[:])
+}
+
+func isSM2Curve(p *elliptic.CurveParams) bool {
+	return p != nil && p.P != nil && p.N != nil && p.B != nil && p.Gx != nil && p.Gy != nil &&
+		p.P.Cmp(paramP) == 0 && p.N.Cmp(paramN) == 0 && p.B.Cmp(paramB) == 0 &&
+		p.Gx.Cmp(paramGx) == 0 && p.Gy.Cmp(paramGy) == 0
+}
+
+// nMinus1 is n-1, for the range check on
+// private keys (d = n-1 would make 1 + d non-invertible).
+var nMinus1 = func() *scalar.Scalar {
+	var one, s scalar.Scalar
+	one.One()
+	return s.Neg(&one)
+}()
+
+// NewPrivateKey parses a 32-byte big-endian private key, which must satisfy
+// 1 ≤ d ≤ n-2, and computes its public key.
+func NewPrivateKey(b []byte) (*PrivateKey, error) {
+	var d scalar.Scalar
+	if _, err := d.SetBytes(b); err != nil {
+		return nil, errInvalidPrivateKey
+	}
+	if d.IsZero()|d.Equal(nMinus1) != 0 {
+		return nil, errInvalidPrivateKey
+	}
+	return newPrivateKey(&d, b)
+}
+
+func newPrivateKey(d *scalar.Scalar, b []byte) (*PrivateKey, error) {
+	p, err := sm2ec.NewPoint().ScalarBaseMult(b)
+	if err != nil {
+		return nil, errInvalidPrivateKey
+	}
+	priv := &PrivateKey{d: *d, pub: newPublicKey(p)}
+	copy(priv.enc[:], b)
+	return priv, nil
+}
+
+// GenerateKey returns a new private key with d uniform in [1, n-2], read
+// from rand by rejection sampling.
+func GenerateKey(rand io.Reader) (*PrivateKey, error) {
+	var d scalar.Scalar
+	b, err := randomScalar(rand, &d, true)
+	if err != nil {
+		return nil, err
+	}
+	return newPrivateKey(&d, b)
+}
+
+// randomScalar sets s to a uniform value in [1, n-1], or [1, n-2] if
+// privateKey is set, and returns its encoding. A random source that keeps
+// producing out-of-range values is reported as an error rather than looped
+// on forever.
+func randomScalar(rand io.Reader, s *scalar.Scalar, privateKey bool) ([]byte, error) {
+	b := make([]byte, 32)
+	for range 64 {
+		if _, err := io.ReadFull(rand, b); err != nil {
+			return nil, err
+		}
+		if _, err := s.SetBytes(b); err != nil {
+			continue
+		}
+		bad := s.IsZero()
+		if privateKey {
+			bad |= s.Equal(nMinus1)
+		}
+		if bad == 0 {
+			return b, nil
+		}
+	}
+	return nil, errors.New("sm2: random source produced no valid scalar")
+}
+
+// Bytes returns the 32-byte big-endian encoding of d.
+func (priv *PrivateKey) Bytes() []byte {
+	out := priv.enc
+	return out[:]
+}
+
+// PublicKey returns the public key of priv.
+func (priv *PrivateKey) PublicKey() *PublicKey { return priv.pub }
+
+// Public returns the public key of priv, a *PublicKey, as crypto.Signer
+// requires.
+func (priv *PrivateKey) Public() crypto.PublicKey { return priv.pub }
+
+// Equal reports whether priv and x are the same private key, in constant
+// time.
+func (priv *PrivateKey) Equal(x crypto.PrivateKey) bool {
+	xx, ok := x.(*PrivateKey)
+	if !ok {
+		return false
+	}
+	return subtle.ConstantTimeCompare(priv.enc[:], xx.enc[:]) == 1
+}
+
+// ECDSA returns priv as an *ecdsa.PrivateKey whose Curve is P256().
+func (priv *PrivateKey) ECDSA() *ecdsa.PrivateKey {
+	return &ecdsa.PrivateKey{
+		PublicKey: *priv.pub.ECDSA(),
+		D:         new(big.Int).SetBytes(priv.enc[:]),
+	}
+}
+
+// PrivateKeyFromECDSA converts an *ecdsa.PrivateKey on P256() into a
+// *PrivateKey. It checks that D is in range and that the public point, if
+// set, matches D.
+func PrivateKeyFromECDSA(k *ecdsa.PrivateKey) (*PrivateKey, error) {
+	if k == nil || k.D == nil || k.Curve == nil || !isSM2Curve(k.Curve.Params()) {
+		return nil, errInvalidPrivateKey
+	}
+	if k.D.Sign() <= 0 || k.D.BitLen() > 256 {
+		return nil, errInvalidPrivateKey
+	}
+	priv, err := NewPrivateKey(k.D.FillBytes(make([]byte, 32)))
+	if err != nil {
+		return nil, err
+	}
+	if k.X != nil || k.Y != nil {
+		pub, err := PublicKeyFromECDSA(&k.PublicKey)
+		if err != nil || !pub.Equal(priv.pub) {
+			return nil, errors.New("sm2: private key does not match its public key")
+		}
+	}
+	return priv, nil
+}
+
+// inverseOfOnePlusD returns (1 + d)⁻¹ mod n, computing it once per key.
+func (priv *PrivateKey) inverseOfOnePlusD() *scalar.Scalar {
+	priv.invOnce.Do(func() {
+		var t scalar.Scalar
+		t.One()
+		t.Add(&t, &priv.d)
+		priv.dInv.Invert(&t)
+	})
+	return &priv.dInv
+}
+
+// Curve constants hashed into Z, in the order of GB/T 32918.2-2016, 5.5.
+var zCurveParams = func() []byte {
+	var b []byte
+	a := new(big.Int).Sub(paramP, big.NewInt(3))
+	for _, v := range []*big.Int{a, paramB, paramGx, paramGy} {
+		b = append(b, v.FillBytes(make([]byte, 32))...)
+	}
+	return b
+}()
+
+// maxUIDLen is the longest identifier whose bit length fits ENTL's 16 bits.
+const maxUIDLen = 0xffff / 8
+
+// Z returns Z = SM3(ENTL || ID || a || b || Gx || Gy || Px || Py) for the
+// identifier uid, 32 bytes. A nil uid means DefaultUID; an empty non-nil
+// uid is the empty identifier (ENTL = 0), as other implementations compute
+// it. It returns
+// nil if uid is longer than 8191 bytes, whose bit length ENTL cannot hold.
+func (pub *PublicKey) Z(uid []byte) []byte {
+	z, ok := pub.z(uid)
+	if !ok {
+		return nil
+	}
+	return z[:]
+}
+
+func (pub *PublicKey) z(uid []byte) ([32]byte, bool) {
+	if uid == nil {
+		pub.zOnce.Do(func() { pub.zDefault = computeZ(pub, []byte(DefaultUID)) })
+		return pub.zDefault, true
+	}
+	if len(uid) > maxUIDLen {
+		return [32]byte{}, false
+	}
+	return computeZ(pub, uid), true
+}
+
+func computeZ(pub *PublicKey, uid []byte) [32]byte {
+	h := sm3.New()
+	entl := len(uid) * 8
+	h.Write([]byte{byte(entl >> 8), byte(entl)})
+	h.Write(uid)
+	h.Write(zCurveParams)
+	h.Write(pub.enc[1:])
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}

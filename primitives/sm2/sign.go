@@ -1,0 +1,277 @@
+package sm2
+
+import (
+	"crypto"
+	"encoding/binary"
+	"errors"
+	"io"
+
+	"golang.org/x/crypto/cryptobyte"
+	"golang.org/x/crypto/cryptobyte/asn1"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/scalar"
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/sm2ec"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
+)
+
+// SignerOpts selects the user identifier for PrivateKey.Sign. Its HashFunc
+// is 0, which tells Sign that it is given the message, not a digest.
+type SignerOpts struct {
+	// UID is the signer's identifier hashed into Z; nil or empty means
+	// DefaultUID.
+	UID []byte
+}
+
+// HashFunc returns 0: SM2 hashes Z and the message itself.
+func (*SignerOpts) HashFunc() crypto.Hash { return 0 }
+
+var (
+	errUIDTooLong   = errors.New("sm2: user identifier longer than 8191 bytes")
+	errDigestLength = errors.New("sm2: digest must be 32 bytes")
+)
+
+// Sign implements crypto.Signer. If opts is nil or opts.HashFunc() is 0, msg
+// is the message and Sign computes e = SM3(Z || msg), with the identifier
+// taken from opts when it is a *SignerOpts and DefaultUID otherwise. For any
+// other opts, msg is the 32-byte digest e itself. The signature is the DER
+// encoding of SEQUENCE { r INTEGER, s INTEGER }.
+func (priv *PrivateKey) Sign(rand io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte, error) {
+	if opts == nil || opts.HashFunc() == 0 {
+		var uid []byte
+		if o, ok := opts.(*SignerOpts); ok && o != nil && len(o.UID) > 0 {
+			uid = o.UID
+		}
+		return SignASN1(rand, priv, msg, uid)
+	}
+	return SignDigestASN1(rand, priv, msg)
+}
+
+// SignASN1 signs msg with priv for the identifier uid (nil means DefaultUID)
+// and returns the DER signature.
+func SignASN1(rand io.Reader, priv *PrivateKey, msg, uid []byte) ([]byte, error) {
+	e, err := digest(priv.pub, msg, uid)
+	if err != nil {
+		return nil, err
+	}
+	return SignDigestASN1(rand, priv, e[:])
+}
+
+// VerifyASN1 reports whether sig is a valid DER signature of msg by pub for
+// the identifier uid (nil means DefaultUID).
+func VerifyASN1(pub *PublicKey, msg, uid, sig []byte) bool {
+	e, err := digest(pub, msg, uid)
+	if err != nil {
+		return false
+	}
+	return VerifyDigestASN1(pub, e[:], sig)
+}
+
+// digest computes e = SM3(Z(uid) || msg).
+func digest(pub *PublicKey, msg, uid []byte) ([32]byte, error) {
+	z, ok := pub.z(uid)
+	if !ok {
+		return [32]byte{}, errUIDTooLong
+	}
+	h := sm3.New()
+	h.Write(z[:])
+	h.Write(msg)
+	var e [32]byte
+	h.Sum(e[:0])
+	return e, nil
+}
+
+// SignDigestASN1 signs the 32-byte value e = SM3(Z || M), computed by the
+// caller, and returns the DER signature.
+func SignDigestASN1(rand io.Reader, priv *PrivateKey, e []byte) ([]byte, error) {
+	if len(e) != 32 {
+		return nil, errDigestLength
+	}
+	if rand == nil {
+		return nil, errors.New("sm2: nil random source")
+	}
+	// The nonce is derived from fresh randomness together with the key and
+	// the digest (a "hedged" nonce): with a good random source it is
+	// uniformly random, and with a broken one it is still a secret function
+	// of (d, e), so two different messages never share a nonce.
+	var entropy [32]byte
+	if _, err := io.ReadFull(rand, entropy[:]); err != nil {
+		return nil, err
+	}
+	ng := newNonceGenerator(priv, e, entropy[:])
+	for range 32 {
+		var k scalar.Scalar
+		kb := ng.next(&k)
+		r, s, ok := signWithNonce(priv, e, &k, kb)
+		if ok {
+			return encodeSignature(r, s), nil
+		}
+	}
+	return nil, errors.New("sm2: signing failed repeatedly")
+}
+
+// nonceGenerator expands SM3(label || d || e || entropy) with a counter into
+// candidate nonces, rejecting values outside [1, n-1].
+type nonceGenerator struct {
+	seed [32]byte
+	ctr  uint32
+}
+
+func newNonceGenerator(priv *PrivateKey, e, entropy []byte) *nonceGenerator {
+	h := sm3.New()
+	h.Write([]byte("shangmi SM2 hedged nonce\x00"))
+	h.Write(priv.enc[:])
+	h.Write(e)
+	h.Write(entropy)
+	ng := &nonceGenerator{}
+	h.Sum(ng.seed[:0])
+	return ng
+}
+
+func (ng *nonceGenerator) next(k *scalar.Scalar) []byte {
+	var in [36]byte
+	copy(in[:], ng.seed[:])
+	for {
+		ng.ctr++
+		binary.BigEndian.PutUint32(in[32:], ng.ctr)
+		out := sm3.Sum(in[:])
+		if _, err := k.SetBytes(out[:]); err == nil && k.IsZero() == 0 {
+			return out[:]
+		}
+	}
+}
+
+// signWithNonce computes the signature (r, s) of e with the nonce k (whose
+// encoding is kb), following GB/T 32918.2-2016, 6.1. It reports false when
+// the nonce must be replaced (r = 0, r + k = n or s = 0). It is also the
+// test hook for known-answer vectors with fixed nonces.
+func signWithNonce(priv *PrivateKey, e []byte, k *scalar.Scalar, kb []byte) (r, s []byte, ok bool) {
+	p, err := sm2ec.NewPoint().ScalarBaseMult(kb)
+	if err != nil {
+		return nil, nil, false
+	}
+	x1, err := p.BytesX()
+	if err != nil {
+		return nil, nil, false
+	}
+	var es, rs, ss, t scalar.Scalar
+	es.SetReducedBytes(e)
+	rs.SetReducedBytes(x1)
+	rs.Add(&rs, &es) // r = e + x1 mod n
+	t.Add(&rs, k)
+	if rs.IsZero()|t.IsZero() != 0 {
+		return nil, nil, false
+	}
+	// s = (1 + d)⁻¹ · (k - r·d) mod n
+	t.Mul(&rs, &priv.d)
+	t.Sub(k, &t)
+	ss.Mul(priv.inverseOfOnePlusD(), &t)
+	if ss.IsZero() != 0 {
+		return nil, nil, false
+	}
+	return rs.Bytes(), ss.Bytes(), true
+}
+
+// VerifyDigestASN1 reports whether sig is a valid DER signature by pub of
+// the 32-byte value e = SM3(Z || M).
+func VerifyDigestASN1(pub *PublicKey, e, sig []byte) bool {
+	if len(e) != 32 {
+		return false
+	}
+	rb, sb, ok := parseSignature(sig)
+	if !ok {
+		return false
+	}
+	return verify(pub, e, rb, sb)
+}
+
+func verify(pub *PublicKey, e, rb, sb []byte) bool {
+	var r, s, t scalar.Scalar
+	if _, err := r.SetBytes(rb); err != nil || r.IsZero() == 1 {
+		return false
+	}
+	if _, err := s.SetBytes(sb); err != nil || s.IsZero() == 1 {
+		return false
+	}
+	t.Add(&r, &s)
+	if t.IsZero() == 1 {
+		return false
+	}
+	// (x1, y1) = [s]G + [t]P; all inputs are public.
+	p, err := sm2ec.NewPoint().DoubleScalarMultVarTime(sb, pub.point, t.Bytes())
+	if err != nil {
+		return false
+	}
+	x1, err := p.BytesX()
+	if err != nil {
+		return false
+	}
+	var es, v scalar.Scalar
+	es.SetReducedBytes(e)
+	v.SetReducedBytes(x1)
+	v.Add(&v, &es)
+	return v.Equal(&r) == 1
+}
+
+// encodeSignature returns the DER SEQUENCE of the two positive integers.
+func encodeSignature(r, s []byte) []byte {
+	var b cryptobyte.Builder
+	b.AddASN1(asn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		addASN1Unsigned(b, r)
+		addASN1Unsigned(b, s)
+	})
+	return b.BytesOrPanic()
+}
+
+// addASN1Unsigned adds the big-endian unsigned v as a minimal DER INTEGER.
+func addASN1Unsigned(b *cryptobyte.Builder, v []byte) {
+	for len(v) > 1 && v[0] == 0 {
+		v = v[1:]
+	}
+	b.AddASN1(asn1.INTEGER, func(b *cryptobyte.Builder) {
+		if len(v) == 0 || v[0]&0x80 != 0 {
+			b.AddUint8(0)
+		}
+		b.AddBytes(v)
+	})
+}
+
+// parseSignature parses a DER SEQUENCE of two positive INTEGERs, each at
+// most 32 bytes, with nothing after it, and returns them left-padded to 32
+// bytes.
+func parseSignature(sig []byte) (r, s []byte, ok bool) {
+	input := cryptobyte.String(sig)
+	var inner cryptobyte.String
+	if !input.ReadASN1(&inner, asn1.SEQUENCE) || !input.Empty() {
+		return nil, nil, false
+	}
+	r, ok1 := readPositiveInteger(&inner)
+	s, ok2 := readPositiveInteger(&inner)
+	if !ok1 || !ok2 || !inner.Empty() {
+		return nil, nil, false
+	}
+	return r, s, true
+}
+
+// readPositiveInteger reads a strict DER INTEGER that is positive and fits
+// in 32 bytes, returned left-padded to 32 bytes.
+func readPositiveInteger(s *cryptobyte.String) ([]byte, bool) {
+	var v cryptobyte.String
+	if !s.ReadASN1(&v, asn1.INTEGER) || len(v) == 0 {
+		return nil, false
+	}
+	if v[0]&0x80 != 0 {
+		return nil, false // negative
+	}
+	if len(v) > 1 && v[0] == 0 {
+		if v[1]&0x80 == 0 {
+			return nil, false // not minimal
+		}
+		v = v[1:]
+	}
+	if len(v) > 32 {
+		return nil, false
+	}
+	out := make([]byte, 32)
+	copy(out[32-len(v):], v)
+	return out, true
+}
