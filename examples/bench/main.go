@@ -326,6 +326,9 @@ func printGroup(w io.Writer, gr *groupResult) {
 	if g.note != "" {
 		fmt.Fprintln(w, g.note)
 	}
+	if g.extra != nil {
+		fmt.Fprintln(w, g.extra())
+	}
 	for _, e := range errs {
 		fmt.Fprintln(w, "error:", e)
 	}

@@ -49,6 +49,8 @@ type group struct {
 	rows  []*row
 	// note is printed under the table (e.g. what "raw" means).
 	note string
+	// extra, if set, adds facts known only after setup (sizes, names).
+	extra func() string
 }
 
 var groups []*group

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"errors"
+	"fmt"
 	"math/big"
 	"sync"
 	"testing"
@@ -31,6 +32,15 @@ func init() {
 		rows: []*row{
 			{name: "ParseCertificate (leaf)", unit: opsPerSec, impls: []setupFunc{oursX509Parse(), gmsmX509Parse, stdX509Parse}},
 			{name: "verify chain (3 certs)", unit: opsPerSec, impls: []setupFunc{oursX509Verify(), gmsmX509Verify, stdX509Verify}},
+		},
+		extra: func() string {
+			sm, err1 := sm2Chain()
+			ec, err2 := ecdsaChain()
+			if err := errors.Join(err1, err2); err != nil {
+				return "certificates: " + err.Error()
+			}
+			return fmt.Sprintf("leaf certificate sizes: SM2 %d bytes, ECDSA P-256 %d bytes (intermediate %d / %d, root %d / %d)",
+				len(sm.leaf), len(ec.leaf), len(sm.inter), len(ec.inter), len(sm.root), len(ec.root))
 		},
 	})
 }
@@ -67,11 +77,17 @@ func chainTemplates() (root, inter, leaf *x509.Certificate) {
 	return
 }
 
-// sm2Chain holds the DER of the SM2 chain (root, intermediate, leaf) and the
-// keys, made once and shared by every row that needs SM2 certificates.
+// sm2Chain holds the DER of the SM2 chain (root, intermediate, leaf) and,
+// for the tlcp group, the rest of a TLCP PKI: the server's encryption
+// certificate and a client's signing and encryption certificates, all issued
+// by the intermediate. Keys are kept as 32-byte scalars so that either
+// library can load them. Made once, with gmsm, and shared.
 type sm2ChainT struct {
 	root, inter, leaf []byte
-	leafKey           *gmsm2.PrivateKey
+	leafKey           []byte
+	// TLCP extras.
+	serverEnc, clientSign, clientEnc          []byte
+	serverEncKey, clientSignKey, clientEncKey []byte
 }
 
 var sm2Chain = sync.OnceValues(func() (*sm2ChainT, error) {
@@ -83,7 +99,7 @@ var sm2Chain = sync.OnceValues(func() (*sm2ChainT, error) {
 			CRLDistributionPoints: c.CRLDistributionPoints, OCSPServer: c.OCSPServer, IssuingCertificateURL: c.IssuingCertificateURL,
 			ExtKeyUsage: convEKU(c.ExtKeyUsage)}
 	}
-	keys := make([]*gmsm2.PrivateKey, 3)
+	keys := make([]*gmsm2.PrivateKey, 6)
 	for i := range keys {
 		k, err := gmsm2.GenerateKey(rand.Reader)
 		if err != nil {
@@ -91,6 +107,7 @@ var sm2Chain = sync.OnceValues(func() (*sm2ChainT, error) {
 		}
 		keys[i] = k
 	}
+	scalar := func(k *gmsm2.PrivateKey) []byte { return k.D.FillBytes(make([]byte, 32)) }
 	mk := func(tmpl, parent *gmx509.Certificate, pub, signer any) ([]byte, *gmx509.Certificate, error) {
 		der, err := gmx509.CreateCertificate(rand.Reader, tmpl, parent, pub, signer)
 		if err != nil {
@@ -111,7 +128,30 @@ var sm2Chain = sync.OnceValues(func() (*sm2ChainT, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &sm2ChainT{root: rootDER, inter: interDER, leaf: leafDER, leafKey: keys[2]}, nil
+	ch := &sm2ChainT{root: rootDER, inter: interDER, leaf: leafDER, leafKey: scalar(keys[2])}
+
+	// The encryption certificate differs from the signing one in its key
+	// usage (tlcp.md §5.5); the client's pair names a client.
+	encUsage := gmx509.KeyUsageKeyEncipherment | gmx509.KeyUsageDataEncipherment | gmx509.KeyUsageKeyAgreement
+	se := conv(lt)
+	se.SerialNumber, se.KeyUsage = big.NewInt(3), encUsage
+	cs := conv(lt)
+	cs.SerialNumber, cs.Subject.CommonName, cs.DNSNames = big.NewInt(4), "shangmi bench client", nil
+	cs.ExtKeyUsage = []gmx509.ExtKeyUsage{gmx509.ExtKeyUsageClientAuth}
+	ce := conv(lt)
+	ce.SerialNumber, ce.Subject.CommonName, ce.DNSNames, ce.KeyUsage = big.NewInt(5), "shangmi bench client", nil, encUsage
+	ce.ExtKeyUsage = []gmx509.ExtKeyUsage{gmx509.ExtKeyUsageClientAuth}
+	for i, p := range []struct {
+		tmpl     *gmx509.Certificate
+		der, key *[]byte
+	}{{se, &ch.serverEnc, &ch.serverEncKey}, {cs, &ch.clientSign, &ch.clientSignKey}, {ce, &ch.clientEnc, &ch.clientEncKey}} {
+		k := keys[3+i]
+		if *p.der, _, err = mk(p.tmpl, inter, k.Public(), keys[1]); err != nil {
+			return nil, err
+		}
+		*p.key = scalar(k)
+	}
+	return ch, nil
 })
 
 func convEKU(in []x509.ExtKeyUsage) []gmx509.ExtKeyUsage {
