@@ -1,0 +1,563 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"slices"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// clientHandshakeState holds the client's side of one handshake. Its methods
+// are the steps, in protocol order.
+type clientHandshakeState struct {
+	c            *Conn
+	ctx          context.Context
+	hello        *clientHelloMsg
+	serverHello  *serverHelloMsg
+	suite        *ciphersuite.Suite
+	transcript   *transcriptHash
+	masterSecret []byte
+	session      *ClientSessionState // the session offered for resumption, if any
+	ka           keyAgreement
+}
+
+// makeRandom returns a hello random: 4 bytes of time and 28 random bytes
+// (tlcp.md §5.3).
+func makeRandom(cfg *Config) ([]byte, error) {
+	r := make([]byte, 32)
+	binary.BigEndian.PutUint32(r, uint32(cfg.time().Unix()))
+	if _, err := io.ReadFull(cfg.rand(), r[4:]); err != nil {
+		return nil, errors.New("tlcp: short read from Rand: " + err.Error())
+	}
+	return r, nil
+}
+
+// clientCanDoECDHE reports whether the client has what ECDHE needs: an
+// encryption key pair with a usable key (tlcp.md §16 item 2). With
+// GetClientCertificate it cannot know beforehand and assumes yes.
+func clientCanDoECDHE(cfg *Config) bool {
+	if cfg.GetClientCertificate != nil {
+		return true
+	}
+	if len(cfg.Certificates) == 0 || !cfg.Certificates[0].hasEnc() {
+		return false
+	}
+	_, ok := cfg.Certificates[0].Enc.PrivateKey.(*sm2.PrivateKey)
+	return ok
+}
+
+func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
+	cfg := c.config
+	if cfg.ServerName == "" && !cfg.InsecureSkipVerify {
+		return nil, errors.New("tlcp: either ServerName or InsecureSkipVerify must be set in the Config")
+	}
+	ecdhe := clientCanDoECDHE(cfg)
+	var suites []uint16
+	for _, id := range cfg.cipherSuites() {
+		if ciphersuite.Lookup(id).KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdhe {
+			continue
+		}
+		suites = append(suites, id)
+	}
+	if len(suites) == 0 {
+		return nil, errors.New("tlcp: no cipher suites to offer (ECDHE suites need a client encryption certificate)")
+	}
+	random, err := makeRandom(cfg)
+	if err != nil {
+		return nil, err
+	}
+	hello := &clientHelloMsg{
+		vers:               VersionTLCP,
+		random:             random,
+		sessionID:          []byte{},
+		cipherSuites:       suites,
+		compressionMethods: []uint8{0},
+		alpnProtocols:      cfg.NextProtos,
+	}
+	if cfg.SendServerName && cfg.ServerName != "" && net.ParseIP(cfg.ServerName) == nil {
+		hello.serverName = cfg.ServerName
+	}
+	return hello, nil
+}
+
+// clientSessionCacheKey names the server in the ClientSessionCache.
+func clientSessionCacheKey(c *Conn) string {
+	if c.config.ServerName != "" {
+		return c.config.ServerName
+	}
+	return c.conn.RemoteAddr().String()
+}
+
+func (c *Conn) clientHandshake(ctx context.Context) error {
+	if c.config == nil {
+		c.config = defaultConfig()
+	}
+	hello, err := c.makeClientHello()
+	if err != nil {
+		return err
+	}
+	c.serverName = c.config.ServerName
+
+	var session *ClientSessionState
+	var cacheKey string
+	if cache := c.config.ClientSessionCache; cache != nil {
+		cacheKey = clientSessionCacheKey(c)
+		if s, ok := cache.Get(cacheKey); ok && s != nil {
+			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
+			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) {
+				hello.sessionID = s.sessionID
+				session = s
+			} else if !fresh {
+				cache.Put(cacheKey, nil)
+			}
+		}
+	}
+
+	hs := &clientHandshakeState{
+		c:          c,
+		ctx:        ctx,
+		hello:      hello,
+		session:    session,
+		transcript: newTranscript(c.config.CertificateVerifyRawTranscript),
+	}
+	if err := c.writeHandshake(hello, hs.transcript); err != nil {
+		return err
+	}
+	msg, err := c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	sh, ok := msg.(*serverHelloMsg)
+	if !ok {
+		return unexpectedMessageError("ServerHello", msg)
+	}
+	hs.serverHello = sh
+	if err := hs.handshake(); err != nil {
+		return err
+	}
+	if cacheKey != "" && len(sh.sessionID) > 0 && !c.didResume {
+		c.config.ClientSessionCache.Put(cacheKey, &ClientSessionState{
+			sessionID:      bytes.Clone(sh.sessionID),
+			cipherSuite:    c.cipherSuite,
+			masterSecret:   hs.masterSecret,
+			serverCerts:    c.peerCertificates,
+			signCert:       c.peerSignCert,
+			encCert:        c.peerEncCert,
+			verifiedChains: c.verifiedChains,
+			receivedAt:     c.config.time(),
+		})
+	}
+	if cacheKey != "" && len(sh.sessionID) > 0 {
+		c.sessionMu.Lock()
+		c.clientSessionKey = cacheKey
+		c.sessionMu.Unlock()
+	}
+	return nil
+}
+
+func (hs *clientHandshakeState) handshake() error {
+	c := hs.c
+	if err := hs.processServerHello(); err != nil {
+		return err
+	}
+	resumed := hs.session != nil && len(hs.serverHello.sessionID) > 0 &&
+		bytes.Equal(hs.serverHello.sessionID, hs.session.sessionID)
+	if resumed {
+		if err := hs.doResumeHandshake(); err != nil {
+			return err
+		}
+	} else {
+		if err := hs.doFullHandshake(); err != nil {
+			return err
+		}
+		if err := hs.establishKeys(); err != nil {
+			return err
+		}
+		if err := hs.sendFinished(); err != nil {
+			return err
+		}
+		if err := hs.readFinished(); err != nil {
+			return err
+		}
+	}
+	c.isHandshakeComplete.Store(true)
+	return nil
+}
+
+// processServerHello checks ServerHello against what was offered (tlcp.md
+// §5.4).
+func (hs *clientHandshakeState) processServerHello() error {
+	c, sh := hs.c, hs.serverHello
+	if sh.vers != VersionTLCP {
+		return errorf(alertProtocolVersion, "tlcp: server selected version 0x%04x, want 0x0101", sh.vers)
+	}
+	c.vers, c.haveVers = VersionTLCP, true
+	if sh.compressionMethod != 0 {
+		return errorf(alertIllegalParameter, "tlcp: server selected compression method %d", sh.compressionMethod)
+	}
+	if !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
+		return errorf(alertIllegalParameter, "tlcp: server selected cipher suite %s, which was not offered", ciphersuite.Name(sh.cipherSuite))
+	}
+	if sh.unknownExtension {
+		return errorf(alertIllegalParameter, "tlcp: server sent an extension that was not offered")
+	}
+	if sh.serverNameAck && hs.hello.serverName == "" {
+		return errorf(alertIllegalParameter, "tlcp: server acknowledged a server_name that was not sent")
+	}
+	if sh.alpnProtocol != "" {
+		if !slices.Contains(hs.hello.alpnProtocols, sh.alpnProtocol) {
+			return errorf(alertIllegalParameter, "tlcp: server selected ALPN protocol %q, which was not offered", sh.alpnProtocol)
+		}
+		c.clientProtocol = sh.alpnProtocol
+	}
+	hs.suite = ciphersuite.Lookup(sh.cipherSuite)
+	c.cipherSuite = sh.cipherSuite
+	hs.ka = newKeyAgreement(hs.suite)
+	return nil
+}
+
+// doResumeHandshake runs the abbreviated flow (tlcp.md §5.2, §8.1).
+func (hs *clientHandshakeState) doResumeHandshake() error {
+	c, s := hs.c, hs.session
+	if s.cipherSuite != hs.serverHello.cipherSuite {
+		return errorf(alertIllegalParameter, "tlcp: server resumed a session with a different cipher suite")
+	}
+	c.didResume = true
+	c.peerCertificates = s.serverCerts
+	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
+	c.verifiedChains = s.verifiedChains
+	hs.masterSecret = s.masterSecret
+	if c.config.VerifyConnection != nil {
+		if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
+	if err := hs.establishKeys(); err != nil {
+		return err
+	}
+	if err := hs.readFinished(); err != nil {
+		return err
+	}
+	return hs.sendFinished()
+}
+
+func (hs *clientHandshakeState) doFullHandshake() error {
+	c, cfg := hs.c, hs.c.config
+	msg, err := c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	certMsg, ok := msg.(*certificateMsg)
+	if !ok {
+		return unexpectedMessageError("Certificate", msg)
+	}
+	if err := hs.verifyServerCertificates(certMsg.certificates); err != nil {
+		return err
+	}
+
+	msg, err = c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	skx, ok := msg.(*serverKeyExchangeMsg)
+	if !ok {
+		// ServerKeyExchange is mandatory in TLCP (tlcp.md §5.6).
+		return unexpectedMessageError("ServerKeyExchange", msg)
+	}
+	if err := hs.ka.processServerKeyExchange(cfg, hs.hello.random, hs.serverHello.random, c.peerSignCert, c.peerEncCert, skx); err != nil {
+		return err
+	}
+
+	msg, err = c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	certReq, ok := msg.(*certificateRequestMsg)
+	if ok {
+		if msg, err = c.readHandshake(hs.transcript); err != nil {
+			return err
+		}
+	}
+	if _, ok := msg.(*serverHelloDoneMsg); !ok {
+		return unexpectedMessageError("ServerHelloDone", msg)
+	}
+	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	if ecdhe && certReq == nil {
+		return errorf(alertHandshakeFailure, "tlcp: server did not request a client certificate, which ECDHE suites require")
+	}
+
+	var pair *CertificatePair
+	if certReq != nil {
+		if pair, err = hs.getClientCertificate(certReq); err != nil {
+			return err
+		}
+		certs, err := clientCertificateList(pair, ecdhe || cfg.ClientCertIncludeEnc)
+		if err != nil {
+			return err
+		}
+		if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
+			return err
+		}
+	}
+
+	premaster, ckx, err := hs.ka.generateClientKeyExchange(cfg, c.peerEncCert, pair)
+	if err != nil {
+		return err
+	}
+	if err := c.writeHandshake(ckx, hs.transcript); err != nil {
+		return err
+	}
+
+	if pair != nil && len(pair.Sign.Certificate) > 0 {
+		tbs := certificateVerifyMessage(hs.transcript, cfg.CertificateVerifyRawTranscript)
+		sig, err := sign(cfg.rand(), pair.Sign.PrivateKey, tbs)
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
+		}
+		if err := c.writeHandshake(&certificateVerifyMsg{signature: sig}, hs.transcript); err != nil {
+			return err
+		}
+	}
+
+	hs.masterSecret = ciphersuite.MasterSecret(premaster, hs.hello.random, hs.serverHello.random)
+	if err := cfg.writeKeyLog(hs.hello.random, hs.masterSecret); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	return nil
+}
+
+// getClientCertificate picks the pair to answer CertificateRequest with,
+// or nil to send an empty list.
+func (hs *clientHandshakeState) getClientCertificate(req *certificateRequestMsg) (*CertificatePair, error) {
+	c, cfg := hs.c, hs.c.config
+	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	var pair *CertificatePair
+	if cfg.GetClientCertificate != nil {
+		p, err := cfg.GetClientCertificate(&CertificateRequestInfo{
+			AcceptableCAs: req.certificateAuthorities,
+			CipherSuite:   c.cipherSuite,
+			ctx:           hs.ctx,
+		})
+		if err != nil {
+			return nil, errorf(alertInternalError, "tlcp: GetClientCertificate: %w", err)
+		}
+		pair = p
+	} else if len(cfg.Certificates) > 0 {
+		pair = &cfg.Certificates[0]
+	}
+	if pair == nil || len(pair.Sign.Certificate) == 0 {
+		if ecdhe {
+			return nil, errorf(alertHandshakeFailure, "tlcp: ECDHE suites need a client certificate pair, and none is configured")
+		}
+		return nil, nil
+	}
+	if _, _, err := checkPair(pair, ecdhe); err != nil {
+		return nil, errorf(alertHandshakeFailure, "%w", err)
+	}
+	return pair, nil
+}
+
+// clientCertificateList is the client's Certificate message content
+// (tlcp.md §5.9): SIGN, ENC, chain for ECDHE (or when asked to include the
+// encryption certificate); SIGN, chain otherwise. Self-signed roots are
+// never sent.
+func clientCertificateList(pair *CertificatePair, withEnc bool) ([][]byte, error) {
+	if pair == nil || len(pair.Sign.Certificate) == 0 {
+		return nil, nil
+	}
+	certs := [][]byte{pair.Sign.Certificate[0]}
+	if withEnc && pair.hasEnc() {
+		certs = append(certs, pair.Enc.Certificate[0])
+	}
+	return append(certs, withoutRoots(pair.Sign.Certificate[1:])...), nil
+}
+
+// withoutRoots drops self-signed certificates from a chain: a root is never
+// sent, the peer must already have it.
+func withoutRoots(chain [][]byte) [][]byte {
+	var out [][]byte
+	for _, der := range chain {
+		if cert, err := smx509.ParseCertificate(der); err == nil && bytes.Equal(cert.RawIssuer, cert.RawSubject) &&
+			cert.CheckSignatureFrom(cert) == nil {
+			continue
+		}
+		out = append(out, der)
+	}
+	return out
+}
+
+func isCA(c *smx509.Certificate) bool { return c.BasicConstraintsValid && c.IsCA }
+
+// splitServerCertificates finds the signing and encryption certificates in
+// a server's list: SIGN, ENC, CA… normally, SIGN, CA…, ENC from TASSL built
+// with ENC_CERT_LAST, recognised as Kona does (tlcp.md §5.5, D4).
+func splitServerCertificates(certs []*smx509.Certificate) (sign, enc *smx509.Certificate, intermediates []*smx509.Certificate) {
+	n := len(certs)
+	if n >= 3 && isCA(certs[1]) && !isCA(certs[n-1]) {
+		return certs[0], certs[n-1], certs[1 : n-1]
+	}
+	return certs[0], certs[1], certs[2:]
+}
+
+// sameEntity reports whether two certificates name the same entity: same
+// subject, or a DNS name or IP address in common (tlcp.md §7, D16).
+func sameEntity(a, b *smx509.Certificate) bool {
+	if bytes.Equal(a.RawSubject, b.RawSubject) {
+		return true
+	}
+	for _, n := range a.DNSNames {
+		if slices.Contains(b.DNSNames, n) {
+			return true
+		}
+	}
+	for _, ip := range a.IPAddresses {
+		for _, ip2 := range b.IPAddresses {
+			if ip.Equal(ip2) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// verifyServerCertificates checks the server's double certificate: at least
+// two certificates, the key usage of each role, the chain of each to
+// RootCAs, the host name on the signing certificate and that the
+// encryption certificate belongs to the same entity.
+func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
+	c, cfg := hs.c, hs.c.config
+	if len(raw) < 2 {
+		return errorf(alertBadCertificate, "tlcp: server sent %d certificate(s); TLCP servers must send a signing and an encryption certificate", len(raw))
+	}
+	certs := make([]*smx509.Certificate, len(raw))
+	for i, der := range raw {
+		cert, err := smx509.ParseCertificate(der)
+		if err != nil {
+			return errorf(alertBadCertificate, "tlcp: parsing server certificate %d: %w", i, err)
+		}
+		certs[i] = cert
+	}
+	sign, enc, inter := splitServerCertificates(certs)
+	if !sign.IsTLCPSignCert() {
+		return errorf(alertBadCertificate, "tlcp: the server's signing certificate (first in its list) is not an SM2 end-entity certificate with key usage digitalSignature")
+	}
+	if !enc.IsTLCPEncCert() {
+		return errorf(alertBadCertificate, "tlcp: the server's encryption certificate is not an SM2 end-entity certificate with key usage keyEncipherment, dataEncipherment or keyAgreement")
+	}
+	var chains [][]*smx509.Certificate
+	if !cfg.InsecureSkipVerify {
+		pool := smx509.NewCertPool()
+		for _, ic := range inter {
+			pool.AddCert(ic)
+		}
+		opts := smx509.VerifyOptions{
+			DNSName:       cfg.ServerName,
+			Roots:         cfg.RootCAs,
+			Intermediates: pool,
+			CurrentTime:   cfg.time(),
+			KeyUsages:     []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth},
+		}
+		var err error
+		if chains, err = sign.Verify(opts); err != nil {
+			return certificateAlert("server's signing certificate", err)
+		}
+		// The host name is checked on the signing certificate only; the
+		// encryption certificate must chain and name the same entity.
+		opts.DNSName = ""
+		if _, err := enc.Verify(opts); err != nil {
+			return certificateAlert("server's encryption certificate", err)
+		}
+		if !sameEntity(sign, enc) {
+			return errorf(alertBadCertificate, "tlcp: the server's signing and encryption certificates name different entities")
+		}
+	}
+	if cfg.VerifyPeerCertificate != nil {
+		if err := cfg.VerifyPeerCertificate(raw, chains); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
+		}
+	}
+	c.peerCertificates = certs
+	c.peerSignCert, c.peerEncCert = sign, enc
+	c.verifiedChains = chains
+	if cfg.VerifyConnection != nil {
+		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
+	return nil
+}
+
+// establishKeys derives the key block and prepares the record protection
+// that the next ChangeCipherSpec in each direction switches to.
+func (hs *clientHandshakeState) establishKeys() error {
+	return establishKeys(hs.c, hs.suite, hs.masterSecret, hs.hello.random, hs.serverHello.random)
+}
+
+func establishKeys(c *Conn, suite *ciphersuite.Suite, master, clientRandom, serverRandom []byte) error {
+	clientKeys, serverKeys := suite.KeyBlock(master, clientRandom, serverRandom)
+	clientRP, err := suite.NewRecordProtection(clientKeys)
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: %w", err)
+	}
+	serverRP, err := suite.NewRecordProtection(serverKeys)
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: %w", err)
+	}
+	if c.isClient {
+		c.in.nextRP, c.out.nextRP = serverRP, clientRP
+	} else {
+		c.in.nextRP, c.out.nextRP = clientRP, serverRP
+	}
+	return nil
+}
+
+func (hs *clientHandshakeState) sendFinished() error {
+	return sendFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+}
+
+func (hs *clientHandshakeState) readFinished() error {
+	return readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelServerFinished)
+}
+
+// sendFinished sends ChangeCipherSpec and Finished (tlcp.md §5.12, §5.13).
+func sendFinished(c *Conn, t *transcriptHash, master []byte, label string) error {
+	if err := c.writeChangeCipherSpec(); err != nil {
+		return err
+	}
+	vd := ciphersuite.FinishedVerifyData(master, label, t.Sum())
+	return c.writeHandshake(&finishedMsg{verifyData: vd}, t)
+}
+
+// readFinished reads the peer's ChangeCipherSpec and Finished and checks
+// verify_data in constant time.
+func readFinished(c *Conn, t *transcriptHash, master []byte, label string) error {
+	if err := c.readChangeCipherSpec(); err != nil {
+		return err
+	}
+	want := ciphersuite.FinishedVerifyData(master, label, t.Sum())
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return err
+	}
+	fin, ok := msg.(*finishedMsg)
+	if !ok {
+		return unexpectedMessageError("Finished", msg)
+	}
+	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
+		return errorf(alertDecryptError, "tlcp: the peer's Finished is incorrect (wrong keys, or a tampered handshake)")
+	}
+	t.Write(fin.original)
+	return nil
+}

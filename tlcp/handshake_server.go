@@ -1,0 +1,467 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"slices"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// serverHandshakeState holds the server's side of one handshake.
+type serverHandshakeState struct {
+	c            *Conn
+	ctx          context.Context
+	clientHello  *clientHelloMsg
+	hello        *serverHelloMsg
+	suite        *ciphersuite.Suite
+	pair         *CertificatePair
+	encCert      *smx509.Certificate
+	transcript   *transcriptHash
+	masterSecret []byte
+	session      *serverSession // the session being resumed, if any
+	ka           keyAgreement
+}
+
+func (c *Conn) serverHandshake(ctx context.Context) error {
+	if c.config == nil {
+		return errors.New("tlcp: a server needs a Config")
+	}
+	hs := &serverHandshakeState{
+		c:          c,
+		ctx:        ctx,
+		transcript: newTranscript(c.config.CertificateVerifyRawTranscript),
+	}
+	if err := hs.processClientHello(); err != nil {
+		return err
+	}
+	if hs.session != nil {
+		if err := hs.doResumeHandshake(); err != nil {
+			return err
+		}
+		if err := hs.establishKeys(); err != nil {
+			return err
+		}
+		if err := hs.sendFinished(); err != nil {
+			return err
+		}
+		if err := hs.readFinished(); err != nil {
+			return err
+		}
+	} else {
+		if err := hs.doFullHandshake(); err != nil {
+			return err
+		}
+		if err := hs.establishKeys(); err != nil {
+			return err
+		}
+		if err := hs.readFinished(); err != nil {
+			return err
+		}
+		if err := hs.sendFinished(); err != nil {
+			return err
+		}
+		hs.saveSession()
+	}
+	c.isHandshakeComplete.Store(true)
+	return nil
+}
+
+// processClientHello reads ClientHello, picks the certificate pair and the
+// suite, and decides whether to resume.
+func (hs *serverHandshakeState) processClientHello() error {
+	c, cfg := hs.c, hs.c.config
+	msg, err := c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	ch, ok := msg.(*clientHelloMsg)
+	if !ok {
+		return unexpectedMessageError("ClientHello", msg)
+	}
+	hs.clientHello = ch
+	if ch.vers != VersionTLCP {
+		return errorf(alertProtocolVersion, "tlcp: client offered version 0x%04x; this server speaks only TLCP 0x0101", ch.vers)
+	}
+	c.vers, c.haveVers = VersionTLCP, true
+	if !slices.Contains(ch.compressionMethods, 0) {
+		return errorf(alertIllegalParameter, "tlcp: client does not offer the null compression method")
+	}
+	c.serverName = ch.serverName
+
+	if cfg.GetCertificate != nil {
+		p, err := cfg.GetCertificate(&ClientHelloInfo{
+			CipherSuites:    ch.cipherSuites,
+			ServerName:      ch.serverName,
+			SupportedProtos: ch.alpnProtocols,
+			Conn:            c.conn,
+			ctx:             hs.ctx,
+			config:          cfg,
+		})
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
+		}
+		hs.pair = p
+	} else if len(cfg.Certificates) > 0 {
+		hs.pair = &cfg.Certificates[0]
+	}
+	if hs.pair == nil {
+		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
+	}
+	if _, hs.encCert, err = checkPair(hs.pair, true); err != nil {
+		return errorf(alertInternalError, "%w", err)
+	}
+
+	if alpn := negotiateALPN(cfg.NextProtos, ch.alpnProtocols); alpn != "" {
+		c.clientProtocol = alpn
+	}
+
+	random, err := makeRandom(cfg)
+	if err != nil {
+		return err
+	}
+	hs.hello = &serverHelloMsg{
+		vers:          VersionTLCP,
+		random:        random,
+		serverNameAck: ch.serverName != "",
+		alpnProtocol:  c.clientProtocol,
+	}
+
+	if hs.checkForResumption() {
+		hs.hello.sessionID = ch.sessionID
+		hs.hello.cipherSuite = hs.session.cipherSuite
+		hs.suite = ciphersuite.Lookup(hs.session.cipherSuite)
+		c.cipherSuite = hs.session.cipherSuite
+		c.didResume = true
+		return nil
+	}
+
+	if err := hs.pickCipherSuite(); err != nil {
+		return err
+	}
+	if cfg.sessionCache() != nil {
+		hs.hello.sessionID = make([]byte, 32)
+		if _, err := io.ReadFull(cfg.rand(), hs.hello.sessionID); err != nil {
+			return errorf(alertInternalError, "tlcp: making a session ID: %w", err)
+		}
+	} else {
+		hs.hello.sessionID = []byte{}
+	}
+	return nil
+}
+
+// negotiateALPN picks the server's most preferred protocol the client also
+// offers. A client offering no common protocol gets none (no alert), which
+// keeps HTTP/1.1 fallbacks working.
+func negotiateALPN(server, client []string) string {
+	for _, p := range server {
+		if slices.Contains(client, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// pickCipherSuite chooses by the server's preference (tlcp.md §4.3). ECDHE
+// needs the encryption key as an *sm2.PrivateKey.
+func (hs *serverHandshakeState) pickCipherSuite() error {
+	c := hs.c
+	_, ecdheOK := hs.pair.Enc.PrivateKey.(*sm2.PrivateKey)
+	for _, id := range c.config.cipherSuites() {
+		if !slices.Contains(hs.clientHello.cipherSuites, id) {
+			continue
+		}
+		s := ciphersuite.Lookup(id)
+		if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdheOK {
+			continue
+		}
+		hs.suite = s
+		hs.hello.cipherSuite = id
+		c.cipherSuite = id
+		hs.ka = newKeyAgreement(s)
+		return nil
+	}
+	return errorf(alertHandshakeFailure, "tlcp: no cipher suite in common with the client")
+}
+
+// checkForResumption looks the offered session ID up in the cache (tlcp.md
+// §8.1).
+func (hs *serverHandshakeState) checkForResumption() bool {
+	c, cfg := hs.c, hs.c.config
+	cache := cfg.sessionCache()
+	if cache == nil || len(hs.clientHello.sessionID) == 0 {
+		return false
+	}
+	s, ok := cache.get(hs.clientHello.sessionID)
+	if !ok {
+		return false
+	}
+	if cfg.time().Sub(s.created) >= cfg.lifetime() {
+		cache.remove(hs.clientHello.sessionID)
+		return false
+	}
+	if !slices.Contains(hs.clientHello.cipherSuites, s.cipherSuite) || !slices.Contains(cfg.cipherSuites(), s.cipherSuite) {
+		return false
+	}
+	// A session made without a client certificate does not satisfy a
+	// policy that now requires one.
+	needCert := cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert
+	if needCert && s.signCert == nil {
+		return false
+	}
+	if s.serverName != hs.clientHello.serverName {
+		return false
+	}
+	hs.session = s
+	c.peerCertificates = s.peerCerts
+	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
+	c.verifiedChains = s.verifiedChains
+	return true
+}
+
+func (hs *serverHandshakeState) doResumeHandshake() error {
+	c := hs.c
+	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
+		return err
+	}
+	hs.masterSecret = hs.session.masterSecret
+	c.sessionMu.Lock()
+	c.serverSessionID = hs.hello.sessionID
+	c.sessionMu.Unlock()
+	if c.config.VerifyConnection != nil {
+		if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
+	return nil
+}
+
+func (hs *serverHandshakeState) doFullHandshake() error {
+	c, cfg := hs.c, hs.c.config
+	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+
+	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
+		return err
+	}
+	// SIGN, ENC, then the signing chain's intermediates (tlcp.md §5.5).
+	certs := append([][]byte{hs.pair.Sign.Certificate[0], hs.pair.Enc.Certificate[0]},
+		withoutRoots(hs.pair.Sign.Certificate[1:])...)
+	if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
+		return err
+	}
+	skx, err := hs.ka.generateServerKeyExchange(cfg, hs.pair, hs.encCert, hs.clientHello.random, hs.hello.random)
+	if err != nil {
+		return errorf(alertInternalError, "%w", err)
+	}
+	if err := c.writeHandshake(skx, hs.transcript); err != nil {
+		return err
+	}
+	// ECDHE always asks for the client's certificates (tlcp.md D11).
+	requestCert := ecdhe || cfg.ClientAuth >= RequestClientCert
+	if requestCert {
+		req := &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}}
+		if cfg.ClientCAs != nil {
+			req.certificateAuthorities = cfg.ClientCAs.Subjects()
+		}
+		if err := c.writeHandshake(req, hs.transcript); err != nil {
+			return err
+		}
+	}
+	if err := c.writeHandshake(&serverHelloDoneMsg{}, hs.transcript); err != nil {
+		return err
+	}
+
+	var clientEnc *smx509.Certificate
+	if requestCert {
+		msg, err := c.readHandshake(hs.transcript)
+		if err != nil {
+			return err
+		}
+		certMsg, ok := msg.(*certificateMsg)
+		if !ok {
+			return unexpectedMessageError("Certificate", msg)
+		}
+		if clientEnc, err = hs.processClientCertificates(certMsg.certificates); err != nil {
+			return err
+		}
+	}
+
+	msg, err := c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	ckx, ok := msg.(*clientKeyExchangeMsg)
+	if !ok {
+		return unexpectedMessageError("ClientKeyExchange", msg)
+	}
+	premaster, err := hs.ka.processClientKeyExchange(cfg, hs.pair, ckx, clientEnc)
+	if err != nil {
+		return err
+	}
+
+	if c.peerSignCert != nil {
+		// CertificateVerify signs the transcript up to here.
+		hashed := hs.transcript.Sum()
+		var raw []byte
+		if cfg.CertificateVerifyRawTranscript {
+			raw = certificateVerifyMessage(hs.transcript, true)
+		}
+		msg, err := c.readHandshake(hs.transcript)
+		if err != nil {
+			return err
+		}
+		cv, ok := msg.(*certificateVerifyMsg)
+		if !ok {
+			return unexpectedMessageError("CertificateVerify", msg)
+		}
+		// The standard form signs SM3(transcript); the GmSSL 3.0.0/≥3.2
+		// form, the raw transcript, is accepted only when configured
+		// (tlcp.md D1).
+		if !verify(c.peerSignCert, hashed, cv.signature) &&
+			(raw == nil || !verify(c.peerSignCert, raw, cv.signature)) {
+			return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid")
+		}
+	}
+
+	hs.masterSecret = ciphersuite.MasterSecret(premaster, hs.clientHello.random, hs.hello.random)
+	if err := cfg.writeKeyLog(hs.clientHello.random, hs.masterSecret); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	return nil
+}
+
+// processClientCertificates handles the client's Certificate message in
+// either shape (tlcp.md §5.9, D3): cert[0] is the signing certificate; for
+// ECDHE the encryption certificate is cert[1] (or the last one, after CAs);
+// every other certificate only helps build chains. It returns the client's
+// encryption certificate for ECDHE.
+func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509.Certificate, error) {
+	c, cfg := hs.c, hs.c.config
+	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	if len(raw) == 0 {
+		if ecdhe {
+			return nil, errorf(alertHandshakeFailure, "tlcp: the client sent no certificates, but ECDHE suites need its signing and encryption certificates")
+		}
+		if cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert {
+			return nil, errorf(alertBadCertificate, "tlcp: the client sent no certificate, and one is required")
+		}
+		return nil, nil
+	}
+	if ecdhe && len(raw) < 2 {
+		return nil, errorf(alertHandshakeFailure, "tlcp: the client sent one certificate, but ECDHE suites need its signing and encryption certificates")
+	}
+	certs := make([]*smx509.Certificate, len(raw))
+	for i, der := range raw {
+		cert, err := smx509.ParseCertificate(der)
+		if err != nil {
+			return nil, errorf(alertBadCertificate, "tlcp: parsing client certificate %d: %w", i, err)
+		}
+		certs[i] = cert
+	}
+	sign := certs[0]
+	var enc *smx509.Certificate
+	var others []*smx509.Certificate
+	if ecdhe {
+		sign, enc, others = splitServerCertificates(certs)
+	} else {
+		others = certs[1:]
+	}
+	if !sign.IsTLCPSignCert() {
+		return nil, errorf(alertBadCertificate, "tlcp: the client's first certificate is not an SM2 end-entity certificate with key usage digitalSignature")
+	}
+	if enc != nil && !enc.IsTLCPEncCert() {
+		return nil, errorf(alertBadCertificate, "tlcp: the client's encryption certificate is not an SM2 end-entity certificate with key usage keyEncipherment, dataEncipherment or keyAgreement")
+	}
+	// For ECC, a Tongsuo-style SIGN, ENC list: note the encryption
+	// certificate too, for ConnectionState.
+	if enc == nil && len(certs) > 1 && certs[1].IsTLCPEncCert() {
+		enc = certs[1]
+	}
+
+	var chains [][]*smx509.Certificate
+	// ECDHE under NoClientCert still gets a certificate; it is verified
+	// if there are ClientCAs to verify it with.
+	if cfg.ClientAuth >= VerifyClientCertIfGiven || (ecdhe && cfg.ClientAuth == NoClientCert && cfg.ClientCAs != nil) {
+		pool := smx509.NewCertPool()
+		for _, o := range others {
+			pool.AddCert(o)
+		}
+		opts := smx509.VerifyOptions{
+			Roots:         cfg.ClientCAs,
+			Intermediates: pool,
+			CurrentTime:   cfg.time(),
+			KeyUsages:     []smx509.ExtKeyUsage{smx509.ExtKeyUsageClientAuth},
+		}
+		var err error
+		if chains, err = sign.Verify(opts); err != nil {
+			return nil, certificateAlert("client's signing certificate", err)
+		}
+		if enc != nil && enc != sign {
+			if _, err := enc.Verify(opts); err != nil {
+				return nil, certificateAlert("client's encryption certificate", err)
+			}
+			if !sameEntity(sign, enc) {
+				return nil, errorf(alertBadCertificate, "tlcp: the client's signing and encryption certificates name different entities")
+			}
+		}
+	}
+	if cfg.VerifyPeerCertificate != nil {
+		if err := cfg.VerifyPeerCertificate(raw, chains); err != nil {
+			return nil, errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
+		}
+	}
+	c.peerCertificates = certs
+	c.peerSignCert, c.peerEncCert = sign, enc
+	c.verifiedChains = chains
+	if cfg.VerifyConnection != nil {
+		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return nil, errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
+	if ecdhe {
+		return enc, nil
+	}
+	return nil, nil
+}
+
+func (hs *serverHandshakeState) establishKeys() error {
+	return establishKeys(hs.c, hs.suite, hs.masterSecret, hs.clientHello.random, hs.hello.random)
+}
+
+func (hs *serverHandshakeState) sendFinished() error {
+	return sendFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelServerFinished)
+}
+
+func (hs *serverHandshakeState) readFinished() error {
+	return readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+}
+
+// saveSession stores a completed full handshake for resumption.
+func (hs *serverHandshakeState) saveSession() {
+	c := hs.c
+	cache := c.config.sessionCache()
+	if cache == nil || len(hs.hello.sessionID) == 0 {
+		return
+	}
+	cache.put(hs.hello.sessionID, &serverSession{
+		cipherSuite:    hs.hello.cipherSuite,
+		masterSecret:   hs.masterSecret,
+		peerCerts:      c.peerCertificates,
+		signCert:       c.peerSignCert,
+		encCert:        c.peerEncCert,
+		verifiedChains: c.verifiedChains,
+		serverName:     hs.clientHello.serverName,
+		alpn:           c.clientProtocol,
+		created:        c.config.time(),
+	})
+	c.sessionMu.Lock()
+	c.serverSessionID = hs.hello.sessionID
+	c.sessionMu.Unlock()
+}

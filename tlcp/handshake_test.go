@@ -1,0 +1,376 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// tcpPair returns the two ends of a loopback TCP connection. Unlike
+// net.Pipe it buffers, so a side that sends an alert while the other is
+// still writing does not deadlock.
+func tcpPair(t testing.TB) (net.Conn, net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	type res struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		c, err := ln.Accept()
+		ch <- res{c, err}
+	}()
+	c1, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := <-ch
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	c1.SetDeadline(deadline)
+	r.c.SetDeadline(deadline)
+	t.Cleanup(func() { c1.Close(); r.c.Close() })
+	return c1, r.c
+}
+
+// handshakePair runs a handshake and returns both ends.
+func handshakePair(t testing.TB, ccfg, scfg *Config) (client, server *Conn, cerr, serr error) {
+	t.Helper()
+	c, s := tcpPair(t)
+	client, server = Client(c, ccfg), Server(s, scfg)
+	done := make(chan error, 1)
+	// A failing side keeps its end open until the other has read the
+	// alert; closing at once could turn the alert into a broken pipe.
+	go func() { done <- server.Handshake() }()
+	cerr = client.Handshake()
+	serr = <-done
+	return
+}
+
+// exchange sends data both ways over established connections.
+func exchange(t testing.TB, client, server *Conn, size int) {
+	t.Helper()
+	msg := bytes.Repeat([]byte("TLCP"), size/4+1)[:size]
+	errc := make(chan error, 1)
+	go func() {
+		buf := make([]byte, len(msg))
+		if _, err := io.ReadFull(server, buf); err != nil {
+			errc <- err
+			return
+		}
+		_, err := server.Write(buf)
+		errc <- err
+	}()
+	if _, err := client.Write(msg); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(msg))
+	if _, err := io.ReadFull(client, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, msg) {
+		t.Fatal("echoed data differs")
+	}
+}
+
+func supportedSuites() []uint16 {
+	var ids []uint16
+	for _, s := range CipherSuites() {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+// TestHandshakeMatrix runs every suite × client auth × full/resumed × both
+// ECDHE framings.
+func TestHandshakeMatrix(t *testing.T) {
+	p := getPKI(t)
+	for _, id := range supportedSuites() {
+		s := ciphersuite.Lookup(id)
+		ecdhe := s.KeyExchange == ciphersuite.KeyExchangeECDHE
+		for _, auth := range []bool{false, true} {
+			framings := []bool{false}
+			if ecdhe {
+				framings = []bool{false, true}
+			}
+			for _, f71 := range framings {
+				name := fmt.Sprintf("%s/auth=%v/framing71=%v", s.Name, auth, f71)
+				t.Run(name, func(t *testing.T) {
+					scfg := testServerConfig(t)
+					scfg.CipherSuites = []uint16{id}
+					if auth {
+						scfg.ClientAuth = RequireAndVerifyClientCert
+					}
+					ccfg := testClientConfig(t)
+					ccfg.CipherSuites = []uint16{id}
+					ccfg.ClientECDHEFraming71 = f71
+					ccfg.ClientSessionCache = NewLRUClientSessionCache(4)
+					for i, wantResume := range []bool{false, true} {
+						client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+						if cerr != nil || serr != nil {
+							t.Fatalf("handshake %d: client %v, server %v", i, cerr, serr)
+						}
+						cs, ss := client.ConnectionState(), server.ConnectionState()
+						if cs.DidResume != wantResume || ss.DidResume != wantResume {
+							t.Fatalf("handshake %d: resumed client %v server %v, want %v", i, cs.DidResume, ss.DidResume, wantResume)
+						}
+						if cs.CipherSuite != id || ss.CipherSuite != id || cs.Version != VersionTLCP {
+							t.Fatalf("suite %x/%x version %x", cs.CipherSuite, ss.CipherSuite, cs.Version)
+						}
+						if !cs.PeerSignCertificate.Equal(p.server.Sign.Leaf) || !cs.PeerEncCertificate.Equal(p.server.Enc.Leaf) {
+							t.Fatal("client sees wrong server certificates")
+						}
+						if auth || ecdhe {
+							if ss.PeerSignCertificate == nil || !ss.PeerSignCertificate.Equal(p.client.Sign.Leaf) {
+								t.Fatal("server does not see the client's signing certificate")
+							}
+						} else if ss.PeerSignCertificate != nil {
+							t.Fatal("server got a client certificate it did not ask for")
+						}
+						if ecdhe && !ss.PeerEncCertificate.Equal(p.client.Enc.Leaf) {
+							t.Fatal("server does not see the client's encryption certificate")
+						}
+						if auth && len(ss.VerifiedChains) == 0 {
+							t.Fatal("client certificate not verified")
+						}
+						exchange(t, client, server, 40000)
+						client.Close()
+						server.Close()
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestCertificateListShapes covers both server list orders (D4), a chain
+// with an intermediate (root stripped) and both client list shapes (D3).
+func TestCertificateListShapes(t *testing.T) {
+	p := getPKI(t)
+	t.Run("intermediate", func(t *testing.T) {
+		scfg := testServerConfig(t)
+		scfg.Certificates = []CertificatePair{p.serverViaInter}
+		client, server, cerr, serr := handshakePair(t, testClientConfig(t), scfg)
+		if cerr != nil || serr != nil {
+			t.Fatalf("client %v, server %v", cerr, serr)
+		}
+		certs := client.ConnectionState().PeerCertificates
+		if len(certs) != 3 || !certs[2].Equal(p.intermediate) {
+			t.Fatalf("server sent %d certificates, want sign, enc, intermediate (no root)", len(certs))
+		}
+		exchange(t, client, server, 10)
+	})
+	t.Run("enc last", func(t *testing.T) {
+		// SIGN | CA | ENC, as TASSL with ENC_CERT_LAST sends.
+		sign, enc, inter := splitServerCertificates([]*smx509.Certificate{p.serverViaInter.Sign.Leaf, p.intermediate, p.serverViaInter.Enc.Leaf})
+		if !sign.Equal(p.serverViaInter.Sign.Leaf) || !enc.Equal(p.serverViaInter.Enc.Leaf) || len(inter) != 1 {
+			t.Fatal("SIGN|CA|ENC not recognised")
+		}
+		sign, enc, inter = splitServerCertificates([]*smx509.Certificate{p.serverViaInter.Sign.Leaf, p.serverViaInter.Enc.Leaf, p.intermediate})
+		if !sign.Equal(p.serverViaInter.Sign.Leaf) || !enc.Equal(p.serverViaInter.Enc.Leaf) || len(inter) != 1 {
+			t.Fatal("SIGN|ENC|CA not recognised")
+		}
+	})
+	for _, withEnc := range []bool{false, true} {
+		t.Run(fmt.Sprintf("client ECC list with enc=%v", withEnc), func(t *testing.T) {
+			scfg := testServerConfig(t)
+			scfg.ClientAuth = RequireAndVerifyClientCert
+			scfg.CipherSuites = []uint16{ciphersuite.ECC_SM4_GCM_SM3}
+			ccfg := testClientConfig(t)
+			ccfg.ClientCertIncludeEnc = withEnc
+			client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+			if cerr != nil || serr != nil {
+				t.Fatalf("client %v, server %v", cerr, serr)
+			}
+			ss := server.ConnectionState()
+			if got := len(ss.PeerCertificates); (withEnc && got != 2) || (!withEnc && got != 1) {
+				t.Fatalf("server received %d client certificates", got)
+			}
+			if withEnc != (ss.PeerEncCertificate != nil) {
+				t.Fatal("client encryption certificate not recognised")
+			}
+			exchange(t, client, server, 10)
+		})
+	}
+}
+
+// TestHandshakeFailures: each case must fail on both sides, with the
+// expected alert arriving at the peer where one is sent.
+func TestHandshakeFailures(t *testing.T) {
+	p := getPKI(t)
+	tests := []struct {
+		name      string
+		client    func(*Config)
+		server    func(*Config)
+		wantErr   string // substring of the failing side's error
+		peerAlert alert  // alert the other side must receive
+		serverErr bool   // the server detects the failure
+	}{
+		{name: "untrusted server", client: func(c *Config) { c.RootCAs = nil }, server: func(c *Config) { c.Certificates = []CertificatePair{p.serverOtherCA} },
+			wantErr: "signing certificate", peerAlert: alertUnknownCA},
+		{name: "wrong host", client: func(c *Config) { c.ServerName = "other.test" }, wantErr: "signing certificate", peerAlert: alertBadCertificate},
+		{name: "ECDHE without client certificates", client: func(c *Config) {
+			c.Certificates = nil
+			c.GetClientCertificate = func(*CertificateRequestInfo) (*CertificatePair, error) { return &CertificatePair{}, nil }
+		},
+			server: func(c *Config) { c.CipherSuites = []uint16{ciphersuite.ECDHE_SM4_GCM_SM3} }, wantErr: "ECDHE", peerAlert: alertHandshakeFailure},
+		{name: "client certificate required", client: func(c *Config) { c.Certificates = nil },
+			server: func(c *Config) { c.ClientAuth = RequireAndVerifyClientCert }, wantErr: "no certificate", peerAlert: alertBadCertificate, serverErr: true},
+		{name: "untrusted client", client: func(c *Config) {
+			c.Certificates = []CertificatePair{p.serverOtherCA}
+			c.CipherSuites = []uint16{ciphersuite.ECC_SM4_GCM_SM3}
+		},
+			server: func(c *Config) { c.ClientAuth = RequireAndVerifyClientCert }, wantErr: "client's signing certificate", peerAlert: alertUnknownCA, serverErr: true},
+		{name: "no common suite", client: func(c *Config) { c.CipherSuites = []uint16{ciphersuite.ECC_SM4_CBC_SM3} },
+			server: func(c *Config) { c.CipherSuites = []uint16{ciphersuite.ECC_SM4_GCM_SM3} }, wantErr: "no cipher suite", peerAlert: alertHandshakeFailure, serverErr: true},
+		{name: "swapped server pair", server: func(c *Config) { c.Certificates = []CertificatePair{{Sign: p.server.Enc, Enc: p.server.Sign}} },
+			wantErr: "swapped", peerAlert: alertInternalError, serverErr: true},
+		{name: "raw-transcript CertificateVerify refused by default (D1)", client: func(c *Config) { c.CertificateVerifyRawTranscript = true },
+			server: func(c *Config) { c.ClientAuth = RequireAndVerifyClientCert }, wantErr: "CertificateVerify", peerAlert: alertDecryptError, serverErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ccfg, scfg := testClientConfig(t), testServerConfig(t)
+			if tt.client != nil {
+				tt.client(ccfg)
+			}
+			if tt.server != nil {
+				tt.server(scfg)
+			}
+			_, _, cerr, serr := handshakePair(t, ccfg, scfg)
+			if cerr == nil || serr == nil {
+				t.Fatalf("handshake did not fail on both sides: client %v, server %v", cerr, serr)
+			}
+			failing, peer := cerr, serr
+			if tt.serverErr {
+				failing, peer = serr, cerr
+			}
+			if !strings.Contains(failing.Error(), tt.wantErr) {
+				t.Errorf("error %q does not mention %q", failing, tt.wantErr)
+			}
+			var ae AlertError
+			if !errors.As(peer, &ae) || alert(ae) != tt.peerAlert {
+				t.Errorf("peer error %v, want alert %v", peer, tt.peerAlert)
+			}
+		})
+	}
+}
+
+// TestRawTranscriptCertificateVerifyAccepted: with the option on both sides
+// the GmSSL ≥3.2 form works (D1).
+func TestRawTranscriptCertificateVerifyAccepted(t *testing.T) {
+	ccfg, scfg := testClientConfig(t), testServerConfig(t)
+	ccfg.CertificateVerifyRawTranscript = true
+	scfg.CertificateVerifyRawTranscript = true
+	scfg.ClientAuth = RequireAndVerifyClientCert
+	client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+	if cerr != nil || serr != nil {
+		t.Fatalf("client %v, server %v", cerr, serr)
+	}
+	exchange(t, client, server, 100)
+	// And the standard form still works against the lenient server.
+	ccfg.CertificateVerifyRawTranscript = false
+	if _, _, cerr, serr = handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
+		t.Fatalf("client %v, server %v", cerr, serr)
+	}
+}
+
+// TestECCWithoutClientEncCert: an ECC client with only a signing pair can
+// authenticate, and does not offer ECDHE.
+func TestECCWithoutClientEncCert(t *testing.T) {
+	p := getPKI(t)
+	ccfg, scfg := testClientConfig(t), testServerConfig(t)
+	ccfg.Certificates = []CertificatePair{p.signOnly}
+	scfg.ClientAuth = RequireAndVerifyClientCert
+	scfg.CipherSuites = []uint16{ciphersuite.ECDHE_SM4_GCM_SM3, ciphersuite.ECC_SM4_GCM_SM3}
+	client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+	if cerr != nil || serr != nil {
+		t.Fatalf("client %v, server %v", cerr, serr)
+	}
+	if s := client.ConnectionState().CipherSuite; s != ciphersuite.ECC_SM4_GCM_SM3 {
+		t.Fatalf("negotiated %s", CipherSuiteName(s))
+	}
+	exchange(t, client, server, 10)
+}
+
+// TestResumptionDroppedAfterFatalAlert: a session is removed from both
+// caches when a connection using it ends with a fatal alert (tlcp.md §8.1).
+func TestResumptionDroppedAfterFatalAlert(t *testing.T) {
+	ccfg, scfg := testClientConfig(t), testServerConfig(t)
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(4)
+	client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+	if cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	if scfg.sessionCache().c.len() != 1 {
+		t.Fatal("server did not cache the session")
+	}
+	// The client reports a fatal alert on the established connection.
+	client.sendAlert(alertInternalError)
+	buf := make([]byte, 1)
+	if _, err := server.Read(buf); err == nil {
+		t.Fatal("server read succeeded after a fatal alert")
+	}
+	if scfg.sessionCache().c.len() != 0 {
+		t.Fatal("server kept the session after a fatal alert")
+	}
+	if _, ok := ccfg.ClientSessionCache.Get("tlcp.test"); ok {
+		t.Fatal("client kept the session after a fatal alert")
+	}
+	client, server, cerr, serr = handshakePair(t, ccfg, scfg)
+	if cerr != nil || serr != nil || client.ConnectionState().DidResume {
+		t.Fatal("expected a full handshake", cerr, serr)
+	}
+}
+
+// TestALPNAndSNI: the extensions are sent only when configured and echoed.
+func TestALPNAndSNI(t *testing.T) {
+	ccfg, scfg := testClientConfig(t), testServerConfig(t)
+	ccfg.NextProtos = []string{"h2", "http/1.1"}
+	ccfg.SendServerName = true
+	scfg.NextProtos = []string{"http/1.1"}
+	client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+	if cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	cs, ss := client.ConnectionState(), server.ConnectionState()
+	if cs.NegotiatedProtocol != "http/1.1" || ss.NegotiatedProtocol != "http/1.1" || ss.ServerName != "tlcp.test" {
+		t.Fatalf("ALPN %q/%q, SNI %q", cs.NegotiatedProtocol, ss.NegotiatedProtocol, ss.ServerName)
+	}
+}
+
+// TestKeyLog writes the NSS line.
+func TestKeyLog(t *testing.T) {
+	var buf bytes.Buffer
+	ccfg := testClientConfig(t)
+	ccfg.KeyLogWriter = &buf
+	if _, _, cerr, serr := handshakePair(t, ccfg, testServerConfig(t)); cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	f := strings.Fields(buf.String())
+	if len(f) != 3 || f[0] != "CLIENT_RANDOM" || len(f[1]) != 64 || len(f[2]) != 96 {
+		t.Fatalf("key log %q", buf.String())
+	}
+}

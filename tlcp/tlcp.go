@@ -1,0 +1,270 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"context"
+	"crypto"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/smx509"
+	smx "github.com/shangmi-go/shangmi/x509"
+)
+
+// Server returns a server-side TLCP connection over conn. config must hold
+// at least one CertificatePair (or GetCertificate).
+func Server(conn net.Conn, config *Config) *Conn {
+	c := &Conn{conn: conn, config: config}
+	c.handshakeFn = c.serverHandshake
+	return c
+}
+
+// Client returns a client-side TLCP connection over conn. config must set
+// ServerName or InsecureSkipVerify.
+func Client(conn net.Conn, config *Config) *Conn {
+	c := &Conn{conn: conn, config: config, isClient: true}
+	c.handshakeFn = c.clientHandshake
+	return c
+}
+
+// listener wraps accepted connections in Server.
+type listener struct {
+	net.Listener
+	config *Config
+}
+
+func (l *listener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return Server(c, l.config), nil
+}
+
+// NewListener returns a listener whose connections are TLCP server
+// connections over those of inner. The handshake runs on first use.
+func NewListener(inner net.Listener, config *Config) net.Listener {
+	return &listener{inner, config}
+}
+
+// Listen listens on laddr and returns a TLCP listener.
+func Listen(network, laddr string, config *Config) (net.Listener, error) {
+	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil) {
+		return nil, errors.New("tlcp: a server needs a CertificatePair in Config.Certificates or Config.GetCertificate")
+	}
+	l, err := net.Listen(network, laddr)
+	if err != nil {
+		return nil, err
+	}
+	return NewListener(l, config), nil
+}
+
+// Dialer dials TLCP connections, like crypto/tls.Dialer.
+type Dialer struct {
+	// NetDialer dials the transport; nil means a zero net.Dialer.
+	NetDialer *net.Dialer
+	// Config is the client configuration; nil means the zero Config.
+	Config *Config
+}
+
+// Dial connects and runs the handshake.
+func (d *Dialer) Dial(network, addr string) (net.Conn, error) {
+	return d.DialContext(context.Background(), network, addr)
+}
+
+// DialContext connects and runs the handshake, both bounded by ctx. The
+// returned net.Conn is a *Conn.
+func (d *Dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	nd := d.NetDialer
+	if nd == nil {
+		nd = new(net.Dialer)
+	}
+	return dial(ctx, nd, network, addr, d.Config)
+}
+
+func dial(ctx context.Context, nd *net.Dialer, network, addr string, config *Config) (*Conn, error) {
+	if nd.Timeout != 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, nd.Timeout)
+		defer cancel()
+	}
+	if !nd.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, nd.Deadline)
+		defer cancel()
+	}
+	raw, err := nd.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	if config == nil {
+		config = defaultConfig()
+	}
+	if config.ServerName == "" {
+		// Verify the host we dialled, as crypto/tls does.
+		host := addr
+		if i := strings.LastIndex(addr, ":"); i >= 0 {
+			host = addr[:i]
+		}
+		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+		config = config.Clone()
+		config.ServerName = host
+	}
+	conn := Client(raw, config)
+	if err := conn.HandshakeContext(ctx); err != nil {
+		raw.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// DialWithDialer connects with dialer and runs the handshake; dialer's
+// Timeout and Deadline bound both.
+func DialWithDialer(dialer *net.Dialer, network, addr string, config *Config) (*Conn, error) {
+	return dial(context.Background(), dialer, network, addr, config)
+}
+
+// Dial connects to addr and runs the handshake.
+func Dial(network, addr string, config *Config) (*Conn, error) {
+	return DialWithDialer(new(net.Dialer), network, addr, config)
+}
+
+// NewHTTPTransport returns an *http.Transport that speaks HTTPS over TLCP:
+// client := &http.Client{Transport: tlcp.NewHTTPTransport(cfg)}. The
+// server side needs no helper: http.Server.Serve(tlcp.NewListener(ln, cfg)).
+func NewHTTPTransport(config *Config) *http.Transport {
+	d := &Dialer{Config: config, NetDialer: &net.Dialer{Timeout: 30 * time.Second}}
+	return &http.Transport{
+		DialTLSContext:      d.DialContext,
+		MaxIdleConnsPerHost: 8,
+		IdleConnTimeout:     90 * time.Second,
+	}
+}
+
+// CipherSuites returns the suites this package can negotiate, default ones
+// first. The private ZUC suites are included but are used only when listed
+// in Config.CipherSuites.
+func CipherSuites() []*ciphersuite.Suite {
+	var out []*ciphersuite.Suite
+	for _, id := range ciphersuite.DefaultPreference() {
+		out = append(out, ciphersuite.Lookup(id))
+	}
+	for _, s := range ciphersuite.All() {
+		if s.Supported && (s.KeyExchange == ciphersuite.KeyExchangeECC || s.KeyExchange == ciphersuite.KeyExchangeECDHE) &&
+			!containsSuite(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func containsSuite(list []*ciphersuite.Suite, s *ciphersuite.Suite) bool {
+	for _, x := range list {
+		if x.ID == s.ID {
+			return true
+		}
+	}
+	return false
+}
+
+// CipherSuiteName returns the name of a suite, e.g. "ECC_SM4_GCM_SM3", or
+// its value in hexadecimal.
+func CipherSuiteName(id uint16) string { return ciphersuite.Name(id) }
+
+// LoadX509KeyPair reads a certificate chain and its private key from PEM
+// files; see X509KeyPair.
+func LoadX509KeyPair(certFile, keyFile string) (Certificate, error) {
+	return LoadX509KeyPairWithPassword(certFile, keyFile, nil)
+}
+
+// LoadX509KeyPairWithPassword is LoadX509KeyPair for an encrypted key.
+func LoadX509KeyPairWithPassword(certFile, keyFile string, password []byte) (Certificate, error) {
+	certPEM, err := os.ReadFile(certFile)
+	if err != nil {
+		return Certificate{}, err
+	}
+	keyPEM, err := os.ReadFile(keyFile)
+	if err != nil {
+		return Certificate{}, err
+	}
+	return X509KeyPairWithPassword(certPEM, keyPEM, password)
+}
+
+// LoadCertificatePair loads a signing and an encryption certificate with
+// their keys, the usual way TLCP credentials are delivered.
+func LoadCertificatePair(signCertFile, signKeyFile, encCertFile, encKeyFile string) (CertificatePair, error) {
+	sign, err := LoadX509KeyPair(signCertFile, signKeyFile)
+	if err != nil {
+		return CertificatePair{}, fmt.Errorf("tlcp: signing certificate: %w", err)
+	}
+	enc, err := LoadX509KeyPair(encCertFile, encKeyFile)
+	if err != nil {
+		return CertificatePair{}, fmt.Errorf("tlcp: encryption certificate: %w", err)
+	}
+	p := CertificatePair{Sign: sign, Enc: enc}
+	if _, _, err := checkPair(&p, true); err != nil {
+		return CertificatePair{}, err
+	}
+	return p, nil
+}
+
+// X509KeyPair parses a PEM certificate chain (leaf first) and a PEM private
+// key (PKCS#8 or SEC1 "EC PRIVATE KEY") and checks that they match.
+func X509KeyPair(certPEM, keyPEM []byte) (Certificate, error) {
+	return X509KeyPairWithPassword(certPEM, keyPEM, nil)
+}
+
+// X509KeyPairWithPassword is X509KeyPair for a key that may be encrypted
+// (PKCS#8 "ENCRYPTED PRIVATE KEY").
+func X509KeyPairWithPassword(certPEM, keyPEM, password []byte) (Certificate, error) {
+	var cert Certificate
+	for {
+		var block *pem.Block
+		block, certPEM = pem.Decode(certPEM)
+		if block == nil {
+			break
+		}
+		if block.Type == "CERTIFICATE" {
+			cert.Certificate = append(cert.Certificate, block.Bytes)
+		}
+	}
+	if len(cert.Certificate) == 0 {
+		return Certificate{}, errors.New("tlcp: no CERTIFICATE block in the certificate PEM")
+	}
+	leaf, err := smx509.ParseCertificate(cert.Certificate[0])
+	if err != nil {
+		return Certificate{}, fmt.Errorf("tlcp: parsing certificate: %w", err)
+	}
+	key, err := smx.ParsePrivateKeyPEM(keyPEM, password)
+	if err != nil {
+		return Certificate{}, fmt.Errorf("tlcp: parsing private key: %w", err)
+	}
+	if err := keyMatches(leaf, key); err != nil {
+		return Certificate{}, err
+	}
+	cert.PrivateKey = key
+	cert.Leaf = leaf
+	return cert, nil
+}
+
+func keyMatches(leaf *smx509.Certificate, key crypto.Signer) error {
+	pub, ok := leaf.PublicKey.(*sm2.PublicKey)
+	if !ok {
+		return fmt.Errorf("tlcp: certificate has a %T public key; TLCP needs SM2", leaf.PublicKey)
+	}
+	if !pub.Equal(key.Public()) {
+		return errors.New("tlcp: private key does not match the certificate's public key")
+	}
+	return nil
+}
