@@ -8,8 +8,8 @@ import "math/bits"
 // (GB/T 32905-2016, 5.3). The 64 rounds are unrolled so that the round
 // constants T_j <<< j become immediates and the eight working variables are
 // renamed from round to round instead of being shuffled. The message
-// expansion runs on the fly: round j computes W[j+4] into a 16-word ring,
-// overwriting W[j-12], which no later step reads.
+// expansion runs on the fly in sixteen local words used as a ring: round j
+// computes W[j+4] over W[j-12], which nothing reads after that.
 func blockGeneric(dig *digest, p []byte) {
 	h0, h1, h2, h3, h4, h5, h6, h7 := dig.h[0], dig.h[1], dig.h[2], dig.h[3], dig.h[4], dig.h[5], dig.h[6], dig.h[7]
 	for len(p) >= BlockSize {
@@ -37,682 +37,938 @@ func blockGeneric(dig *digest, p []byte) {
 		// Round 0.
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x79cc4519+e, 7)
-		d = a ^ b ^ c + d + (w0 ^ w4) + (ss1 ^ a12)
-		h = e ^ f ^ g + h + w0 + ss1
+		h += w0
+		d += w0 ^ w4
+		h += e ^ f ^ g
+		d += a ^ b ^ c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 1.
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0xf3988a32+h, 7)
-		c = d ^ a ^ b + c + (w1 ^ w5) + (ss1 ^ a12)
-		g = h ^ e ^ f + g + w1 + ss1
+		g += w1
+		c += w1 ^ w5
+		g += h ^ e ^ f
+		c += d ^ a ^ b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 2.
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0xe7311465+g, 7)
-		b = c ^ d ^ a + b + (w2 ^ w6) + (ss1 ^ a12)
-		f = g ^ h ^ e + f + w2 + ss1
+		f += w2
+		b += w2 ^ w6
+		f += g ^ h ^ e
+		b += c ^ d ^ a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 3.
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xce6228cb+f, 7)
-		a = b ^ c ^ d + a + (w3 ^ w7) + (ss1 ^ a12)
-		e = f ^ g ^ h + e + w3 + ss1
+		e += w3
+		a += w3 ^ w7
+		e += f ^ g ^ h
+		a += b ^ c ^ d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 4.
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x9cc45197+e, 7)
-		d = a ^ b ^ c + d + (w4 ^ w8) + (ss1 ^ a12)
-		h = e ^ f ^ g + h + w4 + ss1
+		h += w4
+		d += w4 ^ w8
+		h += e ^ f ^ g
+		d += a ^ b ^ c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 5.
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x3988a32f+h, 7)
-		c = d ^ a ^ b + c + (w5 ^ w9) + (ss1 ^ a12)
-		g = h ^ e ^ f + g + w5 + ss1
+		g += w5
+		c += w5 ^ w9
+		g += h ^ e ^ f
+		c += d ^ a ^ b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 6.
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x7311465e+g, 7)
-		b = c ^ d ^ a + b + (w6 ^ w10) + (ss1 ^ a12)
-		f = g ^ h ^ e + f + w6 + ss1
+		f += w6
+		b += w6 ^ w10
+		f += g ^ h ^ e
+		b += c ^ d ^ a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 7.
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xe6228cbc+f, 7)
-		a = b ^ c ^ d + a + (w7 ^ w11) + (ss1 ^ a12)
-		e = f ^ g ^ h + e + w7 + ss1
+		e += w7
+		a += w7 ^ w11
+		e += f ^ g ^ h
+		a += b ^ c ^ d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 8.
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xcc451979+e, 7)
-		d = a ^ b ^ c + d + (w8 ^ w12) + (ss1 ^ a12)
-		h = e ^ f ^ g + h + w8 + ss1
+		h += w8
+		d += w8 ^ w12
+		h += e ^ f ^ g
+		d += a ^ b ^ c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 9.
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x988a32f3+h, 7)
-		c = d ^ a ^ b + c + (w9 ^ w13) + (ss1 ^ a12)
-		g = h ^ e ^ f + g + w9 + ss1
+		g += w9
+		c += w9 ^ w13
+		g += h ^ e ^ f
+		c += d ^ a ^ b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 10.
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x311465e7+g, 7)
-		b = c ^ d ^ a + b + (w10 ^ w14) + (ss1 ^ a12)
-		f = g ^ h ^ e + f + w10 + ss1
+		f += w10
+		b += w10 ^ w14
+		f += g ^ h ^ e
+		b += c ^ d ^ a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 11.
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x6228cbce+f, 7)
-		a = b ^ c ^ d + a + (w11 ^ w15) + (ss1 ^ a12)
-		e = f ^ g ^ h + e + w11 + ss1
+		e += w11
+		a += w11 ^ w15
+		e += f ^ g ^ h
+		a += b ^ c ^ d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 12.
 		x = w0 ^ w7 ^ bits.RotateLeft32(w13, 15)
 		w0 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w3, 7) ^ w10
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xc451979c+e, 7)
-		d = a ^ b ^ c + d + (w12 ^ w0) + (ss1 ^ a12)
-		h = e ^ f ^ g + h + w12 + ss1
+		h += w12
+		d += w12 ^ w0
+		h += e ^ f ^ g
+		d += a ^ b ^ c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 13.
 		x = w1 ^ w8 ^ bits.RotateLeft32(w14, 15)
 		w1 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w4, 7) ^ w11
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x88a32f39+h, 7)
-		c = d ^ a ^ b + c + (w13 ^ w1) + (ss1 ^ a12)
-		g = h ^ e ^ f + g + w13 + ss1
+		g += w13
+		c += w13 ^ w1
+		g += h ^ e ^ f
+		c += d ^ a ^ b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 14.
 		x = w2 ^ w9 ^ bits.RotateLeft32(w15, 15)
 		w2 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w5, 7) ^ w12
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x11465e73+g, 7)
-		b = c ^ d ^ a + b + (w14 ^ w2) + (ss1 ^ a12)
-		f = g ^ h ^ e + f + w14 + ss1
+		f += w14
+		b += w14 ^ w2
+		f += g ^ h ^ e
+		b += c ^ d ^ a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 15.
 		x = w3 ^ w10 ^ bits.RotateLeft32(w0, 15)
 		w3 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w6, 7) ^ w13
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x228cbce6+f, 7)
-		a = b ^ c ^ d + a + (w15 ^ w3) + (ss1 ^ a12)
-		e = f ^ g ^ h + e + w15 + ss1
+		e += w15
+		a += w15 ^ w3
+		e += f ^ g ^ h
+		a += b ^ c ^ d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 16.
 		x = w4 ^ w11 ^ bits.RotateLeft32(w1, 15)
 		w4 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w7, 7) ^ w14
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x9d8a7a87+e, 7)
-		d = (a&(b|c) | b&c) + d + (w0 ^ w4) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w0 + ss1
+		h += w0
+		d += w0 ^ w4
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 17.
 		x = w5 ^ w12 ^ bits.RotateLeft32(w2, 15)
 		w5 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w8, 7) ^ w15
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x3b14f50f+h, 7)
-		c = (d&(a|b) | a&b) + c + (w1 ^ w5) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w1 + ss1
+		g += w1
+		c += w1 ^ w5
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 18.
 		x = w6 ^ w13 ^ bits.RotateLeft32(w3, 15)
 		w6 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w9, 7) ^ w0
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x7629ea1e+g, 7)
-		b = (c&(d|a) | d&a) + b + (w2 ^ w6) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w2 + ss1
+		f += w2
+		b += w2 ^ w6
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 19.
 		x = w7 ^ w14 ^ bits.RotateLeft32(w4, 15)
 		w7 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w10, 7) ^ w1
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xec53d43c+f, 7)
-		a = (b&(c|d) | c&d) + a + (w3 ^ w7) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w3 + ss1
+		e += w3
+		a += w3 ^ w7
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 20.
 		x = w8 ^ w15 ^ bits.RotateLeft32(w5, 15)
 		w8 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w11, 7) ^ w2
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xd8a7a879+e, 7)
-		d = (a&(b|c) | b&c) + d + (w4 ^ w8) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w4 + ss1
+		h += w4
+		d += w4 ^ w8
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 21.
 		x = w9 ^ w0 ^ bits.RotateLeft32(w6, 15)
 		w9 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w12, 7) ^ w3
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0xb14f50f3+h, 7)
-		c = (d&(a|b) | a&b) + c + (w5 ^ w9) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w5 + ss1
+		g += w5
+		c += w5 ^ w9
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 22.
 		x = w10 ^ w1 ^ bits.RotateLeft32(w7, 15)
 		w10 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w13, 7) ^ w4
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x629ea1e7+g, 7)
-		b = (c&(d|a) | d&a) + b + (w6 ^ w10) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w6 + ss1
+		f += w6
+		b += w6 ^ w10
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 23.
 		x = w11 ^ w2 ^ bits.RotateLeft32(w8, 15)
 		w11 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w14, 7) ^ w5
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xc53d43ce+f, 7)
-		a = (b&(c|d) | c&d) + a + (w7 ^ w11) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w7 + ss1
+		e += w7
+		a += w7 ^ w11
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 24.
 		x = w12 ^ w3 ^ bits.RotateLeft32(w9, 15)
 		w12 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w15, 7) ^ w6
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x8a7a879d+e, 7)
-		d = (a&(b|c) | b&c) + d + (w8 ^ w12) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w8 + ss1
+		h += w8
+		d += w8 ^ w12
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 25.
 		x = w13 ^ w4 ^ bits.RotateLeft32(w10, 15)
 		w13 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w0, 7) ^ w7
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x14f50f3b+h, 7)
-		c = (d&(a|b) | a&b) + c + (w9 ^ w13) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w9 + ss1
+		g += w9
+		c += w9 ^ w13
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 26.
 		x = w14 ^ w5 ^ bits.RotateLeft32(w11, 15)
 		w14 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w1, 7) ^ w8
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x29ea1e76+g, 7)
-		b = (c&(d|a) | d&a) + b + (w10 ^ w14) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w10 + ss1
+		f += w10
+		b += w10 ^ w14
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 27.
 		x = w15 ^ w6 ^ bits.RotateLeft32(w12, 15)
 		w15 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w2, 7) ^ w9
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x53d43cec+f, 7)
-		a = (b&(c|d) | c&d) + a + (w11 ^ w15) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w11 + ss1
+		e += w11
+		a += w11 ^ w15
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 28.
 		x = w0 ^ w7 ^ bits.RotateLeft32(w13, 15)
 		w0 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w3, 7) ^ w10
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xa7a879d8+e, 7)
-		d = (a&(b|c) | b&c) + d + (w12 ^ w0) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w12 + ss1
+		h += w12
+		d += w12 ^ w0
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 29.
 		x = w1 ^ w8 ^ bits.RotateLeft32(w14, 15)
 		w1 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w4, 7) ^ w11
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x4f50f3b1+h, 7)
-		c = (d&(a|b) | a&b) + c + (w13 ^ w1) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w13 + ss1
+		g += w13
+		c += w13 ^ w1
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 30.
 		x = w2 ^ w9 ^ bits.RotateLeft32(w15, 15)
 		w2 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w5, 7) ^ w12
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x9ea1e762+g, 7)
-		b = (c&(d|a) | d&a) + b + (w14 ^ w2) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w14 + ss1
+		f += w14
+		b += w14 ^ w2
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 31.
 		x = w3 ^ w10 ^ bits.RotateLeft32(w0, 15)
 		w3 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w6, 7) ^ w13
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x3d43cec5+f, 7)
-		a = (b&(c|d) | c&d) + a + (w15 ^ w3) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w15 + ss1
+		e += w15
+		a += w15 ^ w3
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 32.
 		x = w4 ^ w11 ^ bits.RotateLeft32(w1, 15)
 		w4 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w7, 7) ^ w14
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x7a879d8a+e, 7)
-		d = (a&(b|c) | b&c) + d + (w0 ^ w4) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w0 + ss1
+		h += w0
+		d += w0 ^ w4
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 33.
 		x = w5 ^ w12 ^ bits.RotateLeft32(w2, 15)
 		w5 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w8, 7) ^ w15
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0xf50f3b14+h, 7)
-		c = (d&(a|b) | a&b) + c + (w1 ^ w5) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w1 + ss1
+		g += w1
+		c += w1 ^ w5
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 34.
 		x = w6 ^ w13 ^ bits.RotateLeft32(w3, 15)
 		w6 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w9, 7) ^ w0
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0xea1e7629+g, 7)
-		b = (c&(d|a) | d&a) + b + (w2 ^ w6) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w2 + ss1
+		f += w2
+		b += w2 ^ w6
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 35.
 		x = w7 ^ w14 ^ bits.RotateLeft32(w4, 15)
 		w7 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w10, 7) ^ w1
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xd43cec53+f, 7)
-		a = (b&(c|d) | c&d) + a + (w3 ^ w7) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w3 + ss1
+		e += w3
+		a += w3 ^ w7
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 36.
 		x = w8 ^ w15 ^ bits.RotateLeft32(w5, 15)
 		w8 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w11, 7) ^ w2
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xa879d8a7+e, 7)
-		d = (a&(b|c) | b&c) + d + (w4 ^ w8) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w4 + ss1
+		h += w4
+		d += w4 ^ w8
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 37.
 		x = w9 ^ w0 ^ bits.RotateLeft32(w6, 15)
 		w9 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w12, 7) ^ w3
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x50f3b14f+h, 7)
-		c = (d&(a|b) | a&b) + c + (w5 ^ w9) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w5 + ss1
+		g += w5
+		c += w5 ^ w9
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 38.
 		x = w10 ^ w1 ^ bits.RotateLeft32(w7, 15)
 		w10 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w13, 7) ^ w4
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0xa1e7629e+g, 7)
-		b = (c&(d|a) | d&a) + b + (w6 ^ w10) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w6 + ss1
+		f += w6
+		b += w6 ^ w10
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 39.
 		x = w11 ^ w2 ^ bits.RotateLeft32(w8, 15)
 		w11 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w14, 7) ^ w5
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x43cec53d+f, 7)
-		a = (b&(c|d) | c&d) + a + (w7 ^ w11) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w7 + ss1
+		e += w7
+		a += w7 ^ w11
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 40.
 		x = w12 ^ w3 ^ bits.RotateLeft32(w9, 15)
 		w12 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w15, 7) ^ w6
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x879d8a7a+e, 7)
-		d = (a&(b|c) | b&c) + d + (w8 ^ w12) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w8 + ss1
+		h += w8
+		d += w8 ^ w12
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 41.
 		x = w13 ^ w4 ^ bits.RotateLeft32(w10, 15)
 		w13 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w0, 7) ^ w7
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x0f3b14f5+h, 7)
-		c = (d&(a|b) | a&b) + c + (w9 ^ w13) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w9 + ss1
+		g += w9
+		c += w9 ^ w13
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 42.
 		x = w14 ^ w5 ^ bits.RotateLeft32(w11, 15)
 		w14 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w1, 7) ^ w8
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x1e7629ea+g, 7)
-		b = (c&(d|a) | d&a) + b + (w10 ^ w14) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w10 + ss1
+		f += w10
+		b += w10 ^ w14
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 43.
 		x = w15 ^ w6 ^ bits.RotateLeft32(w12, 15)
 		w15 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w2, 7) ^ w9
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x3cec53d4+f, 7)
-		a = (b&(c|d) | c&d) + a + (w11 ^ w15) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w11 + ss1
+		e += w11
+		a += w11 ^ w15
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 44.
 		x = w0 ^ w7 ^ bits.RotateLeft32(w13, 15)
 		w0 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w3, 7) ^ w10
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x79d8a7a8+e, 7)
-		d = (a&(b|c) | b&c) + d + (w12 ^ w0) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w12 + ss1
+		h += w12
+		d += w12 ^ w0
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 45.
 		x = w1 ^ w8 ^ bits.RotateLeft32(w14, 15)
 		w1 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w4, 7) ^ w11
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0xf3b14f50+h, 7)
-		c = (d&(a|b) | a&b) + c + (w13 ^ w1) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w13 + ss1
+		g += w13
+		c += w13 ^ w1
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 46.
 		x = w2 ^ w9 ^ bits.RotateLeft32(w15, 15)
 		w2 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w5, 7) ^ w12
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0xe7629ea1+g, 7)
-		b = (c&(d|a) | d&a) + b + (w14 ^ w2) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w14 + ss1
+		f += w14
+		b += w14 ^ w2
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 47.
 		x = w3 ^ w10 ^ bits.RotateLeft32(w0, 15)
 		w3 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w6, 7) ^ w13
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xcec53d43+f, 7)
-		a = (b&(c|d) | c&d) + a + (w15 ^ w3) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w15 + ss1
+		e += w15
+		a += w15 ^ w3
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 48.
 		x = w4 ^ w11 ^ bits.RotateLeft32(w1, 15)
 		w4 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w7, 7) ^ w14
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x9d8a7a87+e, 7)
-		d = (a&(b|c) | b&c) + d + (w0 ^ w4) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w0 + ss1
+		h += w0
+		d += w0 ^ w4
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 49.
 		x = w5 ^ w12 ^ bits.RotateLeft32(w2, 15)
 		w5 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w8, 7) ^ w15
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x3b14f50f+h, 7)
-		c = (d&(a|b) | a&b) + c + (w1 ^ w5) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w1 + ss1
+		g += w1
+		c += w1 ^ w5
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 50.
 		x = w6 ^ w13 ^ bits.RotateLeft32(w3, 15)
 		w6 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w9, 7) ^ w0
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x7629ea1e+g, 7)
-		b = (c&(d|a) | d&a) + b + (w2 ^ w6) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w2 + ss1
+		f += w2
+		b += w2 ^ w6
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 51.
 		x = w7 ^ w14 ^ bits.RotateLeft32(w4, 15)
 		w7 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w10, 7) ^ w1
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xec53d43c+f, 7)
-		a = (b&(c|d) | c&d) + a + (w3 ^ w7) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w3 + ss1
+		e += w3
+		a += w3 ^ w7
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 52.
 		x = w8 ^ w15 ^ bits.RotateLeft32(w5, 15)
 		w8 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w11, 7) ^ w2
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xd8a7a879+e, 7)
-		d = (a&(b|c) | b&c) + d + (w4 ^ w8) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w4 + ss1
+		h += w4
+		d += w4 ^ w8
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 53.
 		x = w9 ^ w0 ^ bits.RotateLeft32(w6, 15)
 		w9 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w12, 7) ^ w3
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0xb14f50f3+h, 7)
-		c = (d&(a|b) | a&b) + c + (w5 ^ w9) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w5 + ss1
+		g += w5
+		c += w5 ^ w9
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 54.
 		x = w10 ^ w1 ^ bits.RotateLeft32(w7, 15)
 		w10 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w13, 7) ^ w4
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x629ea1e7+g, 7)
-		b = (c&(d|a) | d&a) + b + (w6 ^ w10) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w6 + ss1
+		f += w6
+		b += w6 ^ w10
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 55.
 		x = w11 ^ w2 ^ bits.RotateLeft32(w8, 15)
 		w11 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w14, 7) ^ w5
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0xc53d43ce+f, 7)
-		a = (b&(c|d) | c&d) + a + (w7 ^ w11) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w7 + ss1
+		e += w7
+		a += w7 ^ w11
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 56.
 		x = w12 ^ w3 ^ bits.RotateLeft32(w9, 15)
 		w12 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w15, 7) ^ w6
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0x8a7a879d+e, 7)
-		d = (a&(b|c) | b&c) + d + (w8 ^ w12) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w8 + ss1
+		h += w8
+		d += w8 ^ w12
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 57.
 		x = w13 ^ w4 ^ bits.RotateLeft32(w10, 15)
 		w13 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w0, 7) ^ w7
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x14f50f3b+h, 7)
-		c = (d&(a|b) | a&b) + c + (w9 ^ w13) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w9 + ss1
+		g += w9
+		c += w9 ^ w13
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 58.
 		x = w14 ^ w5 ^ bits.RotateLeft32(w11, 15)
 		w14 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w1, 7) ^ w8
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x29ea1e76+g, 7)
-		b = (c&(d|a) | d&a) + b + (w10 ^ w14) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w10 + ss1
+		f += w10
+		b += w10 ^ w14
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 59.
 		x = w15 ^ w6 ^ bits.RotateLeft32(w12, 15)
 		w15 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w2, 7) ^ w9
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x53d43cec+f, 7)
-		a = (b&(c|d) | c&d) + a + (w11 ^ w15) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w11 + ss1
+		e += w11
+		a += w11 ^ w15
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		// Round 60.
 		x = w0 ^ w7 ^ bits.RotateLeft32(w13, 15)
 		w0 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w3, 7) ^ w10
 		a12 = bits.RotateLeft32(a, 12)
 		ss1 = bits.RotateLeft32(a12+0xa7a879d8+e, 7)
-		d = (a&(b|c) | b&c) + d + (w12 ^ w0) + (ss1 ^ a12)
-		h = ((f^g)&e ^ g) + h + w12 + ss1
+		h += w12
+		d += w12 ^ w0
+		h += (f^g)&e ^ g
+		d += a&(b|c) | b&c
+		d += ss1 ^ a12
+		h += ss1
 		b = bits.RotateLeft32(b, 9)
 		f = bits.RotateLeft32(f, 19)
-		h = h ^ bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
+		h ^= bits.RotateLeft32(h, 9) ^ bits.RotateLeft32(h, 17)
 
 		// Round 61.
 		x = w1 ^ w8 ^ bits.RotateLeft32(w14, 15)
 		w1 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w4, 7) ^ w11
 		a12 = bits.RotateLeft32(d, 12)
 		ss1 = bits.RotateLeft32(a12+0x4f50f3b1+h, 7)
-		c = (d&(a|b) | a&b) + c + (w13 ^ w1) + (ss1 ^ a12)
-		g = ((e^f)&h ^ f) + g + w13 + ss1
+		g += w13
+		c += w13 ^ w1
+		g += (e^f)&h ^ f
+		c += d&(a|b) | a&b
+		c += ss1 ^ a12
+		g += ss1
 		a = bits.RotateLeft32(a, 9)
 		e = bits.RotateLeft32(e, 19)
-		g = g ^ bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
+		g ^= bits.RotateLeft32(g, 9) ^ bits.RotateLeft32(g, 17)
 
 		// Round 62.
 		x = w2 ^ w9 ^ bits.RotateLeft32(w15, 15)
 		w2 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w5, 7) ^ w12
 		a12 = bits.RotateLeft32(c, 12)
 		ss1 = bits.RotateLeft32(a12+0x9ea1e762+g, 7)
-		b = (c&(d|a) | d&a) + b + (w14 ^ w2) + (ss1 ^ a12)
-		f = ((h^e)&g ^ e) + f + w14 + ss1
+		f += w14
+		b += w14 ^ w2
+		f += (h^e)&g ^ e
+		b += c&(d|a) | d&a
+		b += ss1 ^ a12
+		f += ss1
 		d = bits.RotateLeft32(d, 9)
 		h = bits.RotateLeft32(h, 19)
-		f = f ^ bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
+		f ^= bits.RotateLeft32(f, 9) ^ bits.RotateLeft32(f, 17)
 
 		// Round 63.
 		x = w3 ^ w10 ^ bits.RotateLeft32(w0, 15)
 		w3 = x ^ bits.RotateLeft32(x, 15) ^ bits.RotateLeft32(x, 23) ^ bits.RotateLeft32(w6, 7) ^ w13
 		a12 = bits.RotateLeft32(b, 12)
 		ss1 = bits.RotateLeft32(a12+0x3d43cec5+f, 7)
-		a = (b&(c|d) | c&d) + a + (w15 ^ w3) + (ss1 ^ a12)
-		e = ((g^h)&f ^ h) + e + w15 + ss1
+		e += w15
+		a += w15 ^ w3
+		e += (g^h)&f ^ h
+		a += b&(c|d) | c&d
+		a += ss1 ^ a12
+		e += ss1
 		c = bits.RotateLeft32(c, 9)
 		g = bits.RotateLeft32(g, 19)
-		e = e ^ bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
+		e ^= bits.RotateLeft32(e, 9) ^ bits.RotateLeft32(e, 17)
 
 		h0 ^= a
 		h1 ^= b
