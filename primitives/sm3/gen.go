@@ -76,7 +76,7 @@ func blockGeneric(dig *digest, p []byte) {
 			gg = fmt.Sprintf("%s ^ %s ^ %s", E, F, G)
 		} else {
 			ff = fmt.Sprintf("%s&(%s|%s) | %s&%s", A, B, C, B, C) // majority
-			gg = fmt.Sprintf("(%s^%s)&%s ^ %s", F, G, E, G)      // choose
+			gg = fmt.Sprintf("(%s^%s)&%s ^ %s", F, G, E, G)       // choose
 		}
 		// TT1 = FF + D + SS2 + W'[j] and TT2 = GG + H + SS1 + W[j] are
 		// accumulated in D and H, which the renaming then calls A and E.
