@@ -27,6 +27,7 @@ type cbcRecord struct {
 	// chain is the last ciphertext block enc produced: the CBC state it carries
 	// into the next Seal (see Seal).
 	chain [sm4.BlockSize]byte
+	iv    [sm4.BlockSize]byte // this record's explicit IV
 	hdr   [13]byte
 	local [cbcMACLen]byte // the MAC we compute
 	peer  [cbcMACLen]byte // the MAC the record carries, extracted in constant time
@@ -82,11 +83,17 @@ func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader)
 		rnd = rand.Reader
 	}
 
+	// Read the IV before touching dst, so that a failing reader leaves an
+	// in-place plaintext as it was.
+	if _, err := io.ReadFull(rnd, c.iv[:]); err != nil {
+		return nil, err
+	}
+
 	// Minimal padding: 1 to 16 bytes, each holding padLen (the count minus one).
 	padLen := cbcBlock - 1 - (n+cbcMACLen)%cbcBlock
 	size := cbcBlock + n + cbcMACLen + padLen + 1
 	ret, out := sliceForAppend(dst, size)
-	iv, data := out[:cbcBlock], out[cbcBlock:cbcBlock+n]
+	data := out[cbcBlock : cbcBlock+n]
 	moveTo(data, plaintext)
 
 	putHeader(&c.hdr, c.seq, typ, n)
@@ -99,16 +106,14 @@ func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader)
 		pad[i] = byte(padLen)
 	}
 
-	if _, err := io.ReadFull(rnd, iv); err != nil {
-		return nil, err
-	}
 	// enc continues the CBC chain from the previous record (cipher.BlockMode
 	// behaves as if all its inputs were one). To make the record's first
 	// ciphertext block come out as the chosen IV, encrypt D(IV) ⊕ chain in its
 	// place: E(D(IV) ⊕ chain ⊕ chain) = IV. The rest of the record then chains
 	// from IV, exactly as a fresh CBC encryption under IV would.
-	c.block.Decrypt(iv, iv)
-	subtle.XORBytes(iv, iv, c.chain[:])
+	first := out[:cbcBlock]
+	c.block.Decrypt(first, c.iv[:])
+	subtle.XORBytes(first, first, c.chain[:])
 	c.enc.CryptBlocks(out, out)
 	copy(c.chain[:], out[size-cbcBlock:])
 

@@ -441,3 +441,27 @@ func TestZeroAllocs(t *testing.T) {
 		})
 	}
 }
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("no entropy") }
+
+func TestSealReaderFailure(t *testing.T) {
+	wr, rd := pair(t, ECC_SM4_CBC_SM3)
+	buf := make([]byte, 0, 100)
+	pt := append(buf[:0], "keep me"...)
+	if _, err := wr.Seal(buf, 23, pt, failingReader{}); err == nil {
+		t.Fatal("Seal succeeded without an IV")
+	}
+	if string(pt) != "keep me" {
+		t.Errorf("failed Seal changed the in-place plaintext to %q", pt)
+	}
+	// The sequence number did not move: the next record still opens.
+	frag, err := wr.Seal(nil, 23, pt, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := rd.Open(23, frag); err != nil || string(got) != "keep me" {
+		t.Fatalf("Open = %q, %v", got, err)
+	}
+}
