@@ -59,19 +59,22 @@ func init() {
 }
 
 // sbox applies S = (S0, S1, S0, S1) to the four bytes of x.
+// The parentheses here and in l1, l2 shorten the dependency chain: F's
+// memory cells feed back into themselves every round, so its latency, not
+// its instruction count, bounds the keystream rate.
 func sbox(x uint32) uint32 {
-	return sb0[x>>24] | sb1[uint8(x>>16)] | sb2[uint8(x>>8)] | sb3[uint8(x)]
+	return (sb0[x>>24] | sb1[uint8(x>>16)]) | (sb2[uint8(x>>8)] | sb3[uint8(x)])
 }
 
 // l1 and l2 are the linear transforms of F.
 func l1(x uint32) uint32 {
-	return x ^ bits.RotateLeft32(x, 2) ^ bits.RotateLeft32(x, 10) ^
-		bits.RotateLeft32(x, 18) ^ bits.RotateLeft32(x, 24)
+	return (x ^ bits.RotateLeft32(x, 2)) ^ (bits.RotateLeft32(x, 10) ^
+		bits.RotateLeft32(x, 18)) ^ bits.RotateLeft32(x, 24)
 }
 
 func l2(x uint32) uint32 {
-	return x ^ bits.RotateLeft32(x, 8) ^ bits.RotateLeft32(x, 14) ^
-		bits.RotateLeft32(x, 22) ^ bits.RotateLeft32(x, 30)
+	return (x ^ bits.RotateLeft32(x, 8)) ^ (bits.RotateLeft32(x, 14) ^
+		bits.RotateLeft32(x, 22)) ^ bits.RotateLeft32(x, 30)
 }
 
 // cell makes an LFSR cell from a byte, a 7-bit middle part and two bytes, as

@@ -59,12 +59,23 @@ func genKeyStreamGeneric(s *state, ks []uint32) {
 // the reversed word selects K << i), computed by clmulLow without tables or
 // branches, so it is constant time in both the keystream and the message.
 func eiaUpdateGeneric(t uint32, ks []uint32, p []byte) uint32 {
-	n := len(p) / 4
-	ks = ks[:n+1]
-	for j := range n {
-		m := bits.Reverse32(binary.BigEndian.Uint32(p[4*j:]))
-		k := uint64(ks[j])<<32 | uint64(ks[j+1])
-		t ^= uint32(clmulLow(k, m) >> 32)
+	// Two message words per iteration: one little-endian load and one
+	// in-byte bit reversal give both words bit-reversed (reversing the bits
+	// of a big-endian word is reversing the bits within each byte of the
+	// little-endian one).
+	for len(p) >= 8 && len(ks) >= 3 {
+		x := binary.LittleEndian.Uint64(p)
+		x = x>>1&0x5555555555555555 | x&0x5555555555555555<<1
+		x = x>>2&0x3333333333333333 | x&0x3333333333333333<<2
+		x = x>>4&0x0f0f0f0f0f0f0f0f | x&0x0f0f0f0f0f0f0f0f<<4
+		k0, k1, k2 := uint64(ks[0]), uint64(ks[1]), uint64(ks[2])
+		t ^= uint32(clmulLow(k0<<32|k1, uint32(x))>>32) ^
+			uint32(clmulLow(k1<<32|k2, uint32(x>>32))>>32)
+		p, ks = p[8:], ks[2:]
+	}
+	if len(p) >= 4 && len(ks) >= 2 {
+		m := bits.Reverse32(binary.BigEndian.Uint32(p))
+		t ^= uint32(clmulLow(uint64(ks[0])<<32|uint64(ks[1]), m) >> 32)
 	}
 	return t
 }

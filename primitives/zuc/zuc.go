@@ -50,6 +50,10 @@ type Cipher struct {
 	// ks[used:] have not been used yet.
 	ks   [4 * blockWords]byte
 	used int
+
+	// words is XORKeyStream's scratch space, kept here rather than on the
+	// stack so that short calls do not pay for zeroing it.
+	words [bulkWords]uint32
 }
 
 // NewCipher returns a ZUC keystream generator: ZUC-128 for a 16-byte key and
@@ -123,7 +127,7 @@ func (c *Cipher) XORKeyStream(dst, src []byte) {
 		dst, src = dst[n:], src[n:]
 	}
 	// Whole batches go straight from the kernel's words into dst.
-	var ks [bulkWords]uint32
+	ks := &c.words
 	for len(src) >= 4*blockWords {
 		n := min(len(src)/(4*blockWords)*blockWords, bulkWords)
 		genKeyStream(&c.st, ks[:n])
