@@ -128,43 +128,84 @@ func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 	return p, nil
 }
 
+// nOrder is the group order n in little-endian limbs.
+var nOrder = [4]uint64{0x53bbf40939d54123, 0x7203df6b21c6052b, 0xffffffffffffffff, 0xfffffffeffffffff}
+
+// reduceModN subtracts n from l once if l ≥ n, in constant time. Any 256-bit
+// value is below 2n, so the result is fully reduced.
+func reduceModN(l *[4]uint64) {
+	var t [4]uint64
+	var b uint64
+	t[0], b = bits.Sub64(l[0], nOrder[0], 0)
+	t[1], b = bits.Sub64(l[1], nOrder[1], b)
+	t[2], b = bits.Sub64(l[2], nOrder[2], b)
+	t[3], b = bits.Sub64(l[3], nOrder[3], b)
+	keep := -b // all ones if l < n
+	for i := range l {
+		l[i] = t[i] ^ (keep & (l[i] ^ t[i]))
+	}
+}
+
 // ScalarMult sets p = s·q for a 32-byte big-endian s, in constant time, and
-// returns p. It uses signed 5-bit windows over a table of q, 2q, …, 16q.
+// returns p. It uses signed 5-bit windows over a table of q, 2q, …, 16q in
+// Jacobian coordinates.
+//
+// The Jacobian addition is wrong for equal inputs, so it is worth knowing
+// when the accumulator A can equal the table point T = d·q. With s reduced
+// below n, after the doublings of window i the accumulator is 32·P·q where
+// K = 32·P + d is the integer value of the windows from i up, 0 ≤ K ≤ n.
+// A = T means 32·P ≡ d, i.e. K ≡ 2d (mod n). As integers K = 2d would need
+// 32·P = d with |d| ≤ 16, impossible unless d = 0 (no addition); so only
+// K = n + 2d remains, which needs K close to n and so can only happen in
+// the last window (i = 0, K = s, for a handful of s just below n). Only that
+// window therefore pays for the extra doubling and selection; A = -T simply
+// gives the identity, which the formula gets right.
 func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 	if len(s) != 32 {
 		return nil, errScalarLength
 	}
-	var table [16]Point
-	table[0] = *q
-	table[1].Double(q)
-	for i := 2; i < 16; i++ {
-		table[i].Add(&table[i-1], q)
-	}
 	l := scalarLimbs(s)
-	acc := NewPoint()
-	var t Point
+	reduceModN(&l)
+
+	var table [16]jacobianPoint
+	table[0].fromProjective(q)
+	table[1].double(&table[0])
+	for i := 2; i < 16; i++ {
+		table[i].add(&table[i-1], &table[0])
+	}
+
+	var acc, t, sum, dbl jacobianPoint
+	acc.x.One()
+	acc.y.One()
 	var negY field.Element
 	const windows = 52 // ⌈257/5⌉
 	for k := windows - 1; k >= 0; k-- {
 		if k != windows-1 {
-			acc.Double(acc)
-			acc.Double(acc)
-			acc.Double(acc)
-			acc.Double(acc)
-			acc.Double(acc)
+			acc.double(&acc)
+			acc.double(&acc)
+			acc.double(&acc)
+			acc.double(&acc)
+			acc.double(&acc)
 		}
 		d, neg := booth(window(&l, 5*k-1, 6), 5)
-		t.x.Zero()
+		t.x.One()
 		t.y.One()
 		t.z.Zero()
 		for j := range table {
-			t.Select(&table[j], &t, ctEq(d, uint64(j+1)))
+			t.selectFrom(&table[j], &t, ctEq(d, uint64(j+1)))
 		}
 		negY.Neg(&t.y)
 		t.y.Select(&negY, &t.y, neg)
-		acc.Add(acc, &t)
+
+		eq := sum.add(&acc, &t)
+		if k == 0 {
+			dbl.double(&acc)
+			sum.selectFrom(&dbl, &sum, eq)
+		}
+		sum.selectFrom(&t, &sum, acc.z.IsZero())
+		acc.selectFrom(&acc, &sum, ctEq(d, 0))
 	}
-	*p = *acc
+	acc.toProjective(p)
 	return p, nil
 }
 
@@ -210,15 +251,42 @@ func wnaf(s []byte, w uint) []int8 {
 }
 
 // oddMultiples returns q, 3q, 5q, …, (2n-1)q.
-func oddMultiples(q *Point, n int) []Point {
-	t := make([]Point, n)
-	t[0] = *q
-	var q2 Point
-	q2.Double(q)
+func oddMultiples(q *Point, n int) []jacobianPoint {
+	t := make([]jacobianPoint, n)
+	t[0].fromProjective(q)
+	var q2 jacobianPoint
+	q2.double(&t[0])
 	for i := 1; i < n; i++ {
-		t[i].Add(&t[i-1], &q2)
+		t[i].addVarTime(&t[i-1], &q2)
 	}
 	return t
+}
+
+// scalarMultVarTime returns s·q in Jacobian coordinates using a width-5
+// NAF. For public s and q only.
+func scalarMultVarTime(q *Point, s []byte) jacobianPoint {
+	const w = 5
+	table := oddMultiples(q, 1<<(w-2))
+	digits := wnaf(s, w)
+	var acc, neg jacobianPoint
+	acc.x.One()
+	acc.y.One()
+	started := false
+	for i := len(digits) - 1; i >= 0; i-- {
+		if started {
+			acc.double(&acc)
+		}
+		if d := digits[i]; d > 0 {
+			acc.addVarTime(&acc, &table[d/2])
+			started = true
+		} else if d < 0 {
+			neg = table[(-d)/2]
+			neg.y.Neg(&neg.y)
+			acc.addVarTime(&acc, &neg)
+			started = true
+		}
+	}
+	return acc
 }
 
 // ScalarMultVarTime sets p = s·q and returns p. It takes variable time and
@@ -227,25 +295,8 @@ func (p *Point) ScalarMultVarTime(q *Point, s []byte) (*Point, error) {
 	if len(s) != 32 {
 		return nil, errScalarLength
 	}
-	const w = 5
-	table := oddMultiples(q, 1<<(w-2))
-	digits := wnaf(s, w)
-	acc := NewPoint()
-	var neg Point
-	started := false
-	for i := len(digits) - 1; i >= 0; i-- {
-		if started {
-			acc.Double(acc)
-		}
-		if d := digits[i]; d > 0 {
-			acc.Add(acc, &table[d/2])
-			started = true
-		} else if d < 0 {
-			acc.Add(acc, neg.Negate(&table[(-d)/2]))
-			started = true
-		}
-	}
-	*p = *acc
+	acc := scalarMultVarTime(q, s)
+	acc.toProjective(p)
 	return p, nil
 }
 
@@ -256,8 +307,7 @@ func (p *Point) DoubleScalarMultVarTime(s []byte, q *Point, t []byte) (*Point, e
 	if len(s) != 32 || len(t) != 32 {
 		return nil, errScalarLength
 	}
-	var acc Point
-	acc.ScalarMultVarTime(q, t)
+	acc := scalarMultVarTime(q, t)
 	// Add s·G straight from the fixed-base table, indexing it directly since
 	// s is public.
 	table := getBaseTable()
@@ -272,8 +322,8 @@ func (p *Point) DoubleScalarMultVarTime(s []byte, q *Point, t []byte) (*Point, e
 		if neg == 1 {
 			a.y.Neg(&a.y)
 		}
-		acc.addAffine(&acc, &a)
+		acc.addAffineVarTime(&acc, &a)
 	}
-	*p = acc
+	acc.toProjective(p)
 	return p, nil
 }

@@ -274,3 +274,26 @@ func BenchmarkDoubleScalarMultVarTime(b *testing.B) {
 		p.DoubleScalarMultVarTime(s, g, s)
 	}
 }
+
+// TestScalarMultNearOrder covers the scalars for which the last window of
+// ScalarMult adds a point to itself (s = n + 2d for a negative last digit d).
+func TestScalarMultNearOrder(t *testing.T) {
+	q := refMul(refG, big.NewInt(0x1234567))
+	qp, err := new(Point).SetBytes(refBytes(q))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := int64(1); i <= 40; i++ {
+		for _, k := range []*big.Int{new(big.Int).Sub(refN, big.NewInt(i)), new(big.Int).Add(refN, big.NewInt(i))} {
+			want := refBytes(refMul(q, k))
+			got, _ := new(Point).ScalarMult(qp, scalar32(k))
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("ScalarMult(Q, n%+d) = %x, want %x", new(big.Int).Sub(k, refN), got.Bytes(), want)
+			}
+			got.ScalarMultVarTime(qp, scalar32(k))
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("ScalarMultVarTime(Q, n%+d) wrong", new(big.Int).Sub(k, refN))
+			}
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package sm2ec
+
+import "github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
+
+// jacobianPoint is a point in Jacobian coordinates (X:Y:Z), x = X/Z² and
+// y = Y/Z³; Z = 0 is the identity. Doubling costs 3M+5S here against 10M+3S
+// for the complete projective formula, which is why the variable-base
+// multiplications, dominated by doublings, run in these coordinates. The
+// addition formula is not complete: callers handle the identity and P = Q,
+// either with constant-time selection (see ScalarMult for why the equal
+// case can only occur in its last window) or with branches on public data.
+type jacobianPoint struct {
+	x, y, z field.Element
+}
+
+func (p *jacobianPoint) fromAffine(a *affinePoint) {
+	p.x, p.y = a.x, a.y
+	p.z.One()
+}
+
+// toProjective converts to (X·Z : Y : Z³), which has the same affine x and y.
+func (p *jacobianPoint) toProjective(out *Point) {
+	var z2 field.Element
+	z2.Square(&p.z)
+	inf := p.z.IsZero()
+	var one field.Element
+	one.One()
+	out.x.Mul(&p.x, &p.z)
+	out.z.Mul(&z2, &p.z)
+	out.y.Select(&one, &p.y, inf)
+}
+
+func (p *jacobianPoint) fromProjective(q *Point) {
+	// (X/Z, Y/Z) = (X·Z / Z², Y·Z² / Z³).
+	var z2 field.Element
+	z2.Square(&q.z)
+	p.x.Mul(&q.x, &q.z)
+	p.y.Mul(&q.y, &z2)
+	p.z = q.z
+}
+
+// double sets p = 2a using the a = -3 formula of Bernstein and Lange
+// (dbl-2001-b). It maps the identity to the identity.
+func (p *jacobianPoint) double(a *jacobianPoint) {
+	var delta, gamma, beta, alpha, t, u field.Element
+	delta.Square(&a.z)
+	gamma.Square(&a.y)
+	beta.Mul(&a.x, &gamma)
+	// alpha = 3(X - delta)(X + delta)
+	t.Sub(&a.x, &delta)
+	u.Add(&a.x, &delta)
+	alpha.Mul(&t, &u)
+	t.Add(&alpha, &alpha)
+	alpha.Add(&alpha, &t)
+	// Z3 = (Y + Z)² - gamma - delta
+	t.Add(&a.y, &a.z)
+	t.Square(&t)
+	t.Sub(&t, &gamma)
+	p.z.Sub(&t, &delta)
+	// X3 = alpha² - 8·beta
+	beta.Add(&beta, &beta)
+	beta.Add(&beta, &beta) // 4·beta
+	t.Square(&alpha)
+	u.Add(&beta, &beta)
+	p.x.Sub(&t, &u)
+	// Y3 = alpha·(4·beta - X3) - 8·gamma²
+	beta.Sub(&beta, &p.x)
+	t.Mul(&alpha, &beta)
+	gamma.Square(&gamma)
+	gamma.Add(&gamma, &gamma)
+	gamma.Add(&gamma, &gamma)
+	gamma.Add(&gamma, &gamma)
+	p.y.Sub(&t, &gamma)
+}
+
+// add sets p = a + b with the add-2007-bl formula and returns 1 if a and b
+// were the same point other than the identity (when the result is wrong and
+// a doubling is needed). With a = -b it correctly yields the identity; with
+// either input the identity the result is wrong and the caller must select.
+func (p *jacobianPoint) add(a, b *jacobianPoint) (equal int) {
+	var z1z1, z2z2, u1, u2, s1, s2, h, i, j, r, v, t field.Element
+	z1z1.Square(&a.z)
+	z2z2.Square(&b.z)
+	u1.Mul(&a.x, &z2z2)
+	u2.Mul(&b.x, &z1z1)
+	s1.Mul(&a.y, &b.z)
+	s1.Mul(&s1, &z2z2)
+	s2.Mul(&b.y, &a.z)
+	s2.Mul(&s2, &z1z1)
+	h.Sub(&u2, &u1)
+	r.Sub(&s2, &s1)
+	equal = h.IsZero() & r.IsZero() & (1 - a.z.IsZero()) & (1 - b.z.IsZero())
+	r.Add(&r, &r)
+	i.Add(&h, &h)
+	i.Square(&i)
+	j.Mul(&h, &i)
+	v.Mul(&u1, &i)
+	// Z3 = ((Z1 + Z2)² - Z1Z1 - Z2Z2)·H
+	t.Add(&a.z, &b.z)
+	t.Square(&t)
+	t.Sub(&t, &z1z1)
+	t.Sub(&t, &z2z2)
+	p.z.Mul(&t, &h)
+	// X3 = r² - J - 2V
+	t.Square(&r)
+	t.Sub(&t, &j)
+	t.Sub(&t, &v)
+	p.x.Sub(&t, &v)
+	// Y3 = r(V - X3) - 2·S1·J
+	v.Sub(&v, &p.x)
+	v.Mul(&v, &r)
+	s1.Mul(&s1, &j)
+	s1.Add(&s1, &s1)
+	p.y.Sub(&v, &s1)
+	return equal
+}
+
+// addAffine sets p = a + b for an affine b with the madd-2007-bl formula and
+// returns 1 if a == b (result wrong). The identity a gives a wrong result.
+func (p *jacobianPoint) addAffine(a *jacobianPoint, b *affinePoint) (equal int) {
+	var z1z1, u2, s2, h, hh, i, j, r, v, t field.Element
+	z1z1.Square(&a.z)
+	u2.Mul(&b.x, &z1z1)
+	s2.Mul(&b.y, &a.z)
+	s2.Mul(&s2, &z1z1)
+	h.Sub(&u2, &a.x)
+	r.Sub(&s2, &a.y)
+	equal = h.IsZero() & r.IsZero() & (1 - a.z.IsZero())
+	hh.Square(&h)
+	i.Add(&hh, &hh)
+	i.Add(&i, &i)
+	j.Mul(&h, &i)
+	r.Add(&r, &r)
+	v.Mul(&a.x, &i)
+	// Z3 = (Z1 + H)² - Z1Z1 - HH
+	t.Add(&a.z, &h)
+	t.Square(&t)
+	t.Sub(&t, &z1z1)
+	// Y1 is needed below, so keep it before p (which may alias a) changes.
+	var y1 field.Element
+	y1 = a.y
+	p.z.Sub(&t, &hh)
+	// X3 = r² - J - 2V
+	t.Square(&r)
+	t.Sub(&t, &j)
+	t.Sub(&t, &v)
+	p.x.Sub(&t, &v)
+	// Y3 = r(V - X3) - 2·Y1·J
+	v.Sub(&v, &p.x)
+	v.Mul(&v, &r)
+	y1.Mul(&y1, &j)
+	y1.Add(&y1, &y1)
+	p.y.Sub(&v, &y1)
+	return equal
+}
+
+func (p *jacobianPoint) selectFrom(a, b *jacobianPoint, cond int) {
+	p.x.Select(&a.x, &b.x, cond)
+	p.y.Select(&a.y, &b.y, cond)
+	p.z.Select(&a.z, &b.z, cond)
+}
+
+// addVarTime sets p = a + b handling every special case with branches. For
+// public inputs only.
+func (p *jacobianPoint) addVarTime(a, b *jacobianPoint) {
+	if a.z.IsZero() == 1 {
+		*p = *b
+		return
+	}
+	if b.z.IsZero() == 1 {
+		*p = *a
+		return
+	}
+	var sum jacobianPoint
+	if sum.add(a, b) == 1 {
+		p.double(a)
+		return
+	}
+	*p = sum
+}
+
+// addAffineVarTime sets p = a + b for affine b, with branches.
+func (p *jacobianPoint) addAffineVarTime(a *jacobianPoint, b *affinePoint) {
+	if a.z.IsZero() == 1 {
+		p.fromAffine(b)
+		return
+	}
+	var sum jacobianPoint
+	if sum.addAffine(a, b) == 1 {
+		p.double(a)
+		return
+	}
+	*p = sum
+}
