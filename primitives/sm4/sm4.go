@@ -1,5 +1,7 @@
 package sm4
 
+//go:generate go run gen.go -output sm4_rounds.go
+
 import (
 	"crypto/cipher"
 	"strconv"

@@ -61,9 +61,11 @@ func subWord(x uint32) uint32 {
 		uint32(sbox[uint8(x>>8)])<<8 | uint32(sbox[uint8(x)])
 }
 
-// roundT is the round function's T = L∘τ through the merged tables.
+// roundT is the round function's T = L∘τ through the merged tables. The
+// four loads are independent; pairing the XORs keeps the dependency chain
+// of a round short.
 func roundT(x uint32) uint32 {
-	return te0[x>>24] ^ te1[uint8(x>>16)] ^ te2[uint8(x>>8)] ^ te3[uint8(x)]
+	return (te0[x>>24] ^ te1[uint8(x>>16)]) ^ (te2[uint8(x>>8)] ^ te3[uint8(x)])
 }
 
 // expandKey computes the encryption round keys and, reversed, the decryption
@@ -87,65 +89,15 @@ func expandKey(key []byte, enc, dec *[rounds]uint32) {
 	}
 }
 
-// cryptBlockGeneric runs the 32 rounds over one block with the round keys rk
-// (encryption or decryption, depending on their order).
-func cryptBlockGeneric(rk *[rounds]uint32, dst, src []byte) {
-	_, _ = src[15], dst[15]
-	x0 := binary.BigEndian.Uint32(src[0:])
-	x1 := binary.BigEndian.Uint32(src[4:])
-	x2 := binary.BigEndian.Uint32(src[8:])
-	x3 := binary.BigEndian.Uint32(src[12:])
-	for i := 0; i < rounds; i += 4 {
-		k := (*[4]uint32)(rk[i:])
-		x0 ^= roundT(x1 ^ x2 ^ x3 ^ k[0])
-		x1 ^= roundT(x2 ^ x3 ^ x0 ^ k[1])
-		x2 ^= roundT(x3 ^ x0 ^ x1 ^ k[2])
-		x3 ^= roundT(x0 ^ x1 ^ x2 ^ k[3])
-	}
-	// The output is the last four state words in reverse order.
-	binary.BigEndian.PutUint32(dst[0:], x3)
-	binary.BigEndian.PutUint32(dst[4:], x2)
-	binary.BigEndian.PutUint32(dst[8:], x1)
-	binary.BigEndian.PutUint32(dst[12:], x0)
-}
-
 // cryptBlocksGeneric processes len(src)/16 whole blocks of src into dst,
-// which must be at least as long. Two blocks go through the rounds side by
-// side: one block's rounds form a single dependency chain of table loads,
-// and interleaving a second, independent chain keeps more of the CPU busy.
+// which must be at least as long, four at a time while it can.
 func cryptBlocksGeneric(rk *[rounds]uint32, dst, src []byte) {
-	for len(src) >= 2*BlockSize {
-		_, _ = src[31], dst[31]
-		a0 := binary.BigEndian.Uint32(src[0:])
-		a1 := binary.BigEndian.Uint32(src[4:])
-		a2 := binary.BigEndian.Uint32(src[8:])
-		a3 := binary.BigEndian.Uint32(src[12:])
-		b0 := binary.BigEndian.Uint32(src[16:])
-		b1 := binary.BigEndian.Uint32(src[20:])
-		b2 := binary.BigEndian.Uint32(src[24:])
-		b3 := binary.BigEndian.Uint32(src[28:])
-		for i := 0; i < rounds; i += 4 {
-			k := (*[4]uint32)(rk[i:])
-			a0 ^= roundT(a1 ^ a2 ^ a3 ^ k[0])
-			b0 ^= roundT(b1 ^ b2 ^ b3 ^ k[0])
-			a1 ^= roundT(a2 ^ a3 ^ a0 ^ k[1])
-			b1 ^= roundT(b2 ^ b3 ^ b0 ^ k[1])
-			a2 ^= roundT(a3 ^ a0 ^ a1 ^ k[2])
-			b2 ^= roundT(b3 ^ b0 ^ b1 ^ k[2])
-			a3 ^= roundT(a0 ^ a1 ^ a2 ^ k[3])
-			b3 ^= roundT(b0 ^ b1 ^ b2 ^ k[3])
-		}
-		binary.BigEndian.PutUint32(dst[0:], a3)
-		binary.BigEndian.PutUint32(dst[4:], a2)
-		binary.BigEndian.PutUint32(dst[8:], a1)
-		binary.BigEndian.PutUint32(dst[12:], a0)
-		binary.BigEndian.PutUint32(dst[16:], b3)
-		binary.BigEndian.PutUint32(dst[20:], b2)
-		binary.BigEndian.PutUint32(dst[24:], b1)
-		binary.BigEndian.PutUint32(dst[28:], b0)
-		src, dst = src[2*BlockSize:], dst[2*BlockSize:]
+	for len(src) >= 4*BlockSize {
+		cryptBlocks4Generic(rk, dst, src)
+		src, dst = src[4*BlockSize:], dst[4*BlockSize:]
 	}
-	if len(src) >= BlockSize {
+	for len(src) >= BlockSize {
 		cryptBlockGeneric(rk, dst, src)
+		src, dst = src[BlockSize:], dst[BlockSize:]
 	}
 }

@@ -1,0 +1,127 @@
+package sm4
+
+import (
+	"crypto/cipher"
+	"testing"
+)
+
+const benchSize = 16 << 10
+
+func benchBlock(b *testing.B) *Block {
+	c, _ := NewCipher(make([]byte, 16))
+	b.SetBytes(benchSize)
+	b.ReportAllocs()
+	return c.(*Block)
+}
+
+func BenchmarkEncryptBlocks(b *testing.B) {
+	c := benchBlock(b)
+	buf := make([]byte, benchSize)
+	for b.Loop() {
+		c.encryptBlocks(buf, buf)
+	}
+}
+
+func BenchmarkGHASH(b *testing.B) {
+	benchBlock(b)
+	var h [16]byte
+	h[3] = 9
+	k := newGHASHKey(&h)
+	buf := make([]byte, benchSize)
+	var y ghashState
+	for b.Loop() {
+		y.update(&k, buf)
+	}
+}
+
+func BenchmarkCBCEncrypt(b *testing.B) {
+	c := benchBlock(b)
+	buf := make([]byte, benchSize)
+	m := cipher.NewCBCEncrypter(c, make([]byte, 16))
+	for b.Loop() {
+		m.CryptBlocks(buf, buf)
+	}
+}
+
+func BenchmarkCBCDecrypt(b *testing.B) {
+	c := benchBlock(b)
+	buf := make([]byte, benchSize)
+	m := cipher.NewCBCDecrypter(c, make([]byte, 16))
+	for b.Loop() {
+		m.CryptBlocks(buf, buf)
+	}
+}
+
+func BenchmarkCTR(b *testing.B) {
+	c := benchBlock(b)
+	buf := make([]byte, benchSize)
+	s := cipher.NewCTR(c, make([]byte, 16))
+	for b.Loop() {
+		s.XORKeyStream(buf, buf)
+	}
+}
+
+func BenchmarkGCMSeal(b *testing.B) {
+	c := benchBlock(b)
+	a, _ := cipher.NewGCM(c)
+	buf := make([]byte, benchSize, benchSize+16)
+	nonce, ad := make([]byte, 12), make([]byte, 13)
+	for b.Loop() {
+		a.Seal(buf[:0], nonce, buf[:benchSize], ad)
+	}
+}
+
+func BenchmarkGCMOpen(b *testing.B) {
+	c := benchBlock(b)
+	a, _ := cipher.NewGCM(c)
+	nonce, ad := make([]byte, 12), make([]byte, 13)
+	ct := a.Seal(nil, nonce, make([]byte, benchSize), ad)
+	dst := make([]byte, benchSize)
+	for b.Loop() {
+		if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkCCMSeal(b *testing.B) {
+	c := benchBlock(b)
+	a, _ := NewCCM(c, 12, 16)
+	buf := make([]byte, benchSize, benchSize+16)
+	nonce, ad := make([]byte, 12), make([]byte, 13)
+	for b.Loop() {
+		a.Seal(buf[:0], nonce, buf[:benchSize], ad)
+	}
+}
+
+func BenchmarkXTSEncrypt(b *testing.B) {
+	benchBlock(b)
+	x, _ := NewXTS(make([]byte, 32))
+	buf := make([]byte, benchSize)
+	for b.Loop() {
+		x.Encrypt(buf, buf, 1)
+	}
+}
+
+// BenchmarkKernel compares the one-block and the interleaved generic kernels.
+func BenchmarkKernel(b *testing.B) {
+	c, _ := NewCipher(make([]byte, 16))
+	rk := &c.(*Block).enc
+	buf := make([]byte, benchSize)
+	for _, v := range []struct {
+		name string
+		f    func()
+	}{
+		{"1way", func() {
+			for i := 0; i < len(buf); i += 16 {
+				cryptBlockGeneric(rk, buf[i:], buf[i:])
+			}
+		}},
+		{"4way", func() { cryptBlocksGeneric(rk, buf, buf) }},
+	} {
+		b.Run(v.name, func(b *testing.B) {
+			b.SetBytes(benchSize)
+			cpuLoop(b, benchSize, v.f)
+		})
+	}
+}

@@ -1,0 +1,35 @@
+package sm4
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// threadCPU returns the CPU time consumed by the calling OS thread.
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// cpuLoop runs f in b.Loop and also reports the thread CPU time per
+// operation as cpu-MB/s, which stays meaningful on a loaded machine where
+// wall-clock time includes time spent waiting for a CPU.
+func cpuLoop(b *testing.B, bytes int, f func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPU()
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	if d := threadCPU() - start; d > 0 && n > 0 {
+		b.ReportMetric(float64(bytes)*float64(n)/d.Seconds()/1e6, "cpu-MB/s")
+	}
+}
