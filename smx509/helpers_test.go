@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509/pkix"
+	"encoding/pem"
 	"math/big"
 	"net"
 	"os"
@@ -133,3 +134,9 @@ func mustFail(t testing.TB, err error, what string) {
 		t.Fatalf("%s: expected an error, got none", what)
 	}
 }
+
+func pemCert(c *Certificate) []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})
+}
+
+func pemDecode(data []byte) (*pem.Block, []byte) { return pem.Decode(data) }

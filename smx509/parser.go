@@ -382,7 +382,7 @@ func readExtensions(der cryptobyte.String) ([]pkix.Extension, error) {
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: malformed extensions")
 	}
-	var exts []pkix.Extension
+	exts := make([]pkix.Extension, 0, 8)
 	for !der.Empty() {
 		var extension cryptobyte.String
 		if !der.ReadASN1(&extension, cbasn1.SEQUENCE) {
@@ -436,13 +436,14 @@ func parseCertificateExtensions(cert *Certificate, der cryptobyte.String) error 
 		return err
 	}
 	cert.Extensions = exts
-	seen := make(map[string]bool, len(exts))
-	for _, e := range exts {
-		key := string(e.Id.String())
-		if seen[key] {
-			return fmt.Errorf("x509: certificate contains duplicate extension %v", e.Id)
+	for i, e := range exts {
+		// Certificates carry a handful of extensions: a quadratic scan
+		// is cheaper than building a set.
+		for _, prev := range exts[:i] {
+			if prev.Id.Equal(e.Id) {
+				return fmt.Errorf("x509: certificate contains duplicate extension %v", e.Id)
+			}
 		}
-		seen[key] = true
 		if err := processCertificateExtension(cert, e); err != nil {
 			return err
 		}

@@ -448,7 +448,8 @@ func (c *Certificate) VerifyHostname(h string) error {
 		return HostnameError{c, candidateIP}
 	}
 	candidateName := toLowerCaseASCII(strings.TrimSuffix(h, "."))
-	if candidateName == "" {
+	// A wildcard is a pattern, never a name to look up.
+	if candidateName == "" || strings.Contains(candidateName, "*") {
 		return HostnameError{c, h}
 	}
 	for _, match := range c.DNSNames {

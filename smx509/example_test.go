@@ -1,0 +1,56 @@
+package smx509_test
+
+import (
+	"crypto/rand"
+	"crypto/x509/pkix"
+	"fmt"
+	"math/big"
+	"net"
+	"time"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// A self-signed SM2 CA issues a TLCP signing certificate, which is then
+// verified for a host name.
+func ExampleCreateCertificate() {
+	caKey, _ := sm2.GenerateKey(rand.Reader)
+	ca := &smx509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "Example SM2 CA"},
+		NotBefore:             time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		NotAfter:              time.Date(2046, 1, 1, 0, 0, 0, 0, time.UTC),
+		KeyUsage:              smx509.KeyUsageCertSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	caDER, _ := smx509.CreateCertificate(rand.Reader, ca, ca, caKey.Public(), caKey)
+	caCert, _ := smx509.ParseCertificate(caDER)
+
+	signKey, _ := sm2.GenerateKey(rand.Reader)
+	leafDER, err := smx509.CreateCertificate(rand.Reader, &smx509.Certificate{
+		SerialNumber: big.NewInt(2),
+		Subject:      pkix.Name{CommonName: "server"},
+		NotBefore:    ca.NotBefore,
+		NotAfter:     ca.NotAfter,
+		KeyUsage:     smx509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth},
+		DNSNames:     []string{"localhost"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+	}, caCert, signKey.Public(), caKey)
+	if err != nil {
+		panic(err)
+	}
+	leaf, _ := smx509.ParseCertificate(leafDER)
+
+	roots := smx509.NewCertPool()
+	roots.AddCert(caCert)
+	chains, err := leaf.Verify(smx509.VerifyOptions{
+		Roots:       roots,
+		DNSName:     "localhost",
+		CurrentTime: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
+	})
+	fmt.Println(leaf.SignatureAlgorithm, len(chains[0]), err, leaf.IsTLCPSignCert())
+	// Output: SM2-SM3 2 <nil> true
+}
