@@ -157,7 +157,8 @@ func TestKDFLengths(t *testing.T) {
 		t.Errorf("KDF(z, -1) = %x, want nil", got)
 	}
 	if bits.UintSize == 64 {
-		if got := KDF([]byte("z"), int(uint64(MaxKDFLen)+1)); got != nil {
+		tooLong := uint64(MaxKDFLen) + 1
+		if got := KDF([]byte("z"), int(tooLong)); got != nil {
 			t.Errorf("KDF above MaxKDFLen returned %d bytes", len(got))
 		}
 	}

@@ -6,6 +6,8 @@
 
 package sm3
 
+// block always runs the generic code: either the architecture has no
+// kernel or the purego build tag asked for none.
 func block(dig *digest, p []byte) {
 	blockGeneric(dig, p)
 }
