@@ -1,3 +1,7 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package sm4
 
 import (
@@ -17,9 +21,9 @@ func benchBlock(b *testing.B) *Block {
 func BenchmarkEncryptBlocks(b *testing.B) {
 	c := benchBlock(b)
 	buf := make([]byte, benchSize)
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		c.encryptBlocks(buf, buf)
-	}
+	})
 }
 
 func BenchmarkGHASH(b *testing.B) {
@@ -29,36 +33,36 @@ func BenchmarkGHASH(b *testing.B) {
 	k := newGHASHKey(&h)
 	buf := make([]byte, benchSize)
 	var y ghashState
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		y.update(&k, buf)
-	}
+	})
 }
 
 func BenchmarkCBCEncrypt(b *testing.B) {
 	c := benchBlock(b)
 	buf := make([]byte, benchSize)
 	m := cipher.NewCBCEncrypter(c, make([]byte, 16))
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		m.CryptBlocks(buf, buf)
-	}
+	})
 }
 
 func BenchmarkCBCDecrypt(b *testing.B) {
 	c := benchBlock(b)
 	buf := make([]byte, benchSize)
 	m := cipher.NewCBCDecrypter(c, make([]byte, 16))
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		m.CryptBlocks(buf, buf)
-	}
+	})
 }
 
 func BenchmarkCTR(b *testing.B) {
 	c := benchBlock(b)
 	buf := make([]byte, benchSize)
 	s := cipher.NewCTR(c, make([]byte, 16))
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		s.XORKeyStream(buf, buf)
-	}
+	})
 }
 
 func BenchmarkGCMSeal(b *testing.B) {
@@ -66,9 +70,9 @@ func BenchmarkGCMSeal(b *testing.B) {
 	a, _ := cipher.NewGCM(c)
 	buf := make([]byte, benchSize, benchSize+16)
 	nonce, ad := make([]byte, 12), make([]byte, 13)
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		a.Seal(buf[:0], nonce, buf[:benchSize], ad)
-	}
+	})
 }
 
 func BenchmarkGCMOpen(b *testing.B) {
@@ -77,11 +81,11 @@ func BenchmarkGCMOpen(b *testing.B) {
 	nonce, ad := make([]byte, 12), make([]byte, 13)
 	ct := a.Seal(nil, nonce, make([]byte, benchSize), ad)
 	dst := make([]byte, benchSize)
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		if _, err := a.Open(dst[:0], nonce, ct, ad); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkCCMSeal(b *testing.B) {
@@ -89,18 +93,18 @@ func BenchmarkCCMSeal(b *testing.B) {
 	a, _ := NewCCM(c, 12, 16)
 	buf := make([]byte, benchSize, benchSize+16)
 	nonce, ad := make([]byte, 12), make([]byte, 13)
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		a.Seal(buf[:0], nonce, buf[:benchSize], ad)
-	}
+	})
 }
 
 func BenchmarkXTSEncrypt(b *testing.B) {
 	benchBlock(b)
 	x, _ := NewXTS(make([]byte, 32))
 	buf := make([]byte, benchSize)
-	for b.Loop() {
+	cpuLoop(b, benchSize, func() {
 		x.Encrypt(buf, buf, 1)
-	}
+	})
 }
 
 // BenchmarkKernel compares the one-block and the interleaved generic kernels.

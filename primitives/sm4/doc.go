@@ -1,3 +1,7 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 // Package sm4 implements the SM4 block cipher (GB/T 32907-2016) and the
 // modes of operation used with it: CBC, CTR and GCM through the block's
 // crypto/cipher fast-path methods, CCM (NIST SP 800-38C) and XTS in both the
