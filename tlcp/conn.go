@@ -69,6 +69,9 @@ type Conn struct {
 	retryCount int
 
 	tmp [2]byte
+	// alr is reused by readFromUntil so that reading a record does not
+	// allocate.
+	alr atLeastReader
 }
 
 // maxUselessRecords bounds consecutive empty records and warnings. Tongsuo
@@ -216,7 +219,9 @@ func (c *Conn) readFromUntil(r io.Reader, n int) error {
 	}
 	needs := n - c.rawInput.Len()
 	c.rawInput.Grow(needs + bytes.MinRead)
-	_, err := c.rawInput.ReadFrom(&atLeastReader{r, int64(needs)})
+	c.alr = atLeastReader{r, int64(needs)}
+	_, err := c.rawInput.ReadFrom(&c.alr)
+	c.alr.R = nil
 	return err
 }
 
