@@ -160,3 +160,36 @@ func BenchmarkInvert(b *testing.B) {
 		x.Invert(x)
 	}
 }
+func BenchmarkAdd(b *testing.B) {
+	x := new(Element).One()
+	y := *x
+	for b.Loop() {
+		x.Add(x, &y)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	table := make([]Element, 3*5)
+	for i := range table {
+		table[i].l = [4]uint64{uint64(i), uint64(i) << 8, 1, uint64(i) * 3}
+	}
+	for idx := uint64(0); idx <= 6; idx++ {
+		var x, y, z Element
+		LookupPair(&x, &y, table[:10], idx)
+		if idx >= 1 && idx <= 5 {
+			if x != table[2*(idx-1)] || y != table[2*(idx-1)+1] {
+				t.Fatalf("LookupPair(%d) wrong", idx)
+			}
+		} else if x.IsZero() != 1 || y.IsZero() != 1 {
+			t.Fatalf("LookupPair(%d) not zero", idx)
+		}
+		LookupTriple(&x, &y, &z, table, idx)
+		if idx >= 1 && idx <= 5 {
+			if x != table[3*(idx-1)] || y != table[3*(idx-1)+1] || z != table[3*(idx-1)+2] {
+				t.Fatalf("LookupTriple(%d) wrong", idx)
+			}
+		} else if x.IsZero() != 1 || y.IsZero() != 1 || z.IsZero() != 1 {
+			t.Fatalf("LookupTriple(%d) not zero", idx)
+		}
+	}
+}

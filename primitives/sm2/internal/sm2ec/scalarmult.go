@@ -22,29 +22,28 @@ const (
 	baseEntries = 32
 )
 
+// baseTable holds, per window, the affine points flat as x1, y1, x2, y2, …
+// in the layout field.LookupPair scans.
 var (
-	baseTable     *[baseWindows][baseEntries]affinePoint
+	baseTable     *[baseWindows][2 * baseEntries]field.Element
 	baseTableOnce sync.Once
 )
 
 func loadBaseTable() {
-	t := new([baseWindows][baseEntries]affinePoint)
+	t := new([baseWindows][2 * baseEntries]field.Element)
 	b := baseTableBytes
 	for k := range t {
 		for j := range t[k] {
-			if _, err := t[k][j].x.SetBytes(b[:32]); err != nil {
+			if _, err := t[k][j].SetBytes(b[:32]); err != nil {
 				panic("sm2ec: corrupt base table")
 			}
-			if _, err := t[k][j].y.SetBytes(b[32:64]); err != nil {
-				panic("sm2ec: corrupt base table")
-			}
-			b = b[64:]
+			b = b[32:]
 		}
 	}
 	baseTable = t
 }
 
-func getBaseTable() *[baseWindows][baseEntries]affinePoint {
+func getBaseTable() *[baseWindows][2 * baseEntries]field.Element {
 	baseTableOnce.Do(loadBaseTable)
 	return baseTable
 }
@@ -100,31 +99,45 @@ func ctEq(a, b uint64) int {
 
 // ScalarBaseMult sets p = s·G for a 32-byte big-endian s, in constant time,
 // and returns p.
+//
+// Each signed 6-bit window k adds d·2^(6k)·G from the precomputed table, so
+// no doublings are needed. The accumulator is in Jacobian coordinates and
+// the table affine, for the cheap mixed addition, which is wrong only when
+// adding a point to itself. Before window k the accumulator holds L·G with
+// |L| < 2^(6k) (the lower windows' value), and the table point is d·2^(6k)·G
+// with |d| ≥ 1: L ≢ d·2^(6k) (mod n) because their difference is nonzero
+// and, for k ≤ 41, below 33·2^246 < n. In the top window (d ≤ 16) equality
+// would need L = d·2^252 - n, i.e. s = 2^257 - n, more than 256 bits, so it
+// cannot happen either; the top window still checks for it, since one
+// doubling and a selection cost little against a wrong result.
 func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 	if len(s) != 32 {
 		return nil, errScalarLength
 	}
 	table := getBaseTable()
 	l := scalarLimbs(s)
-	acc := NewPoint()
+	var acc, sum, tj, dbl jacobianPoint
+	acc.x.One()
+	acc.y.One()
 	var t affinePoint
 	var negY field.Element
-	var sum Point
 	for k := 0; k < baseWindows; k++ {
 		d, neg := booth(window(&l, 6*k-1, 7), 6)
-		// Constant-time lookup of entry d-1 (nothing matches when d == 0).
-		t = table[k][0]
-		for j := 1; j < baseEntries; j++ {
-			c := ctEq(d, uint64(j+1))
-			t.x.Select(&table[k][j].x, &t.x, c)
-			t.y.Select(&table[k][j].y, &t.y, c)
-		}
+		// Constant-time lookup of entry d (zero, and unused, when d == 0).
+		field.LookupPair(&t.x, &t.y, table[k][:], d)
 		negY.Neg(&t.y)
 		t.y.Select(&negY, &t.y, neg)
-		sum.addAffine(acc, &t)
-		acc.Select(acc, &sum, ctEq(d, 0))
+
+		eq := sum.addAffine(&acc, &t)
+		if k == baseWindows-1 {
+			dbl.double(&acc)
+			sum.selectFrom(&dbl, &sum, eq)
+		}
+		tj.fromAffine(&t)
+		sum.selectFrom(&tj, &sum, acc.z.IsZero())
+		acc.selectFrom(&acc, &sum, ctEq(d, 0))
 	}
-	*p = *acc
+	acc.toProjective(p)
 	return p, nil
 }
 
@@ -167,11 +180,15 @@ func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 	l := scalarLimbs(s)
 	reduceModN(&l)
 
-	var table [16]jacobianPoint
-	table[0].fromProjective(q)
-	table[1].double(&table[0])
+	var multiples [16]jacobianPoint
+	multiples[0].fromProjective(q)
+	multiples[1].double(&multiples[0])
 	for i := 2; i < 16; i++ {
-		table[i].add(&table[i-1], &table[0])
+		multiples[i].add(&multiples[i-1], &multiples[0])
+	}
+	var table [3 * 16]field.Element
+	for i := range multiples {
+		table[3*i], table[3*i+1], table[3*i+2] = multiples[i].x, multiples[i].y, multiples[i].z
 	}
 
 	var acc, t, sum, dbl jacobianPoint
@@ -188,12 +205,9 @@ func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 			acc.double(&acc)
 		}
 		d, neg := booth(window(&l, 5*k-1, 6), 5)
-		t.x.One()
-		t.y.One()
-		t.z.Zero()
-		for j := range table {
-			t.selectFrom(&table[j], &t, ctEq(d, uint64(j+1)))
-		}
+		// The all-zero result for d == 0 is never used: the sum is
+		// replaced by acc below.
+		field.LookupTriple(&t.x, &t.y, &t.z, table[:], d)
 		negY.Neg(&t.y)
 		t.y.Select(&negY, &t.y, neg)
 
@@ -318,7 +332,7 @@ func (p *Point) DoubleScalarMultVarTime(s []byte, q *Point, t []byte) (*Point, e
 		if d == 0 {
 			continue
 		}
-		a = table[k][d-1]
+		a.x, a.y = table[k][2*d-2], table[k][2*d-1]
 		if neg == 1 {
 			a.y.Neg(&a.y)
 		}

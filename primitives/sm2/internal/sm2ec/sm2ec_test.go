@@ -297,3 +297,30 @@ func TestScalarMultNearOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarBaseMultTopWindow covers scalars s ≡ 2d·2^252 (mod n), those
+// closest to making the top window of ScalarBaseMult add a point to itself,
+// and their neighbours.
+func TestScalarBaseMultTopWindow(t *testing.T) {
+	for d := int64(-16); d <= 16; d++ {
+		base := new(big.Int).Lsh(big.NewInt(2*d), 252)
+		base.Mod(base, refN)
+		for delta := int64(-1); delta <= 1; delta++ {
+			k := new(big.Int).Add(base, big.NewInt(delta))
+			k.Mod(k, refN)
+			want := refBytes(refMul(refG, k))
+			got, _ := new(Point).ScalarBaseMult(scalar32(k))
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("ScalarBaseMult(%x) = %x, want %x", k, got.Bytes(), want)
+			}
+			// The same values plus n (ScalarBaseMult accepts any 256 bits).
+			k2 := new(big.Int).Add(k, refN)
+			if k2.BitLen() <= 256 {
+				got.ScalarBaseMult(scalar32(k2))
+				if !bytes.Equal(got.Bytes(), want) {
+					t.Fatalf("ScalarBaseMult(%x + n) wrong", k)
+				}
+			}
+		}
+	}
+}
