@@ -8,16 +8,17 @@
 // IEEE Std 1619 and the GB/T 17964-2021 flavours.
 //
 // The block returned by [NewCipher] is meant to be used through the standard
-// constructors: cipher.NewCBCEncrypter, cipher.NewCBCDecrypter,
-// cipher.NewCTR and cipher.NewGCM (and its WithNonceSize/WithTagSize
-// variants) notice that it implements NewCBCEncrypter, NewCBCDecrypter,
-// NewCTR and NewGCM and hand the work to this package, which then processes
-// several blocks per call to the block kernel.
+// constructors cipher.NewCBCEncrypter, cipher.NewCBCDecrypter, cipher.NewCTR
+// and cipher.NewGCM (with its WithNonceSize and WithTagSize variants). They
+// notice that the block has NewCBCEncrypter, NewCBCDecrypter, NewCTR and
+// NewGCM methods and hand the work to this package, which processes several
+// blocks per call to the block kernel and computes GHASH itself.
 //
 // # Timing
 //
 // The portable implementation uses 1 KiB lookup tables that combine the
-// S-box with the linear transform L, indexed by bytes of the secret state.
+// S-box with the linear transform L, indexed by bytes of the secret state
+// (and the key schedule indexes the S-box with key bytes).
 // Like any table-driven block cipher it may leak information through
 // cache timing to an attacker who shares the CPU; the dispatch point in
 // sm4_amd64.go and sm4_arm64.go is where constant-time vector kernels

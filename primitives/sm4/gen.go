@@ -54,7 +54,7 @@ import "encoding/binary"
 			p("\n// Round %d.\n", i)
 			p("k = rk[%d]\n", i)
 			for _, w := range ws {
-				p("%c%d ^= roundT(k ^ %c%d ^ %c%d ^ %c%d)\n", w, r, w, (r+1)%4, w, (r+2)%4, w, (r+3)%4)
+				p("%c%d = round(%c%d, k^%c%d^%c%d^%c%d)\n", w, r, w, r, w, (r+1)%4, w, (r+2)%4, w, (r+3)%4)
 			}
 		}
 		p("\n// The output is the last four state words in reverse order.\n")

@@ -65,11 +65,12 @@ func subWord(x uint32) uint32 {
 		uint32(sbox[uint8(x>>8)])<<8 | uint32(sbox[uint8(x)])
 }
 
-// roundT is the round function's T = L∘τ through the merged tables. The
-// four loads are independent; pairing the XORs keeps the dependency chain
-// of a round short.
-func roundT(x uint32) uint32 {
-	return (te0[x>>24] ^ te1[uint8(x>>16)]) ^ (te2[uint8(x>>8)] ^ te3[uint8(x)])
+// round returns acc ⊕ T(x), with T = L∘τ evaluated through the merged
+// tables. The grouping is for latency: the lookups indexed by the top and
+// bottom bytes need one instruction fewer to form their index, so they are
+// folded into acc while the other two are still loading.
+func round(acc, x uint32) uint32 {
+	return (acc ^ te0[x>>24] ^ te3[uint8(x)]) ^ (te1[uint8(x>>16)] ^ te2[uint8(x>>8)])
 }
 
 // expandKey computes the encryption round keys and, reversed, the decryption

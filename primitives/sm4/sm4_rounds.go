@@ -16,131 +16,131 @@ func cryptBlockGeneric(rk *[rounds]uint32, dst, src []byte) {
 
 	// Round 0.
 	k = rk[0]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 1.
 	k = rk[1]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 2.
 	k = rk[2]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 3.
 	k = rk[3]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 4.
 	k = rk[4]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 5.
 	k = rk[5]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 6.
 	k = rk[6]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 7.
 	k = rk[7]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 8.
 	k = rk[8]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 9.
 	k = rk[9]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 10.
 	k = rk[10]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 11.
 	k = rk[11]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 12.
 	k = rk[12]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 13.
 	k = rk[13]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 14.
 	k = rk[14]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 15.
 	k = rk[15]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 16.
 	k = rk[16]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 17.
 	k = rk[17]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 18.
 	k = rk[18]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 19.
 	k = rk[19]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 20.
 	k = rk[20]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 21.
 	k = rk[21]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 22.
 	k = rk[22]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 23.
 	k = rk[23]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 24.
 	k = rk[24]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 25.
 	k = rk[25]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 26.
 	k = rk[26]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 27.
 	k = rk[27]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// Round 28.
 	k = rk[28]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
+	a0 = round(a0, k^a1^a2^a3)
 
 	// Round 29.
 	k = rk[29]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
+	a1 = round(a1, k^a2^a3^a0)
 
 	// Round 30.
 	k = rk[30]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
+	a2 = round(a2, k^a3^a0^a1)
 
 	// Round 31.
 	k = rk[31]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
+	a3 = round(a3, k^a0^a1^a2)
 
 	// The output is the last four state words in reverse order.
 	binary.BigEndian.PutUint32(dst[0:], a3)
@@ -175,227 +175,227 @@ func cryptBlocks4Generic(rk *[rounds]uint32, dst, src []byte) {
 
 	// Round 0.
 	k = rk[0]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 1.
 	k = rk[1]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 2.
 	k = rk[2]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 3.
 	k = rk[3]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 4.
 	k = rk[4]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 5.
 	k = rk[5]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 6.
 	k = rk[6]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 7.
 	k = rk[7]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 8.
 	k = rk[8]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 9.
 	k = rk[9]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 10.
 	k = rk[10]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 11.
 	k = rk[11]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 12.
 	k = rk[12]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 13.
 	k = rk[13]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 14.
 	k = rk[14]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 15.
 	k = rk[15]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 16.
 	k = rk[16]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 17.
 	k = rk[17]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 18.
 	k = rk[18]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 19.
 	k = rk[19]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 20.
 	k = rk[20]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 21.
 	k = rk[21]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 22.
 	k = rk[22]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 23.
 	k = rk[23]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 24.
 	k = rk[24]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 25.
 	k = rk[25]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 26.
 	k = rk[26]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 27.
 	k = rk[27]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// Round 28.
 	k = rk[28]
-	a0 ^= roundT(k ^ a1 ^ a2 ^ a3)
-	b0 ^= roundT(k ^ b1 ^ b2 ^ b3)
-	c0 ^= roundT(k ^ c1 ^ c2 ^ c3)
-	d0 ^= roundT(k ^ d1 ^ d2 ^ d3)
+	a0 = round(a0, k^a1^a2^a3)
+	b0 = round(b0, k^b1^b2^b3)
+	c0 = round(c0, k^c1^c2^c3)
+	d0 = round(d0, k^d1^d2^d3)
 
 	// Round 29.
 	k = rk[29]
-	a1 ^= roundT(k ^ a2 ^ a3 ^ a0)
-	b1 ^= roundT(k ^ b2 ^ b3 ^ b0)
-	c1 ^= roundT(k ^ c2 ^ c3 ^ c0)
-	d1 ^= roundT(k ^ d2 ^ d3 ^ d0)
+	a1 = round(a1, k^a2^a3^a0)
+	b1 = round(b1, k^b2^b3^b0)
+	c1 = round(c1, k^c2^c3^c0)
+	d1 = round(d1, k^d2^d3^d0)
 
 	// Round 30.
 	k = rk[30]
-	a2 ^= roundT(k ^ a3 ^ a0 ^ a1)
-	b2 ^= roundT(k ^ b3 ^ b0 ^ b1)
-	c2 ^= roundT(k ^ c3 ^ c0 ^ c1)
-	d2 ^= roundT(k ^ d3 ^ d0 ^ d1)
+	a2 = round(a2, k^a3^a0^a1)
+	b2 = round(b2, k^b3^b0^b1)
+	c2 = round(c2, k^c3^c0^c1)
+	d2 = round(d2, k^d3^d0^d1)
 
 	// Round 31.
 	k = rk[31]
-	a3 ^= roundT(k ^ a0 ^ a1 ^ a2)
-	b3 ^= roundT(k ^ b0 ^ b1 ^ b2)
-	c3 ^= roundT(k ^ c0 ^ c1 ^ c2)
-	d3 ^= roundT(k ^ d0 ^ d1 ^ d2)
+	a3 = round(a3, k^a0^a1^a2)
+	b3 = round(b3, k^b0^b1^b2)
+	c3 = round(c3, k^c0^c1^c2)
+	d3 = round(d3, k^d0^d1^d2)
 
 	// The output is the last four state words in reverse order.
 	binary.BigEndian.PutUint32(dst[0:], a3)
