@@ -2,11 +2,17 @@
 //
 //	y² = x³ - 3x + b over GF(p)
 //
-// with projective coordinates and the complete formulas of Renes, Costello
-// and Batina ("Complete addition formulas for prime order elliptic curves",
-// https://eprint.iacr.org/2015/1060, Algorithms 4–6 for a = -3). Complete
-// formulas have no special cases (doubling, inverse, identity), so the
-// constant-time scalar multiplications need no data-dependent branches.
+// Points are held in projective coordinates, and Add and Double use the
+// complete formulas of Renes, Costello and Batina ("Complete addition
+// formulas for prime order elliptic curves", https://eprint.iacr.org/2015/1060,
+// Algorithms 4 and 6 for a = -3), which have no special cases.
+//
+// The scalar multiplications, whose cost is mostly doublings, work
+// internally in Jacobian coordinates, where a doubling is much cheaper
+// (jacobian.go). Jacobian addition is not complete; the constant-time
+// multiplications show why the exceptional inputs cannot arise (or select
+// the right result without branching), and the variable-time ones, used
+// only on public values, branch on them.
 package sm2ec
 
 import (
@@ -265,58 +271,6 @@ func (p *Point) Add(a, b *Point) *Point {
 	z3.Mul(&v, &z3)
 	yy.Mul(&s, &xx)
 	z3.Add(&z3, &yy)
-
-	p.x, p.y, p.z = x3, y3, z3
-	return p
-}
-
-// addAffine sets p = a + b for an affine b (never the identity), and
-// returns p. It is Algorithm 5 of the paper, complete in a.
-func (p *Point) addAffine(a *Point, b *affinePoint) *Point {
-	var xx, yy, s, u, v, x3, y3, z3, w field.Element
-	xx.Mul(&a.x, &b.x) // t0
-	yy.Mul(&a.y, &b.y) // t1
-
-	s.Add(&b.x, &b.y) // t3 = (X2+Y2)(X1+Y1) - t0 - t1
-	u.Add(&a.x, &a.y)
-	s.Mul(&s, &u)
-	u.Add(&xx, &yy)
-	s.Sub(&s, &u)
-
-	v.Mul(&b.y, &a.z) // t4 = Y2·Z1 + Y1
-	v.Add(&v, &a.y)
-
-	y3.Mul(&b.x, &a.z) // Y3 = X2·Z1 + X1
-	y3.Add(&y3, &a.x)
-
-	z3.Mul(&curveB, &a.z)
-	x3.Sub(&y3, &z3)
-	z3.Add(&x3, &x3)
-	x3.Add(&x3, &z3)
-	z3.Sub(&yy, &x3)
-	x3.Add(&yy, &x3)
-
-	y3.Mul(&curveB, &y3)
-	u.Add(&a.z, &a.z)
-	w.Add(&u, &a.z) // t2 = 3·Z1
-	y3.Sub(&y3, &w)
-	y3.Sub(&y3, &xx)
-	u.Add(&y3, &y3)
-	y3.Add(&u, &y3)
-
-	u.Add(&xx, &xx)
-	xx.Add(&u, &xx)
-	xx.Sub(&xx, &w)
-
-	u.Mul(&v, &y3)
-	w.Mul(&xx, &y3)
-	y3.Mul(&x3, &z3)
-	y3.Add(&y3, &w)
-	x3.Mul(&s, &x3)
-	x3.Sub(&x3, &u)
-	z3.Mul(&v, &z3)
-	u.Mul(&s, &xx)
-	z3.Add(&z3, &u)
 
 	p.x, p.y, p.z = x3, y3, z3
 	return p

@@ -149,12 +149,6 @@ func TestGroupLaw(t *testing.T) {
 	if a.Add(g, g).Equal(b.Double(g)) != 1 {
 		t.Fatal("G + G != 2G")
 	}
-	var aff affinePoint
-	aff.x, aff.y = generator.x, generator.y
-	if a.addAffine(g, &aff).Equal(b.Double(g)) != 1 || a.addAffine(inf, &aff).Equal(g) != 1 ||
-		a.addAffine(b.Negate(g), &aff).IsIdentity() != 1 {
-		t.Fatal("mixed addition is not complete")
-	}
 	if !bytes.Equal(NewPoint().Bytes(), []byte{0}) {
 		t.Fatal("identity encoding")
 	}
@@ -321,6 +315,39 @@ func TestScalarBaseMultTopWindow(t *testing.T) {
 					t.Fatalf("ScalarBaseMult(%x + n) wrong", k)
 				}
 			}
+		}
+	}
+}
+
+// TestDoubleScalarMultSpecialCases exercises the branches of the variable
+// time additions: equal points, opposite points and the identity.
+func TestDoubleScalarMultSpecialCases(t *testing.T) {
+	g := NewGenerator()
+	negG := new(Point).Negate(g)
+	for _, k := range []*big.Int{big.NewInt(1), big.NewInt(7), big.NewInt(64), hexInt("123456789abcdef"),
+		new(big.Int).Sub(refN, bigOne), new(big.Int).Rsh(refN, 1)} {
+		ks := scalar32(k)
+		// k·G + k·G = 2k·G
+		got, _ := new(Point).DoubleScalarMultVarTime(ks, g, ks)
+		want := refBytes(refMul(refG, new(big.Int).Lsh(k, 1)))
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("k·G + k·G wrong for k = %x", k)
+		}
+		// k·G + k·(-G) = O
+		got.DoubleScalarMultVarTime(ks, negG, ks)
+		if got.IsIdentity() != 1 {
+			t.Fatalf("k·G - k·G is not the identity for k = %x", k)
+		}
+		// 0·G + k·G and k·G + 0·G
+		zero := make([]byte, 32)
+		want = refBytes(refMul(refG, k))
+		got.DoubleScalarMultVarTime(zero, g, ks)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatal("0·G + k·G wrong")
+		}
+		got.DoubleScalarMultVarTime(ks, g, zero)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatal("k·G + 0·G wrong")
 		}
 	}
 }
