@@ -38,12 +38,14 @@ const blockWords = 16
 //
 // The key-dependent part of the initial state is computed once, by
 // [NewCipher]; [Cipher.Reset] then starts a new keystream for a new IV under
-// the same key without allocating.
+// the same key without allocating. A Cipher must be created by NewCipher or
+// [NewEEA3]; the zero value has no key.
 type Cipher struct {
 	st state
 
 	// pre holds each LFSR cell's key and constant bits; the IV is ORed in.
 	pre    [16]uint32
+	keyed  bool
 	zuc256 bool
 
 	// ks holds the keystream bytes of the current 64-byte batch;
@@ -66,6 +68,13 @@ type Cipher struct {
 // for every record keeps it and calls [Cipher.Reset].
 func NewCipher(key, iv []byte) (cipher.Stream, error) {
 	c := new(Cipher)
+	if err := c.init(key, iv); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Cipher) init(key, iv []byte) error {
 	switch len(key) {
 	case 16:
 		loadKey128(&c.pre, key)
@@ -73,12 +82,10 @@ func NewCipher(key, iv []byte) (cipher.Stream, error) {
 		c.zuc256 = true
 		loadKey256(&c.pre, key, &zuc256D)
 	default:
-		return nil, KeySizeError(len(key))
+		return KeySizeError(len(key))
 	}
-	if err := c.Reset(iv); err != nil {
-		return nil, err
-	}
-	return c, nil
+	c.keyed = true
+	return c.Reset(iv)
 }
 
 // Reset restarts the keystream for a new IV under the key c was created
@@ -89,6 +96,9 @@ func NewCipher(key, iv []byte) (cipher.Stream, error) {
 // The ZUC-128 record protection of this project's TLCP suites calls it once
 // per record with write_IV XOR the sequence number.
 func (c *Cipher) Reset(iv []byte) error {
+	if !c.keyed {
+		return errors.New("zuc: Cipher not created by NewCipher")
+	}
 	if c.zuc256 {
 		var v [25]uint8
 		if len(iv) != 23 && len(iv) != 25 {
@@ -120,6 +130,9 @@ func (c *Cipher) XORKeyStream(dst, src []byte) {
 	dst = dst[:len(src)]
 	if inexactOverlap(dst, src) {
 		panic("zuc: invalid buffer overlap")
+	}
+	if !c.keyed {
+		panic("zuc: XORKeyStream on a Cipher not created by NewCipher")
 	}
 	if c.used < len(c.ks) {
 		n := subtle.XORBytes(dst, src, c.ks[c.used:])
@@ -186,21 +199,30 @@ func eea3IV(iv *[16]byte, count, bearer, direction uint32) {
 // BEARER and the 1-bit DIRECTION. The Stream is a *[Cipher]. For a message
 // whose LENGTH is not a whole number of bytes use [EEA3Bits].
 func NewEEA3(key []byte, count, bearer, direction uint32) (cipher.Stream, error) {
+	c := new(Cipher)
+	if err := c.initEEA3(key, count, bearer, direction); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Cipher) initEEA3(key []byte, count, bearer, direction uint32) error {
 	if len(key) != 16 {
-		return nil, KeySizeError(len(key))
+		return KeySizeError(len(key))
 	}
 	if bearer >= 32 || direction >= 2 {
-		return nil, errEEA3Params
+		return errEEA3Params
 	}
 	var iv [16]byte
 	eea3IV(&iv, count, bearer, direction)
-	return NewCipher(key, iv[:])
+	return c.init(key, iv[:])
 }
 
 // EEA3Bits encrypts (or decrypts) a 128-EEA3 message of lengthBits bits:
 // it XORs the first ⌈lengthBits/8⌉ bytes of src with the keystream into dst
 // and clears the bits of the last byte beyond lengthBits, which the
-// specification leaves undefined. src and dst may be the same slice.
+// specification leaves undefined. src and dst may be the same slice. It
+// does not allocate.
 func EEA3Bits(key []byte, count, bearer, direction uint32, dst, src []byte, lengthBits int) error {
 	if lengthBits < 0 {
 		return errors.New("zuc: negative LENGTH")
@@ -212,11 +234,12 @@ func EEA3Bits(key []byte, count, bearer, direction uint32, dst, src []byte, leng
 	if inexactOverlap(dst[:n], src[:n]) {
 		return errors.New("zuc: invalid buffer overlap")
 	}
-	s, err := NewEEA3(key, count, bearer, direction)
-	if err != nil {
+	// A Cipher on the stack: one-shot use allocates nothing.
+	var c Cipher
+	if err := c.initEEA3(key, count, bearer, direction); err != nil {
 		return err
 	}
-	s.XORKeyStream(dst[:n], src[:n])
+	c.XORKeyStream(dst[:n], src[:n])
 	if r := lengthBits % 8; r != 0 {
 		dst[n-1] &= 0xff << (8 - r)
 	}

@@ -408,7 +408,7 @@ func TestMACAgainstModel(t *testing.T) {
 				// the MAC constants; build it from the internals.
 				var d [16]uint8 = zuc256D
 				copy(d[:3], zuc256MACD[map[int]int{4: 0, 8: 1, 16: 2}[size]][:])
-				c := &Cipher{zuc256: true}
+				c := &Cipher{zuc256: true, keyed: true}
 				loadKey256(&c.pre, key, &d)
 				if err := c.Reset(iv256); err != nil {
 					t.Fatal(err)
@@ -603,6 +603,18 @@ func TestBadInputs(t *testing.T) {
 		}()
 		s.XORKeyStream(make([]byte, 3), make([]byte, 4))
 	}()
+	var zero Cipher
+	if err := zero.Reset(make([]byte, 16)); err == nil {
+		t.Error("Reset of a zero Cipher succeeded")
+	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("XORKeyStream on a zero Cipher did not panic")
+			}
+		}()
+		zero.XORKeyStream(make([]byte, 4), make([]byte, 4))
+	}()
 }
 
 func TestAllocs(t *testing.T) {
@@ -623,6 +635,7 @@ func TestAllocs(t *testing.T) {
 			"EIA3":         func() { h.Reset(); h.Write(buf); tag = h.Sum(tag[:0]) },
 			"EIA3Bits":     func() { tag, _ = h.FinishBits(tag[:0], buf, 8*len(buf)-3) },
 			"MAC256":       func() { m.Reset(); m.Write(buf); tag = m.Sum(tag[:0]) },
+			"EEA3Bits":     func() { EEA3Bits(key, 1, 2, 1, buf, buf, 8*len(buf)-5) },
 		} {
 			if n := testing.AllocsPerRun(20, f); n != 0 {
 				t.Errorf("%s: %v allocations", name, n)
