@@ -25,38 +25,61 @@ import (
 // yields only the low 64 bits of each product; the high 64 bits come from
 // multiplying the bit-reversed operands.
 
-// ghashKey is the hash key H prepared for multiplication: its two 64-bit
-// halves, their sum for Karatsuba's middle product, and the bit-reversals.
+// ghashKey is the hash key H and its powers H², H³, H⁴, prepared for
+// multiplication: pow[i] is H^(i+1). Four powers let four blocks be
+// multiplied independently and reduced once (Y·H⁴ ⊕ X₂·H³ ⊕ X₃·H² ⊕ X₄·H
+// equals four Horner steps), which also gives the CPU four independent
+// chains of work.
 type ghashKey struct {
-	h0, h1, h2    uint64
-	h0r, h1r, h2r uint64
+	pow [4]ghashOperand
+}
+
+// ghashOperand is one fixed multiplier split for clmulLow: its two 64-bit
+// halves, their sum (Karatsuba's middle operand) and the bit-reversals of
+// those three, each already cut into the four bit classes clmulLow uses.
+type ghashOperand [6][4]uint64
+
+func splitBits(x uint64) [4]uint64 {
+	return [4]uint64{x & m0, x & m1, x & m2, x & m3}
+}
+
+func newGHASHOperand(hi, lo uint64) ghashOperand {
+	h0, h1 := lo, hi
+	h0r, h1r := bits.Reverse64(h0), bits.Reverse64(h1)
+	return ghashOperand{
+		splitBits(h0), splitBits(h1), splitBits(h0 ^ h1),
+		splitBits(h0r), splitBits(h1r), splitBits(h0r ^ h1r),
+	}
 }
 
 func newGHASHKey(h *[BlockSize]byte) ghashKey {
 	var k ghashKey
-	k.h1 = binary.BigEndian.Uint64(h[0:])
-	k.h0 = binary.BigEndian.Uint64(h[8:])
-	k.h2 = k.h0 ^ k.h1
-	k.h0r = bits.Reverse64(k.h0)
-	k.h1r = bits.Reverse64(k.h1)
-	k.h2r = k.h0r ^ k.h1r
+	hi, lo := binary.BigEndian.Uint64(h[0:]), binary.BigEndian.Uint64(h[8:])
+	k.pow[0] = newGHASHOperand(hi, lo)
+	p := ghashState{hi, lo}
+	for i := 1; i < len(k.pow); i++ {
+		p.mulH(&k)
+		k.pow[i] = newGHASHOperand(p.hi, p.lo)
+	}
 	return k
 }
 
-// clmulLow returns the low 64 bits of the carry-less product of x and y.
-// Each operand is split into four parts holding every fourth bit; in the
-// integer product of two parts every column receives at most 16 set bits,
-// and only columns at 60 and above can receive 16, so a carry never lands
-// on a kept bit of the truncated product.
-func clmulLow(x, y uint64) uint64 {
-	const (
-		m0 = 0x1111111111111111
-		m1 = 0x2222222222222222
-		m2 = 0x4444444444444444
-		m3 = 0x8888888888888888
-	)
+// Masks for the four bit classes (bit positions modulo 4).
+const (
+	m0 = 0x1111111111111111
+	m1 = 0x2222222222222222
+	m2 = 0x4444444444444444
+	m3 = 0x8888888888888888
+)
+
+// clmulLow returns the low 64 bits of the carry-less product of x and the
+// operand split into y. Each operand is split into four parts holding every
+// fourth bit; in the integer product of two parts every column receives at
+// most 16 set bits, and only columns at 60 and above can receive 16, so a
+// carry never lands on a kept bit of the truncated product.
+func clmulLow(x uint64, y *[4]uint64) uint64 {
 	x0, x1, x2, x3 := x&m0, x&m1, x&m2, x&m3
-	y0, y1, y2, y3 := y&m0, y&m1, y&m2, y&m3
+	y0, y1, y2, y3 := y[0], y[1], y[2], y[3]
 	z0 := x0*y0 ^ x1*y3 ^ x2*y2 ^ x3*y1
 	z1 := x0*y1 ^ x1*y0 ^ x2*y3 ^ x3*y2
 	z2 := x0*y2 ^ x1*y1 ^ x2*y0 ^ x3*y3
@@ -70,32 +93,42 @@ type ghashState struct {
 	hi, lo uint64
 }
 
-// mulH sets y to y·H.
-func (y *ghashState) mulH(k *ghashKey) {
-	y1, y0 := y.hi, y.lo
-	y0r, y1r := bits.Reverse64(y0), bits.Reverse64(y1)
-	y2, y2r := y0^y1, y0r^y1r
+// ghashProduct accumulates unreduced products. Everything after the six
+// partial multiplications (bit-reversal, Karatsuba recombination, shift,
+// reduction) is linear over GF(2), so a sum of products can be finished
+// once instead of once per product.
+type ghashProduct struct {
+	z0, z1, z2, z0h, z1h, z2h uint64
+}
 
-	// Karatsuba: three 64×64 products, each as low half and high half.
-	z0 := clmulLow(y0, k.h0)
-	z1 := clmulLow(y1, k.h1)
-	z2 := clmulLow(y2, k.h2)
-	z0h := clmulLow(y0r, k.h0r)
-	z1h := clmulLow(y1r, k.h1r)
-	z2h := clmulLow(y2r, k.h2r)
-	z2 ^= z0 ^ z1
-	z2h ^= z0h ^ z1h
+// mulAdd adds (hi‖lo)·p to the accumulated product.
+func (a *ghashProduct) mulAdd(hi, lo uint64, p *ghashOperand) {
+	y1, y0 := hi, lo
+	y0r, y1r := bits.Reverse64(y0), bits.Reverse64(y1)
+	a.z0 ^= clmulLow(y0, &p[0])
+	a.z1 ^= clmulLow(y1, &p[1])
+	a.z2 ^= clmulLow(y0^y1, &p[2])
+	a.z0h ^= clmulLow(y0r, &p[3])
+	a.z1h ^= clmulLow(y1r, &p[4])
+	a.z2h ^= clmulLow(y0r^y1r, &p[5])
+}
+
+// reduce finishes the accumulated product into y.
+func (a *ghashProduct) reduce(y *ghashState) {
+	// Karatsuba: the middle product minus the outer ones.
+	z2 := a.z2 ^ a.z0 ^ a.z1
+	z2h := a.z2h ^ a.z0h ^ a.z1h
 	// The reversed products hold the high halves bit-reversed; a 64×64
 	// product has 127 bits, hence the shift.
-	z0h = bits.Reverse64(z0h) >> 1
-	z1h = bits.Reverse64(z1h) >> 1
+	z0h := bits.Reverse64(a.z0h) >> 1
+	z1h := bits.Reverse64(a.z1h) >> 1
 	z2h = bits.Reverse64(z2h) >> 1
 
 	// The 255-bit product, v3 most significant, shifted left by one bit to
 	// account for the reversed representation.
-	v0 := z0
+	v0 := a.z0
 	v1 := z0h ^ z2
-	v2 := z1 ^ z2h
+	v2 := a.z1 ^ z2h
 	v3 := z1h
 	v3 = v3<<1 | v2>>63
 	v2 = v2<<1 | v1>>63
@@ -112,8 +145,24 @@ func (y *ghashState) mulH(k *ghashKey) {
 	y.hi, y.lo = v3, v2
 }
 
+// mulH sets y to y·H.
+func (y *ghashState) mulH(k *ghashKey) {
+	var a ghashProduct
+	a.mulAdd(y.hi, y.lo, &k.pow[0])
+	a.reduce(y)
+}
+
 // update absorbs data into y, zero-padding a final partial block.
 func (y *ghashState) update(k *ghashKey, data []byte) {
+	for len(data) >= 4*BlockSize {
+		var a ghashProduct
+		a.mulAdd(y.hi^binary.BigEndian.Uint64(data[0:]), y.lo^binary.BigEndian.Uint64(data[8:]), &k.pow[3])
+		a.mulAdd(binary.BigEndian.Uint64(data[16:]), binary.BigEndian.Uint64(data[24:]), &k.pow[2])
+		a.mulAdd(binary.BigEndian.Uint64(data[32:]), binary.BigEndian.Uint64(data[40:]), &k.pow[1])
+		a.mulAdd(binary.BigEndian.Uint64(data[48:]), binary.BigEndian.Uint64(data[56:]), &k.pow[0])
+		a.reduce(y)
+		data = data[4*BlockSize:]
+	}
 	for len(data) >= BlockSize {
 		y.hi ^= binary.BigEndian.Uint64(data[0:])
 		y.lo ^= binary.BigEndian.Uint64(data[8:])
