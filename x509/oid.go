@@ -95,10 +95,10 @@ func AlgorithmIdentifierSM3() pkix.AlgorithmIdentifier {
 	return pkix.AlgorithmIdentifier{Algorithm: OIDSM3}
 }
 
-// AlgorithmIdentifierHMACWithSM3 returns {hmac-sm3, NULL}, the form PBKDF2
-// parameters use for every HMAC pseudo-random function.
+// AlgorithmIdentifierHMACWithSM3 returns {hmac-sm3, absent parameters}, the
+// form GmSSL writes in PBKDF2 parameters (and the only one it reads).
 func AlgorithmIdentifierHMACWithSM3() pkix.AlgorithmIdentifier {
-	return pkix.AlgorithmIdentifier{Algorithm: OIDHMACWithSM3, Parameters: asn1.NullRawValue}
+	return pkix.AlgorithmIdentifier{Algorithm: OIDHMACWithSM3}
 }
 
 // AlgorithmIdentifierSM4CBC returns {sm4-cbc, iv}.

@@ -316,6 +316,18 @@ func MarshalPKCS8PrivateKeyWithPassword(rand io.Reader, key any, password []byte
 					b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 						b.AddASN1OctetString(salt)
 						b.AddASN1Int64(int64(iterations))
+						if opts.PRF == HMACWithSM3 {
+							// GmSSL's layout: an explicit key length
+							// and a PRF identifier without parameters;
+							// GmSSL rejects a NULL there.
+							b.AddASN1Int64(int64(keySize))
+							b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+								b.AddASN1ObjectIdentifier(prfOID)
+							})
+							return
+						}
+						// OpenSSL's layout for the SHA-2 PRFs:
+						// no key length, NULL parameters.
 						b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 							b.AddASN1ObjectIdentifier(prfOID)
 							b.AddASN1NULL()

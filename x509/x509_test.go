@@ -292,3 +292,20 @@ func TestUnpad(t *testing.T) {
 		t.Fatal("oversized padding accepted")
 	}
 }
+
+// TestEncryptedPKCS8GmSSLLayout pins the HMAC-SM3 profile to the layout GmSSL
+// writes and reads: PBKDF2 params {salt, iterations, keyLength 16,
+// {hmac-sm3}} (no NULL), cipher {sm4-cbc, iv}.
+func TestEncryptedPKCS8GmSSLLayout(t *testing.T) {
+	sk := sm2Key(t)
+	der, err := MarshalPKCS8PrivateKeyWithPassword(rand.Reader, sk, []byte("pw"), &PBES2Options{Iterations: 1000})
+	must(t, err)
+	prf := []byte{0x02, 0x01, 0x10, 0x30, 0x0b, 0x06, 0x09, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x11, 0x02}
+	if !bytes.Contains(der, prf) {
+		t.Fatalf("PBKDF2 parameters not in GmSSL layout: %x", der)
+	}
+	sm4 := []byte{0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x68, 0x02, 0x04, 0x10}
+	if !bytes.Contains(der, sm4) {
+		t.Fatalf("cipher not sm4-cbc with 16-byte IV: %x", der)
+	}
+}
