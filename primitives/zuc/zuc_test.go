@@ -378,10 +378,14 @@ func refMAC(ks []byte, msg []byte, nbits, tagBits int, eia3 bool) []byte {
 func TestMACAgainstModel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	forEachImpl(t, func(t *testing.T) {
-		for trial := range 300 {
+		edges := []int{0, 1, 31, 32, 33, 480, 511, 512, 513, 544, 1023, 1024, 1025, 4096}
+		for trial := range 300 + len(edges) {
 			nbits := rng.IntN(1400)
-			if trial < 130 {
+			switch {
+			case trial < 130:
 				nbits = trial * 9
+			case trial >= 300:
+				nbits = edges[trial-300]
 			}
 			msg := make([]byte, (nbits+7)/8)
 			fillRand(rng, msg)
