@@ -23,8 +23,8 @@
 // IV under the same key without allocating: the TLCP ZUC-128 record suites
 // of this module restart the keystream for every record.
 //
-// The MACs implement [hash.Hash]. 3GPP messages need not be whole bytes; the
-// FinishBits methods take a message length in bits.
+// The MACs implement [hash.Hash] and [hash.Cloner]. 3GPP messages need not
+// be whole bytes; the FinishBits methods take a message length in bits.
 //
 // The keystream and MAC kernels are chosen once, at start-up, in a small
 // architecture-specific dispatch file. Today every architecture runs the

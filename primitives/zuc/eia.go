@@ -203,6 +203,13 @@ func (h *EIA3) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Clone returns an independent copy of h, so that a common prefix can be
+// hashed once and finished in several ways.
+func (h *EIA3) Clone() (hash.Cloner, error) {
+	c := *h
+	return &c, nil
+}
+
 // Sum appends the MAC of the bytes written so far to b; h is unchanged.
 func (h *EIA3) Sum(b []byte) []byte {
 	tag := h.m.sum(0, 0)
@@ -275,6 +282,12 @@ func (h *MAC256) Reset() { h.m.reset() }
 func (h *MAC256) Write(p []byte) (int, error) {
 	h.m.write(p)
 	return len(p), nil
+}
+
+// Clone returns an independent copy of h.
+func (h *MAC256) Clone() (hash.Cloner, error) {
+	c := *h
+	return &c, nil
 }
 
 // Sum appends the tag of the bytes written so far to b; h is unchanged.

@@ -468,7 +468,19 @@ func TestMACStreaming(t *testing.T) {
 				if got := split[i].Sum(nil); !bytes.Equal(got, want) {
 					t.Fatalf("hash %d, %d bytes: split Write gives %x, want %x", i, len(msg), got, want)
 				}
+				clone, err := one[i].(hash.Cloner).Clone()
+				if err != nil {
+					t.Fatal(err)
+				}
+				clone.Write([]byte("more"))
+				one[i].Write([]byte("more"))
+				if !bytes.Equal(clone.Sum(nil), one[i].Sum(nil)) {
+					t.Fatalf("hash %d: clone differs", i)
+				}
 				one[i].Reset()
+				if !bytes.Equal(split[i].Sum(nil), want) || bytes.Equal(clone.Sum(nil), one[i].Sum(nil)) {
+					t.Fatalf("hash %d: Reset of one hash changed another", i)
+				}
 				fresh := newHashes()[i]
 				one[i].Write(msg[:len(msg)/2])
 				fresh.Write(msg[:len(msg)/2])
