@@ -4,46 +4,126 @@ import "math/bits"
 
 // feMulGeneric sets out = a·b·R⁻¹ mod p.
 //
-// The 512-bit product is computed schoolbook style and then reduced with
-// Montgomery's method. Because p ≡ -1 mod 2^64, the Montgomery factor of each
-// step is simply the lowest limb, and because p+1 = 2^64·(2^192 - 2^160 -
-// 2^32 + 1), multiplying by (p+1)/2^64 needs only shifts and subtractions: no
-// multiplications are spent on the reduction at all.
+// It interleaves the schoolbook product with Montgomery reduction, one limb
+// of a at a time, keeping the running value (below 2p) in six registers.
+// Because p ≡ -1 mod 2^64, the Montgomery factor of each step is simply the
+// lowest limb m, and because p+1 = 2^64·(2^192 - 2^160 - 2^32 + 1), adding
+// m·p and dropping the low limb is adding m·(p+1)/2^64, which takes only
+// shifts and subtractions: the reduction spends no multiplications.
 func feMulGeneric(out, a, b *Element) {
-	var t [8]uint64
-	var c uint64
+	b0, b1, b2, b3 := b.l[0], b.l[1], b.l[2], b.l[3]
+	var s0, s1, s2, s3, s4 uint64
+	var c, h0, h1, h2, h3, l0, l1, l2, l3, u5 uint64
+	var m, q0, q1, q2, q3, br uint64
 
-	// Row 0.
-	a0 := a.l[0]
-	h0, l0 := bits.Mul64(a0, b.l[0])
-	h1, l1 := bits.Mul64(a0, b.l[1])
-	h2, l2 := bits.Mul64(a0, b.l[2])
-	h3, l3 := bits.Mul64(a0, b.l[3])
-	t[0] = l0
-	t[1], c = bits.Add64(l1, h0, 0)
-	t[2], c = bits.Add64(l2, h1, c)
-	t[3], c = bits.Add64(l3, h2, c)
-	t[4] = h3 + c
+	// Limb 0 of a.
+	h0, l0 = bits.Mul64(a.l[0], b0)
+	h1, l1 = bits.Mul64(a.l[0], b1)
+	h2, l2 = bits.Mul64(a.l[0], b2)
+	h3, l3 = bits.Mul64(a.l[0], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// (s + m·p)/2^64 = (s >> 64) + m·(2^192 - 2^160 - 2^32 + 1), m = s0.
+	m = s0
+	q0, br = bits.Sub64(m, m<<32, 0)
+	q1, br = bits.Sub64(0, m>>32, br)
+	q2, br = bits.Sub64(0, m<<32, br)
+	q3, _ = bits.Sub64(m, m>>32, br)
+	s0, c = bits.Add64(s1, q0, 0)
+	s1, c = bits.Add64(s2, q1, c)
+	s2, c = bits.Add64(s3, q2, c)
+	s3, c = bits.Add64(s4, q3, c)
+	s4 = u5 + c
 
-	// Rows 1 to 3: add a[i]·b at limb i.
-	for i := 1; i < 4; i++ {
-		ai := a.l[i]
-		h0, l0 = bits.Mul64(ai, b.l[0])
-		h1, l1 = bits.Mul64(ai, b.l[1])
-		h2, l2 = bits.Mul64(ai, b.l[2])
-		h3, l3 = bits.Mul64(ai, b.l[3])
-		var r1, r2, r3, r4 uint64
-		r1, c = bits.Add64(l1, h0, 0)
-		r2, c = bits.Add64(l2, h1, c)
-		r3, c = bits.Add64(l3, h2, c)
-		r4 = h3 + c
-		t[i], c = bits.Add64(t[i], l0, 0)
-		t[i+1], c = bits.Add64(t[i+1], r1, c)
-		t[i+2], c = bits.Add64(t[i+2], r2, c)
-		t[i+3], c = bits.Add64(t[i+3], r3, c)
-		t[i+4] = r4 + c
-	}
-	montgomeryReduce(&out.l, &t)
+	// Limb 1 of a.
+	h0, l0 = bits.Mul64(a.l[1], b0)
+	h1, l1 = bits.Mul64(a.l[1], b1)
+	h2, l2 = bits.Mul64(a.l[1], b2)
+	h3, l3 = bits.Mul64(a.l[1], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// (s + m·p)/2^64 = (s >> 64) + m·(2^192 - 2^160 - 2^32 + 1), m = s0.
+	m = s0
+	q0, br = bits.Sub64(m, m<<32, 0)
+	q1, br = bits.Sub64(0, m>>32, br)
+	q2, br = bits.Sub64(0, m<<32, br)
+	q3, _ = bits.Sub64(m, m>>32, br)
+	s0, c = bits.Add64(s1, q0, 0)
+	s1, c = bits.Add64(s2, q1, c)
+	s2, c = bits.Add64(s3, q2, c)
+	s3, c = bits.Add64(s4, q3, c)
+	s4 = u5 + c
+
+	// Limb 2 of a.
+	h0, l0 = bits.Mul64(a.l[2], b0)
+	h1, l1 = bits.Mul64(a.l[2], b1)
+	h2, l2 = bits.Mul64(a.l[2], b2)
+	h3, l3 = bits.Mul64(a.l[2], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// (s + m·p)/2^64 = (s >> 64) + m·(2^192 - 2^160 - 2^32 + 1), m = s0.
+	m = s0
+	q0, br = bits.Sub64(m, m<<32, 0)
+	q1, br = bits.Sub64(0, m>>32, br)
+	q2, br = bits.Sub64(0, m<<32, br)
+	q3, _ = bits.Sub64(m, m>>32, br)
+	s0, c = bits.Add64(s1, q0, 0)
+	s1, c = bits.Add64(s2, q1, c)
+	s2, c = bits.Add64(s3, q2, c)
+	s3, c = bits.Add64(s4, q3, c)
+	s4 = u5 + c
+
+	// Limb 3 of a.
+	h0, l0 = bits.Mul64(a.l[3], b0)
+	h1, l1 = bits.Mul64(a.l[3], b1)
+	h2, l2 = bits.Mul64(a.l[3], b2)
+	h3, l3 = bits.Mul64(a.l[3], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// (s + m·p)/2^64 = (s >> 64) + m·(2^192 - 2^160 - 2^32 + 1), m = s0.
+	m = s0
+	q0, br = bits.Sub64(m, m<<32, 0)
+	q1, br = bits.Sub64(0, m>>32, br)
+	q2, br = bits.Sub64(0, m<<32, br)
+	q3, _ = bits.Sub64(m, m>>32, br)
+	s0, c = bits.Add64(s1, q0, 0)
+	s1, c = bits.Add64(s2, q1, c)
+	s2, c = bits.Add64(s3, q2, c)
+	s3, c = bits.Add64(s4, q3, c)
+	s4 = u5 + c
+	out.l[0], out.l[1], out.l[2], out.l[3] = reduceOnce4(s0, s1, s2, s3, s4)
 }
 
 // feSquareGeneric sets out = a²·R⁻¹ mod p, computing each cross product once.
@@ -81,48 +161,48 @@ func feSquareGeneric(out, a *Element) {
 	u1 <<= 1
 
 	// Add the squares a[i]² at limb 2i.
-	var t [8]uint64
-	h, l := bits.Mul64(a0, a0)
-	t[0] = l
-	t[1], c = bits.Add64(u1, h, 0)
-	h, l = bits.Mul64(a1, a1)
-	t[2], c = bits.Add64(u2, l, c)
-	t[3], c = bits.Add64(u3, h, c)
+	h, t0 := bits.Mul64(a0, a0)
+	t1, c := bits.Add64(u1, h, 0)
+	h, l := bits.Mul64(a1, a1)
+	t2, c := bits.Add64(u2, l, c)
+	t3, c := bits.Add64(u3, h, c)
 	h, l = bits.Mul64(a2, a2)
-	t[4], c = bits.Add64(u4, l, c)
-	t[5], c = bits.Add64(u5, h, c)
+	t4, c := bits.Add64(u4, l, c)
+	t5, c := bits.Add64(u5, h, c)
 	h, l = bits.Mul64(a3, a3)
-	t[6], c = bits.Add64(u6, l, c)
-	t[7], _ = bits.Add64(u7, h, c)
+	t6, c := bits.Add64(u6, l, c)
+	t7, _ := bits.Add64(u7, h, c)
 
-	montgomeryReduce(&out.l, &t)
+	// Montgomery reduction of the low half, one limb at a time as in
+	// feMulGeneric, then add the high half.
+	var m, q0, q1, q2, q3, br uint64
+	for range 4 {
+		m = t0
+		q0, br = bits.Sub64(m, m<<32, 0)
+		q1, br = bits.Sub64(0, m>>32, br)
+		q2, br = bits.Sub64(0, m<<32, br)
+		q3, _ = bits.Sub64(m, m>>32, br)
+		t0, c = bits.Add64(t1, q0, 0)
+		t1, c = bits.Add64(t2, q1, c)
+		t2, c = bits.Add64(t3, q2, c)
+		t3 = q3 + c
+	}
+	t0, c = bits.Add64(t0, t4, 0)
+	t1, c = bits.Add64(t1, t5, c)
+	t2, c = bits.Add64(t2, t6, c)
+	t3, c = bits.Add64(t3, t7, c)
+	out.l[0], out.l[1], out.l[2], out.l[3] = reduceOnce4(t0, t1, t2, t3, c)
 }
 
-// montgomeryReduce sets out = t·R⁻¹ mod p for t < p·2^256.
-//
-// It computes S = (t_lo + M·p)/2^256 ≤ p one limb at a time, then adds
-// t_hi < p and subtracts p at most once. Each step replaces the window w
-// by (w + m·p)/2^64 = (w >> 64) + m·(p+1)/2^64 with m = w mod 2^64, where
-// m·(p+1)/2^64 = m·2^192 - m·2^160 - m·2^32 + m.
-func montgomeryReduce(out *[4]uint64, t *[8]uint64) {
-	w0, w1, w2, w3 := t[0], t[1], t[2], t[3]
-	var b, c uint64
-	for range 4 {
-		m := w0
-		var q0, q1, q2, q3 uint64
-		q0, b = bits.Sub64(m, m<<32, 0)
-		q1, b = bits.Sub64(0, m>>32, b)
-		q2, b = bits.Sub64(0, m<<32, b)
-		q3, _ = bits.Sub64(m, m>>32, b)
-		w0, c = bits.Add64(w1, q0, 0)
-		w1, c = bits.Add64(w2, q1, c)
-		w2, c = bits.Add64(w3, q2, c)
-		w3 = q3 + c
-	}
-	var r [4]uint64
-	r[0], c = bits.Add64(w0, t[4], 0)
-	r[1], c = bits.Add64(w1, t[5], c)
-	r[2], c = bits.Add64(w2, t[6], c)
-	r[3], c = bits.Add64(w3, t[7], c)
-	reduceOnce(out, &r, c)
+// reduceOnce4 returns (carry·2^256 + t) mod p for an input below 2p, in
+// registers.
+func reduceOnce4(t0, t1, t2, t3, carry uint64) (r0, r1, r2, r3 uint64) {
+	s0, b := bits.Sub64(t0, pLimbs[0], 0)
+	s1, b := bits.Sub64(t1, pLimbs[1], b)
+	s2, b := bits.Sub64(t2, pLimbs[2], b)
+	s3, b := bits.Sub64(t3, pLimbs[3], b)
+	_, b = bits.Sub64(carry, 0, b)
+	// b == 1: the input was below p, keep t.
+	m := -b
+	return s0 ^ (m & (t0 ^ s0)), s1 ^ (m & (t1 ^ s1)), s2 ^ (m & (t2 ^ s2)), s3 ^ (m & (t3 ^ s3))
 }

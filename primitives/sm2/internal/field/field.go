@@ -117,31 +117,12 @@ func (e *Element) fromMontgomery(a *Element) {
 
 // Add sets e = a + b and returns e.
 func (e *Element) Add(a, b *Element) *Element {
-	var c uint64
-	var t [4]uint64
-	t[0], c = bits.Add64(a.l[0], b.l[0], 0)
-	t[1], c = bits.Add64(a.l[1], b.l[1], c)
-	t[2], c = bits.Add64(a.l[2], b.l[2], c)
-	t[3], c = bits.Add64(a.l[3], b.l[3], c)
-	reduceOnce(&e.l, &t, c)
+	t0, c := bits.Add64(a.l[0], b.l[0], 0)
+	t1, c := bits.Add64(a.l[1], b.l[1], c)
+	t2, c := bits.Add64(a.l[2], b.l[2], c)
+	t3, c := bits.Add64(a.l[3], b.l[3], c)
+	e.l[0], e.l[1], e.l[2], e.l[3] = reduceOnce4(t0, t1, t2, t3, c)
 	return e
-}
-
-// reduceOnce sets out = (carry·2^256 + t) mod p for an input below 2p.
-func reduceOnce(out, t *[4]uint64, carry uint64) {
-	var s [4]uint64
-	var b uint64
-	s[0], b = bits.Sub64(t[0], pLimbs[0], 0)
-	s[1], b = bits.Sub64(t[1], pLimbs[1], b)
-	s[2], b = bits.Sub64(t[2], pLimbs[2], b)
-	s[3], b = bits.Sub64(t[3], pLimbs[3], b)
-	_, b = bits.Sub64(carry, 0, b)
-	// b == 1: the input was below p, keep t.
-	m := -b
-	out[0] = s[0] ^ (m & (t[0] ^ s[0]))
-	out[1] = s[1] ^ (m & (t[1] ^ s[1]))
-	out[2] = s[2] ^ (m & (t[2] ^ s[2]))
-	out[3] = s[3] ^ (m & (t[3] ^ s[3]))
 }
 
 // Sub sets e = a - b and returns e.
