@@ -9,12 +9,9 @@ import (
 	"math/big"
 	"time"
 
-	smx "github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
-
-func smxMarshalPKIX(pub any) ([]byte, error) { return smx.MarshalPKIXPublicKey(pub) }
 
 // RevocationListEntry is one revoked certificate in a CRL.
 type RevocationListEntry struct {

@@ -164,7 +164,7 @@ func CreateCertificateRequest(rand io.Reader, template *CertificateRequest, priv
 	if err != nil {
 		return nil, err
 	}
-	spki, err := smxMarshalPKIX(key.Public())
+	spki, err := MarshalPKIXPublicKey(key.Public())
 	if err != nil {
 		return nil, err
 	}
