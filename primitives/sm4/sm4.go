@@ -27,9 +27,10 @@ func (k KeySizeError) Error() string {
 	return "sm4: invalid key size " + strconv.Itoa(int(k))
 }
 
-// Block is an SM4 cipher instance for one key. Besides [cipher.Block] it
-// implements the methods crypto/cipher looks for to hand CBC, CTR and GCM to
-// an implementation that works on many blocks at a time.
+// Block is an SM4 cipher instance for one key, made by [NewCipher]. Besides
+// [cipher.Block] it implements the methods crypto/cipher looks for to hand
+// CBC, CTR and GCM to an implementation that works on many blocks at a time.
+// A Block is safe for concurrent use.
 type Block struct {
 	enc [rounds]uint32 // round keys rk0…rk31
 	dec [rounds]uint32 // the same keys in reverse order
@@ -78,8 +79,8 @@ func (b *Block) Decrypt(dst, src []byte) {
 	cryptBlock(&b.dec, dst, src)
 }
 
-// encryptBlocks encrypts whole blocks of src into dst (ECB), for tests and
-// for modes that want the bulk kernel directly.
+// encryptBlocks encrypts whole blocks of src into dst (ECB) through the
+// bulk kernel. The tests use it to check that kernel directly.
 func (b *Block) encryptBlocks(dst, src []byte) {
 	cryptBlocks(&b.enc, dst, src)
 }

@@ -9,10 +9,11 @@ package sm4
 import "github.com/shangmi-go/shangmi/primitives/internal/impl"
 
 // This file is the single dispatch point for SM4 on amd64. Assembly kernels
-// for "aesni" and "gfni" (AES-NI / GFNI affine S-box evaluation, AVX2 and AVX-512 widths) will be chosen here with a plain if-ladder on the flags
-// below, which are read from the CPU once. Until those kernels exist the
-// flags stay false (so impl.List reports no alternative and tests run the
-// generic code only) and every call goes to the generic Go code.
+// "aesni" and "gfni", which evaluate the S-box with AES-NI or GFNI affine
+// instructions at AVX2 and AVX-512 widths, will be chosen here with a plain
+// if-ladder on the flags below, read from the CPU once. Until those kernels
+// exist the flags stay false, so impl.List reports no alternative, tests run
+// the generic code only, and every call goes to the generic Go code.
 //
 // Dispatch is a function with an if-ladder rather than a function variable:
 // a call through a variable hides the callee from escape analysis, so every
