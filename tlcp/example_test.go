@@ -1,0 +1,156 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp_test
+
+import (
+	"crypto/rand"
+	"crypto/x509/pkix"
+	"fmt"
+	"io"
+	"log"
+	"math/big"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/tlcp"
+)
+
+// issue makes an SM2 key and a certificate for it, signed by parent (or
+// self-signed if parent is nil).
+func issue(tmpl, parent *smx509.Certificate, parentKey *sm2.PrivateKey) (*smx509.Certificate, *sm2.PrivateKey) {
+	key, err := sm2.GenerateKey(rand.Reader)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tmpl.SerialNumber, _ = rand.Int(rand.Reader, big.NewInt(1<<62))
+	tmpl.NotBefore, tmpl.NotAfter = time.Now().Add(-time.Hour), time.Now().Add(time.Hour)
+	if parent == nil {
+		parent, parentKey = tmpl, key
+	}
+	der, err := smx509.CreateCertificate(rand.Reader, tmpl, parent, key.Public(), parentKey)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cert, err := smx509.ParseCertificate(der)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return cert, key
+}
+
+// exampleCredentials returns a CA pool and a server's double certificate.
+func exampleCredentials() (*smx509.CertPool, tlcp.CertificatePair) {
+	ca, caKey := issue(&smx509.Certificate{
+		Subject: pkix.Name{CommonName: "Example CA"}, IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: smx509.KeyUsageCertSign,
+	}, nil, nil)
+	leaf := func(ku smx509.KeyUsage) tlcp.Certificate {
+		cert, key := issue(&smx509.Certificate{
+			Subject: pkix.Name{CommonName: "localhost"}, DNSNames: []string{"localhost"},
+			IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: ku, BasicConstraintsValid: true,
+			ExtKeyUsage: []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth},
+		}, ca, caKey)
+		return tlcp.Certificate{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}
+	}
+	pool := smx509.NewCertPool()
+	pool.AddCert(ca)
+	return pool, tlcp.CertificatePair{
+		Sign: leaf(smx509.KeyUsageDigitalSignature),
+		Enc:  leaf(smx509.KeyUsageKeyEncipherment | smx509.KeyUsageKeyAgreement),
+	}
+}
+
+// A server and a client over loopback: the server holds a signing and an
+// encryption certificate, the client trusts their CA.
+func Example() {
+	roots, pair := exampleCredentials()
+	ln, err := tlcp.Listen("tcp", "127.0.0.1:0", &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, "hello over TLCP\n")
+	}()
+
+	conn, err := tlcp.Dial("tcp", ln.Addr().String(), &tlcp.Config{RootCAs: roots, ServerName: "localhost"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	msg, _ := io.ReadAll(conn)
+	fmt.Print(string(msg))
+	fmt.Println(tlcp.CipherSuiteName(conn.ConnectionState().CipherSuite))
+	// Output:
+	// hello over TLCP
+	// ECC_SM4_GCM_SM3
+}
+
+// HTTPS over TLCP: the server is http.Server.Serve on a TLCP listener, the
+// client an http.Client with NewHTTPTransport.
+func ExampleNewHTTPTransport() {
+	roots, pair := exampleCredentials()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "you asked for %s", r.URL.Path)
+	})}
+	go srv.Serve(tlcp.NewListener(ln, &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}}))
+	defer srv.Close()
+
+	client := &http.Client{Transport: tlcp.NewHTTPTransport(&tlcp.Config{RootCAs: roots})}
+	resp, err := client.Get("https://" + ln.Addr().String() + "/hello")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	fmt.Println(string(body))
+	// Output: you asked for /hello
+}
+
+// TestHTTPRoundTrip runs several requests over kept-alive, new and resumed
+// connections.
+func TestHTTPRoundTrip(t *testing.T) {
+	roots, pair := exampleCredentials()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(w, r.Body)
+	})}
+	go srv.Serve(tlcp.NewListener(ln, &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}}))
+	defer srv.Close()
+	tr := tlcp.NewHTTPTransport(&tlcp.Config{RootCAs: roots, ClientSessionCache: tlcp.NewLRUClientSessionCache(4)})
+	client := &http.Client{Transport: tr}
+	for i := range 5 {
+		body := fmt.Sprintf("request %d", i)
+		resp, err := client.Post("https://"+ln.Addr().String()+"/", "text/plain", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(got) != body {
+			t.Fatalf("got %q", got)
+		}
+		if i == 2 {
+			tr.CloseIdleConnections() // the next request resumes
+		}
+	}
+}
