@@ -53,6 +53,9 @@ var errEmptyPlaintext = errors.New("sm2: cannot encrypt an empty message")
 // Encrypt encrypts msg to pub as in GB/T 32918.4-2016, 6.1, in the format
 // chosen by opts (nil means raw C1 || C3 || C2, uncompressed C1).
 func Encrypt(rand io.Reader, pub *PublicKey, msg []byte, opts *EncrypterOpts) ([]byte, error) {
+	if pub == nil || pub.point == nil {
+		return nil, errInvalidPublicKey
+	}
 	if len(msg) == 0 {
 		return nil, errEmptyPlaintext
 	}
@@ -153,6 +156,9 @@ func allZero(b []byte) int {
 // Decrypt decrypts a ciphertext in the format described by opts (nil means
 // raw C1 || C3 || C2). Every failure returns ErrDecryption.
 func Decrypt(priv *PrivateKey, ciphertext []byte, opts *DecrypterOpts) ([]byte, error) {
+	if priv == nil || priv.pub == nil {
+		return nil, ErrDecryption
+	}
 	if opts == nil {
 		opts = &DecrypterOpts{}
 	}

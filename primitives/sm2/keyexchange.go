@@ -47,7 +47,7 @@ var (
 // identifier uid (nil means DefaultUID) and a shared key of keyLen
 // bytes. initiator selects role A.
 func NewKeyExchange(priv *PrivateKey, uid []byte, keyLen int, initiator bool) (*KeyExchange, error) {
-	if priv == nil || keyLen <= 0 || uint64(keyLen) > sm3.MaxKDFLen {
+	if priv == nil || priv.pub == nil || keyLen <= 0 || uint64(keyLen) > sm3.MaxKDFLen {
 		return nil, errKeyExchangeInput
 	}
 	z, ok := priv.pub.z(uid)
@@ -95,7 +95,7 @@ func (ke *KeyExchange) Respond(rand io.Reader, peerPub *PublicKey, peerUID []byt
 	if ke.initiator {
 		return nil, nil, errWrongRole
 	}
-	if peerPub == nil || peerR == nil {
+	if peerPub == nil || peerR == nil || peerPub.point == nil || peerR.point == nil {
 		return nil, nil, errKeyExchangeInput
 	}
 	if _, err := ke.Init(rand); err != nil {
@@ -125,7 +125,7 @@ func (ke *KeyExchange) Complete(peerPub *PublicKey, peerUID []byte, peerR *Publi
 	if ke.R == nil {
 		return nil, nil, errNotInitialised
 	}
-	if peerPub == nil || peerR == nil {
+	if peerPub == nil || peerR == nil || peerPub.point == nil || peerR.point == nil {
 		return nil, nil, errKeyExchangeInput
 	}
 	zB, ok := peerPub.z(peerUID)
@@ -221,7 +221,7 @@ func (ke *KeyExchange) deriveKey(point, zA, zB []byte, rA, rB *PublicKey) (key, 
 // ECDH returns the x coordinate of [d]P, 32 bytes: plain elliptic curve
 // Diffie–Hellman on sm2p256v1, without the SM2 key exchange's hashing.
 func ECDH(priv *PrivateKey, pub *PublicKey) ([]byte, error) {
-	if priv == nil || pub == nil {
+	if priv == nil || priv.pub == nil || pub == nil || pub.point == nil {
 		return nil, errKeyExchangeInput
 	}
 	p, err := sm2ec.NewPoint().ScalarMult(pub.point, priv.enc[:])

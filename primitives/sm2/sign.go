@@ -49,6 +49,9 @@ func (priv *PrivateKey) Sign(rand io.Reader, msg []byte, opts crypto.SignerOpts)
 // SignASN1 signs msg with priv for the identifier uid (nil means DefaultUID)
 // and returns the DER signature.
 func SignASN1(rand io.Reader, priv *PrivateKey, msg, uid []byte) ([]byte, error) {
+	if priv == nil || priv.pub == nil {
+		return nil, errInvalidPrivateKey
+	}
 	e, err := digest(priv.pub, msg, uid)
 	if err != nil {
 		return nil, err
@@ -59,6 +62,9 @@ func SignASN1(rand io.Reader, priv *PrivateKey, msg, uid []byte) ([]byte, error)
 // VerifyASN1 reports whether sig is a valid DER signature of msg by pub for
 // the identifier uid (nil means DefaultUID).
 func VerifyASN1(pub *PublicKey, msg, uid, sig []byte) bool {
+	if pub == nil || pub.point == nil {
+		return false
+	}
 	e, err := digest(pub, msg, uid)
 	if err != nil {
 		return false
@@ -83,6 +89,9 @@ func digest(pub *PublicKey, msg, uid []byte) ([32]byte, error) {
 // SignDigestASN1 signs the 32-byte value e = SM3(Z || M), computed by the
 // caller, and returns the DER signature.
 func SignDigestASN1(rand io.Reader, priv *PrivateKey, e []byte) ([]byte, error) {
+	if priv == nil || priv.pub == nil {
+		return nil, errInvalidPrivateKey
+	}
 	if len(e) != 32 {
 		return nil, errDigestLength
 	}
@@ -174,7 +183,7 @@ func signWithNonce(priv *PrivateKey, e []byte, k *scalar.Scalar, kb []byte) (r, 
 // VerifyDigestASN1 reports whether sig is a valid DER signature by pub of
 // the 32-byte value e = SM3(Z || M).
 func VerifyDigestASN1(pub *PublicKey, e, sig []byte) bool {
-	if len(e) != 32 {
+	if pub == nil || pub.point == nil || len(e) != 32 {
 		return false
 	}
 	rb, sb, ok := parseSignature(sig)

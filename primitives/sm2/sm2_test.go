@@ -448,3 +448,35 @@ func TestECDH(t *testing.T) {
 		t.Fatal("ECDH differs from P256().ScalarMult")
 	}
 }
+
+// TestZeroValues checks that nil and zero-value keys give errors, not panics.
+func TestZeroValues(t *testing.T) {
+	var zpub PublicKey
+	var zpriv PrivateKey
+	msg := []byte("m")
+	if VerifyASN1(nil, msg, nil, nil) || VerifyASN1(&zpub, msg, nil, nil) || VerifyDigestASN1(&zpub, make([]byte, 32), nil) {
+		t.Fatal("verified with a nil key")
+	}
+	if _, err := SignASN1(rand.Reader, &zpriv, msg, nil); err == nil {
+		t.Fatal("signed with a zero key")
+	}
+	if _, err := SignDigestASN1(rand.Reader, nil, make([]byte, 32)); err == nil {
+		t.Fatal("signed with a nil key")
+	}
+	if _, err := Encrypt(rand.Reader, &zpub, msg, nil); err == nil {
+		t.Fatal("encrypted to a zero key")
+	}
+	if _, err := Decrypt(&zpriv, msg, nil); err != ErrDecryption {
+		t.Fatal("decrypted with a zero key")
+	}
+	if _, err := ECDH(&zpriv, &zpub); err == nil {
+		t.Fatal("ECDH with zero keys")
+	}
+	if _, err := NewKeyExchange(&zpriv, nil, 48, true); err == nil {
+		t.Fatal("key exchange with a zero key")
+	}
+	ke, _ := NewKeyExchange(mustKey(t), nil, 48, false)
+	if _, _, err := ke.Respond(rand.Reader, &zpub, nil, &zpub); err == nil {
+		t.Fatal("responded to zero keys")
+	}
+}
