@@ -25,8 +25,8 @@ func ParseECPrivateKey(der []byte) (any, error) {
 }
 
 // parseECPrivateKey parses SEC 1 ECPrivateKey. curveOID is the curve named by
-// an enclosing PKCS #8 structure, or nil. The inner parameters, when present,
-// take precedence, as in RFC 5915.
+// an enclosing PKCS #8 structure, or nil; inner parameters, when present, must
+// agree with it.
 func parseECPrivateKey(curveOID asn1.ObjectIdentifier, der []byte) (any, error) {
 	input := cryptobyte.String(der)
 	var seq, params, pubField cryptobyte.String
@@ -49,6 +49,9 @@ func parseECPrivateKey(curveOID asn1.ObjectIdentifier, der []byte) (any, error) 
 		if !params.ReadASN1ObjectIdentifier(&oid) || !params.Empty() {
 			// Explicit curve parameters are not supported, for SM2 or otherwise.
 			return nil, errors.New("x509: EC private key has unsupported curve parameters")
+		}
+		if curveOID != nil && !oid.Equal(curveOID) {
+			return nil, errors.New("x509: EC private key names a different curve than its PKCS #8 wrapper")
 		}
 		curveOID = oid
 	}

@@ -37,7 +37,7 @@ func init() {
 
 const certUsage = `usage:
   smtool cert gen -out DIR [-hosts localhost,127.0.0.1] [-not-before 2026-01-01] [-not-after 2046-01-01]
-  smtool cert show FILE...
+  smtool cert show [-password PW] FILE...
   smtool cert verify -roots CA.pem [-intermediates FILE] [-host NAME] [-purpose any|server|client] [-at TIME] CERT.pem`
 
 func runCert(args []string, stdout io.Writer) error {
@@ -273,6 +273,7 @@ func certGen(args []string, stdout io.Writer) error {
 
 func certShow(args []string, stdout io.Writer) error {
 	fs := newFlagSet("cert show")
+	password := fs.String("password", "", "password for ENCRYPTED PRIVATE KEY blocks (otherwise they are not decrypted)")
 	rest, err := parseInterspersed(fs, args, stdout)
 	if err != nil {
 		return err
@@ -285,7 +286,7 @@ func certShow(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := describe(stdout, data); err != nil {
+		if err := describe(stdout, data, []byte(*password)); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -294,7 +295,7 @@ func certShow(args []string, stdout io.Writer) error {
 
 // describe prints every certificate, request, CRL or key found in data,
 // which may be PEM (any number of blocks) or a single DER object.
-func describe(w io.Writer, data []byte) error {
+func describe(w io.Writer, data, password []byte) error {
 	if bytes.Contains(data, []byte("-----BEGIN")) {
 		found := 0
 		for rest := data; ; {
@@ -303,7 +304,7 @@ func describe(w io.Writer, data []byte) error {
 			if block == nil {
 				break
 			}
-			if err := describeBlock(w, block); err != nil {
+			if err := describeBlock(w, block, password); err != nil {
 				return err
 			}
 			found++
@@ -330,7 +331,7 @@ func describe(w io.Writer, data []byte) error {
 	return fmt.Errorf("not a PEM file, and not a DER certificate, request or CRL (%v)", err)
 }
 
-func describeBlock(w io.Writer, block *pem.Block) error {
+func describeBlock(w io.Writer, block *pem.Block, password []byte) error {
 	switch block.Type {
 	case "CERTIFICATE":
 		c, err := smx509.ParseCertificate(block.Bytes)
@@ -357,7 +358,15 @@ func describeBlock(w io.Writer, block *pem.Block) error {
 		}
 		fmt.Fprintf(w, "Private Key (%s): %s\n", block.Type, describeKey(k.Public()))
 	case "ENCRYPTED PRIVATE KEY":
-		fmt.Fprintln(w, "Encrypted Private Key (PKCS #8, PBES2): not shown")
+		if len(password) == 0 {
+			fmt.Fprintln(w, "Encrypted Private Key (PKCS #8, PBES2): give -password to decrypt")
+			return nil
+		}
+		k, err := smx.ParsePrivateKeyPEM(pem.EncodeToMemory(block), password)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "Encrypted Private Key (PKCS #8, PBES2): %s\n", describeKey(k.Public()))
 	case "PUBLIC KEY":
 		k, err := smx.ParsePKIXPublicKey(block.Bytes)
 		if err != nil {

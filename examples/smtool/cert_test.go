@@ -104,6 +104,14 @@ func TestCertShowForeignFiles(t *testing.T) {
 		}
 	}
 
+	enc := testdataDir(t, "tlcp", "server_sign_encrypted.key")
+	if code, out, _ := smtool("cert", "show", "-password", "shangmi-test", enc); code != 0 || !strings.Contains(out, "SM2") {
+		t.Errorf("encrypted key with password: %d %s", code, out)
+	}
+	if code, _, errOut := smtool("cert", "show", "-password", "nope", enc); code != 1 || !strings.Contains(errOut, "password incorrect") {
+		t.Errorf("encrypted key with wrong password: %d %s", code, errOut)
+	}
+
 	// A DER ECDSA certificate made by crypto/x509.
 	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(5), Subject: pkix.Name{CommonName: "ecdsa der"},
