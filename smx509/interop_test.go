@@ -253,3 +253,22 @@ func TestOpenSSLReadsOurs(t *testing.T) {
 		t.Error("openssl decrypted a different key")
 	}
 }
+
+// TestOpenSSLLiveEmptyIDRequest: a request signed by the openssl CLI without
+// distid (empty ID) is accepted, as certificates are.
+func TestOpenSSLLiveEmptyIDRequest(t *testing.T) {
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Skip("openssl not on PATH")
+	}
+	dir := t.TempDir()
+	key := filepath.Join(dir, "k.pem")
+	req := filepath.Join(dir, "req.pem")
+	runOpenSSL(t, "genpkey", "-algorithm", "SM2", "-out", key)
+	runOpenSSL(t, "req", "-new", "-key", key, "-sm3", "-subj", "/CN=empty id request", "-out", req)
+	csr, err := ParseCertificateRequest(loadPEMBlock(t, req, "CERTIFICATE REQUEST"))
+	must(t, err)
+	must(t, csr.CheckSignature())
+	if sm2.VerifyASN1(csr.PublicKey.(*sm2.PublicKey), csr.RawTBSCertificateRequest, nil, csr.Signature) {
+		t.Fatal("openssl used the default ID without distid; the empty-ID path was not exercised")
+	}
+}

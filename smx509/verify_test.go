@@ -374,3 +374,44 @@ func TestCreateCertificateErrors(t *testing.T) {
 		t.Error("self-signed certificate with mismatched keys accepted")
 	}
 }
+
+// TestVerifyChoosesRightIssuer: two intermediates share a subject name but
+// not a key; chain building must find the one that signed the leaf, whatever
+// the pool order.
+func TestVerifyChoosesRightIssuer(t *testing.T) {
+	rootKey := testKey(t, kindSM2, "root")
+	rt := caTemplate("Twin Root")
+	root := issue(t, rt, rt, rootKey.Public(), rootKey)
+	k1, k2 := testKey(t, kindSM2, "twin1"), testKey(t, kindSM2, "twin2")
+	twin1 := issue(t, caTemplate("Twin"), root, k1.Public(), rootKey)
+	twin2 := issue(t, caTemplate("Twin"), root, k2.Public(), rootKey)
+	leaf := issue(t, leafTemplate("twin leaf", KeyUsageDigitalSignature), twin2, testKey(t, kindSM2, "leaf").Public(), k2)
+	// Without key identifiers the builder has to try both.
+	noAKI := *leaf
+	noAKI.AuthorityKeyId = nil
+	for _, order := range [][]*Certificate{{twin1, twin2}, {twin2, twin1}} {
+		roots, inters := NewCertPool(), NewCertPool()
+		roots.AddCert(root)
+		for _, c := range order {
+			inters.AddCert(c)
+		}
+		for _, l := range []*Certificate{leaf, &noAKI} {
+			chains, err := l.Verify(VerifyOptions{Roots: roots, Intermediates: inters, CurrentTime: testTime})
+			must(t, err)
+			if len(chains) != 1 || !chains[0][1].Equal(twin2) {
+				t.Fatalf("wrong chain %v", chains)
+			}
+		}
+	}
+}
+
+func TestVerifyWithoutSM2Roots(t *testing.T) {
+	p := newPKI(t, nil, nil)
+	leaf := p.leaf(t, nil)
+	_, err := leaf.Verify(VerifyOptions{Intermediates: p.inters, CurrentTime: testTime})
+	var uae UnknownAuthorityError
+	var sre SystemRootsError
+	if !errors.As(err, &uae) && !errors.As(err, &sre) {
+		t.Fatalf("nil Roots: %v", err)
+	}
+}
