@@ -94,8 +94,9 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 	if err != nil {
 		return nil, false
 	}
-	xy := s.Bytes() // 04 || x2 || y2; never the identity since k < n
-	if len(xy) != 65 {
+	// One inversion serves both points; neither is the identity as k < n.
+	c1Enc, xy := sm2ec.BytesPair(c1, s)
+	if len(c1Enc) != 65 || len(xy) != 65 {
 		return nil, false
 	}
 	x2, y2 := xy[1:33], xy[33:]
@@ -108,7 +109,7 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 	c3 := hashC3(x2, msg, y2)
 
 	if opts.ASN1 {
-		c1b := c1.Bytes()
+		c1b := c1Enc
 		var b cryptobyte.Builder
 		b.AddASN1(asn1.SEQUENCE, func(b *cryptobyte.Builder) {
 			addASN1Unsigned(b, c1b[1:33])
@@ -118,11 +119,11 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 		})
 		return b.BytesOrPanic(), true
 	}
-	var c1b []byte
+	c1b := c1Enc
 	if opts.CompressC1 {
-		c1b = c1.BytesCompressed()
-	} else {
-		c1b = c1.Bytes()
+		c1b = make([]byte, 33)
+		c1b[0] = 2 | c1Enc[64]&1
+		copy(c1b[1:], c1Enc[1:33])
 	}
 	out := make([]byte, 0, len(c1b)+32+len(c2))
 	out = append(out, c1b...)

@@ -163,63 +163,152 @@ func (s *Scalar) Neg(a *Scalar) *Scalar {
 }
 
 // Mul sets s = a × b and returns s.
+//
+// It interleaves the product with Montgomery reduction one limb of a at a
+// time (CIOS), keeping the running value, below 2n, in registers.
 func (s *Scalar) Mul(a, b *Scalar) *Scalar {
-	var t [8]uint64
-	var c uint64
-	for i := 0; i < 4; i++ {
-		ai := a.l[i]
-		h0, l0 := bits.Mul64(ai, b.l[0])
-		h1, l1 := bits.Mul64(ai, b.l[1])
-		h2, l2 := bits.Mul64(ai, b.l[2])
-		h3, l3 := bits.Mul64(ai, b.l[3])
-		var r1, r2, r3 uint64
-		r1, c = bits.Add64(l1, h0, 0)
-		r2, c = bits.Add64(l2, h1, c)
-		r3, c = bits.Add64(l3, h2, c)
-		r4 := h3 + c
-		t[i], c = bits.Add64(t[i], l0, 0)
-		t[i+1], c = bits.Add64(t[i+1], r1, c)
-		t[i+2], c = bits.Add64(t[i+2], r2, c)
-		t[i+3], c = bits.Add64(t[i+3], r3, c)
-		t[i+4] = r4 + c
-	}
-	montgomeryReduce(&s.l, &t)
+	b0, b1, b2, b3 := b.l[0], b.l[1], b.l[2], b.l[3]
+	var s0, s1, s2, s3, s4, u5 uint64
+	var c, h0, h1, h2, h3, l0, l1, l2, l3, m uint64
+
+	// Limb 0 of a.
+	h0, l0 = bits.Mul64(a.l[0], b0)
+	h1, l1 = bits.Mul64(a.l[0], b1)
+	h2, l2 = bits.Mul64(a.l[0], b2)
+	h3, l3 = bits.Mul64(a.l[0], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// s = (s + m·n)/2^64 with m chosen to clear the low limb.
+	m = s0 * n0
+	h0, l0 = bits.Mul64(m, nLimbs[0])
+	h1, l1 = bits.Mul64(m, nLimbs[1])
+	h2, l2 = bits.Mul64(m, nLimbs[2])
+	h3, l3 = bits.Mul64(m, nLimbs[3])
+	_, c = bits.Add64(s0, l0, 0)
+	s0, c = bits.Add64(s1, l1, c)
+	s1, c = bits.Add64(s2, l2, c)
+	s2, c = bits.Add64(s3, l3, c)
+	s3, c = bits.Add64(s4, 0, c)
+	s4 = u5 + c
+	s0, c = bits.Add64(s0, h0, 0)
+	s1, c = bits.Add64(s1, h1, c)
+	s2, c = bits.Add64(s2, h2, c)
+	s3, c = bits.Add64(s3, h3, c)
+	s4 += c
+
+	// Limb 1 of a.
+	h0, l0 = bits.Mul64(a.l[1], b0)
+	h1, l1 = bits.Mul64(a.l[1], b1)
+	h2, l2 = bits.Mul64(a.l[1], b2)
+	h3, l3 = bits.Mul64(a.l[1], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// s = (s + m·n)/2^64 with m chosen to clear the low limb.
+	m = s0 * n0
+	h0, l0 = bits.Mul64(m, nLimbs[0])
+	h1, l1 = bits.Mul64(m, nLimbs[1])
+	h2, l2 = bits.Mul64(m, nLimbs[2])
+	h3, l3 = bits.Mul64(m, nLimbs[3])
+	_, c = bits.Add64(s0, l0, 0)
+	s0, c = bits.Add64(s1, l1, c)
+	s1, c = bits.Add64(s2, l2, c)
+	s2, c = bits.Add64(s3, l3, c)
+	s3, c = bits.Add64(s4, 0, c)
+	s4 = u5 + c
+	s0, c = bits.Add64(s0, h0, 0)
+	s1, c = bits.Add64(s1, h1, c)
+	s2, c = bits.Add64(s2, h2, c)
+	s3, c = bits.Add64(s3, h3, c)
+	s4 += c
+
+	// Limb 2 of a.
+	h0, l0 = bits.Mul64(a.l[2], b0)
+	h1, l1 = bits.Mul64(a.l[2], b1)
+	h2, l2 = bits.Mul64(a.l[2], b2)
+	h3, l3 = bits.Mul64(a.l[2], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// s = (s + m·n)/2^64 with m chosen to clear the low limb.
+	m = s0 * n0
+	h0, l0 = bits.Mul64(m, nLimbs[0])
+	h1, l1 = bits.Mul64(m, nLimbs[1])
+	h2, l2 = bits.Mul64(m, nLimbs[2])
+	h3, l3 = bits.Mul64(m, nLimbs[3])
+	_, c = bits.Add64(s0, l0, 0)
+	s0, c = bits.Add64(s1, l1, c)
+	s1, c = bits.Add64(s2, l2, c)
+	s2, c = bits.Add64(s3, l3, c)
+	s3, c = bits.Add64(s4, 0, c)
+	s4 = u5 + c
+	s0, c = bits.Add64(s0, h0, 0)
+	s1, c = bits.Add64(s1, h1, c)
+	s2, c = bits.Add64(s2, h2, c)
+	s3, c = bits.Add64(s3, h3, c)
+	s4 += c
+
+	// Limb 3 of a.
+	h0, l0 = bits.Mul64(a.l[3], b0)
+	h1, l1 = bits.Mul64(a.l[3], b1)
+	h2, l2 = bits.Mul64(a.l[3], b2)
+	h3, l3 = bits.Mul64(a.l[3], b3)
+	s0, c = bits.Add64(s0, l0, 0)
+	s1, c = bits.Add64(s1, l1, c)
+	s2, c = bits.Add64(s2, l2, c)
+	s3, c = bits.Add64(s3, l3, c)
+	s4, u5 = bits.Add64(s4, 0, c)
+	s1, c = bits.Add64(s1, h0, 0)
+	s2, c = bits.Add64(s2, h1, c)
+	s3, c = bits.Add64(s3, h2, c)
+	s4, c = bits.Add64(s4, h3, c)
+	u5 += c
+	// s = (s + m·n)/2^64 with m chosen to clear the low limb.
+	m = s0 * n0
+	h0, l0 = bits.Mul64(m, nLimbs[0])
+	h1, l1 = bits.Mul64(m, nLimbs[1])
+	h2, l2 = bits.Mul64(m, nLimbs[2])
+	h3, l3 = bits.Mul64(m, nLimbs[3])
+	_, c = bits.Add64(s0, l0, 0)
+	s0, c = bits.Add64(s1, l1, c)
+	s1, c = bits.Add64(s2, l2, c)
+	s2, c = bits.Add64(s3, l3, c)
+	s3, c = bits.Add64(s4, 0, c)
+	s4 = u5 + c
+	s0, c = bits.Add64(s0, h0, 0)
+	s1, c = bits.Add64(s1, h1, c)
+	s2, c = bits.Add64(s2, h2, c)
+	s3, c = bits.Add64(s3, h3, c)
+	s4 += c
+	t := [4]uint64{s0, s1, s2, s3}
+	reduceOnce(&s.l, &t, s4)
 	return s
 }
 
 // Square sets s = a² and returns s.
 func (s *Scalar) Square(a *Scalar) *Scalar { return s.Mul(a, a) }
-
-// montgomeryReduce sets out = t·R⁻¹ mod n for t < n·2^256: it computes
-// (t_lo + M·n)/2^256 ≤ n a limb at a time, adds t_hi < n and subtracts n at
-// most once.
-func montgomeryReduce(out *[4]uint64, t *[8]uint64) {
-	w0, w1, w2, w3 := t[0], t[1], t[2], t[3]
-	var c, c2 uint64
-	for range 4 {
-		m := w0 * n0
-		h0, l0 := bits.Mul64(m, nLimbs[0])
-		h1, l1 := bits.Mul64(m, nLimbs[1])
-		h2, l2 := bits.Mul64(m, nLimbs[2])
-		h3, l3 := bits.Mul64(m, nLimbs[3])
-		// w + m·n, whose low limb is zero by the choice of m.
-		_, c = bits.Add64(w0, l0, 0)
-		w0, c = bits.Add64(w1, l1, c)
-		w1, c = bits.Add64(w2, l2, c)
-		w2, c = bits.Add64(w3, l3, c)
-		w3 = c
-		w0, c2 = bits.Add64(w0, h0, 0)
-		w1, c2 = bits.Add64(w1, h1, c2)
-		w2, c2 = bits.Add64(w2, h2, c2)
-		w3 += h3 + c2
-	}
-	var r [4]uint64
-	r[0], c = bits.Add64(w0, t[4], 0)
-	r[1], c = bits.Add64(w1, t[5], c)
-	r[2], c = bits.Add64(w2, t[6], c)
-	r[3], c = bits.Add64(w3, t[7], c)
-	reduceOnce(out, &r, c)
-}
 
 // nMinus2 is the exponent for inversion by Fermat's little theorem, as
 // big-endian nibbles.

@@ -322,3 +322,30 @@ func (p *Point) Double(a *Point) *Point {
 	p.x, p.y, p.z = x3, y3, z3
 	return p
 }
+
+// BytesPair returns the uncompressed encodings of p and q (a single 0 byte
+// for the identity), sharing one field inversion between them (Montgomery's
+// trick) for callers that need both, such as SM2 encryption.
+func BytesPair(p, q *Point) (pb, qb []byte) {
+	var zz field.Element
+	zz.Mul(&p.z, &q.z)
+	if zz.IsZero() == 1 {
+		return p.Bytes(), q.Bytes()
+	}
+	var inv, pInv, qInv field.Element
+	inv.Invert(&zz)
+	pInv.Mul(&inv, &q.z)
+	qInv.Mul(&inv, &p.z)
+	return encodeAffine(p, &pInv), encodeAffine(q, &qInv)
+}
+
+func encodeAffine(p *Point, zInv *field.Element) []byte {
+	var x, y field.Element
+	x.Mul(&p.x, zInv)
+	y.Mul(&p.y, zInv)
+	out := make([]byte, 65)
+	out[0] = 4
+	copy(out[1:], x.Bytes())
+	copy(out[33:], y.Bytes())
+	return out
+}

@@ -351,3 +351,16 @@ func TestDoubleScalarMultSpecialCases(t *testing.T) {
 		}
 	}
 }
+
+func TestBytesPair(t *testing.T) {
+	g := NewGenerator()
+	q, _ := new(Point).ScalarBaseMult(scalar32(big.NewInt(12345)))
+	a, b := BytesPair(g, q)
+	if !bytes.Equal(a, g.Bytes()) || !bytes.Equal(b, q.Bytes()) {
+		t.Fatal("BytesPair differs from Bytes")
+	}
+	a, b = BytesPair(NewPoint(), q)
+	if !bytes.Equal(a, []byte{0}) || !bytes.Equal(b, q.Bytes()) {
+		t.Fatal("BytesPair with the identity")
+	}
+}
