@@ -134,8 +134,8 @@ func getPublicKeyAlgorithm(oid asn1.ObjectIdentifier, params []byte) PublicKeyAl
 	return UnknownPublicKeyAlgorithm
 }
 
-// signatureAlgorithmIdentifier returns the AlgorithmIdentifier DER for algo,
-// as written into new certificates, requests and lists.
+// addSignatureAlgorithmIdentifier writes the AlgorithmIdentifier for algo as
+// it goes into new certificates, requests and lists.
 func addSignatureAlgorithmIdentifier(b *cryptobyte.Builder, algo SignatureAlgorithm) {
 	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 		switch algo {

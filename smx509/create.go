@@ -227,8 +227,8 @@ func buildExt(id asn1.ObjectIdentifier, critical bool, f func(b *cryptobyte.Buil
 	return pkix.Extension{Id: id, Critical: critical, Value: v}, err
 }
 
-// addBitStringNamedBits writes a BIT STRING for a named-bit list (such as
-// KeyUsage) with trailing zero bits removed, as DER requires.
+// addKeyUsageBits writes KeyUsage as a named-bit BIT STRING with trailing
+// zero bits removed, as DER requires (X.690, 11.2.2).
 func addKeyUsageBits(b *cryptobyte.Builder, ku KeyUsage) {
 	var a [2]byte
 	for i := 0; i < 9; i++ {

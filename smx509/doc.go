@@ -12,9 +12,9 @@
 // it. OpenSSL 3.0, however, signs SM2 certificates with an empty identifier
 // unless it is given "-sigopt distid:1234567812345678", and such certificates
 // are in use. Verification therefore tries the default identifier first and,
-// if that fails, the empty one. Accepting both does not weaken the signature:
-// each identifier yields a different message digest, and a forgery under
-// either is as hard as under the other.
+// if that fails, the empty one. Both are fixed, public values, so accepting
+// the second gives a forger at most two digests to aim at instead of one (one
+// bit of security out of 128); any other identifier is rejected.
 //
 // # Parsing
 //
