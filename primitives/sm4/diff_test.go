@@ -244,6 +244,29 @@ func TestOpenSSL(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("case %d: sm4-%s of %d bytes differs from openssl", i, mode, len(in))
 			}
+
+			// Decryption of random data, which exercises CBC's multi-block
+			// decryption path against an independent implementation.
+			if mode == "ctr" {
+				continue
+			}
+			cmd = exec.Command(path, append(args, "-d")...)
+			cmd.Stdin = bytes.NewReader(in)
+			want, err = cmd.Output()
+			if err != nil {
+				t.Fatalf("openssl %v -d: %v", args, err)
+			}
+			switch mode {
+			case "ecb":
+				for j := 0; j < len(in); j += BlockSize {
+					b.Decrypt(got[j:], in[j:])
+				}
+			case "cbc":
+				cipher.NewCBCDecrypter(b, iv).CryptBlocks(got, in)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("case %d: sm4-%s decryption of %d bytes differs from openssl", i, mode, len(in))
+			}
 		}
 	}
 }
