@@ -131,3 +131,39 @@ func TestCRLRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+func TestExplicitSignatureAlgorithms(t *testing.T) {
+	for _, tc := range []struct {
+		kind keyKind
+		algo SignatureAlgorithm
+	}{
+		{kindRSA, SHA256WithRSAPSS},
+		{kindRSA, SHA384WithRSAPSS},
+		{kindRSA, SHA512WithRSA},
+		{kindECDSA, ECDSAWithSHA384},
+		{kindSM2, SM2WithSM3},
+		{kindEd25519, PureEd25519},
+	} {
+		t.Run(tc.algo.String(), func(t *testing.T) {
+			key := testKey(t, tc.kind, "root")
+			rt := caTemplate("algo root")
+			rt.SignatureAlgorithm = tc.algo
+			c := issue(t, rt, rt, key.Public(), key)
+			if c.SignatureAlgorithm != tc.algo {
+				t.Fatalf("got %v", c.SignatureAlgorithm)
+			}
+			must(t, c.CheckSignatureFrom(c))
+			if tc.kind != kindSM2 {
+				if _, err := c.ToX509(); err != nil {
+					t.Fatalf("crypto/x509 cannot parse our %v certificate: %v", tc.algo, err)
+				}
+			}
+		})
+	}
+	key := testKey(t, kindRSA, "root")
+	rt := caTemplate("sha1")
+	rt.SignatureAlgorithm = SHA1WithRSA
+	if _, err := CreateCertificate(rand.Reader, rt, rt, key.Public(), key); err == nil {
+		t.Fatal("SHA-1 signature accepted for creation")
+	}
+}
