@@ -467,3 +467,73 @@ func TestXTSRoundTrip(t *testing.T) {
 		})
 	})
 }
+
+func TestSetIVAndMisc(t *testing.T) {
+	b, _ := NewCipher(make([]byte, 16))
+	iv1, iv2 := bytes.Repeat([]byte{1}, 16), bytes.Repeat([]byte{2}, 16)
+	pt := bytes.Repeat([]byte{9}, 48)
+	type ivSetter interface{ SetIV([]byte) }
+
+	enc := cipher.NewCBCEncrypter(b, iv1)
+	if enc.BlockSize() != BlockSize || b.BlockSize() != BlockSize {
+		t.Fatal("wrong BlockSize")
+	}
+	enc.CryptBlocks(make([]byte, 48), pt)
+	enc.(ivSetter).SetIV(iv2)
+	got := make([]byte, 48)
+	enc.CryptBlocks(got, pt)
+	want := make([]byte, 48)
+	cipher.NewCBCEncrypter(b, iv2).CryptBlocks(want, pt)
+	if !bytes.Equal(got, want) {
+		t.Error("SetIV on the encrypter did not restart the chain")
+	}
+	dec := cipher.NewCBCDecrypter(b, iv1)
+	if dec.BlockSize() != BlockSize {
+		t.Fatal("wrong BlockSize")
+	}
+	dec.CryptBlocks(make([]byte, 48), want)
+	dec.(ivSetter).SetIV(iv2)
+	dec.CryptBlocks(got, want)
+	if !bytes.Equal(got, pt) {
+		t.Error("SetIV on the decrypter did not restart the chain")
+	}
+	if KeySizeError(5).Error() != "sm4: invalid key size 5" {
+		t.Error("unexpected KeySizeError text")
+	}
+}
+
+func TestPanics(t *testing.T) {
+	b, _ := NewCipher(make([]byte, 16))
+	buf := make([]byte, 64)
+	for name, f := range map[string]func(){
+		"Encrypt short src":   func() { b.Encrypt(buf, buf[:15]) },
+		"Encrypt short dst":   func() { b.Encrypt(buf[:15], buf) },
+		"Encrypt overlap":     func() { b.Encrypt(buf[1:], buf) },
+		"Decrypt short src":   func() { b.Decrypt(buf, buf[:15]) },
+		"Decrypt short dst":   func() { b.Decrypt(buf[:15], buf) },
+		"Decrypt overlap":     func() { b.Decrypt(buf[1:], buf) },
+		"CBC short IV":        func() { cipher.NewCBCEncrypter(b, buf[:15]) },
+		"CBC dec short IV":    func() { cipher.NewCBCDecrypter(b, buf[:15]) },
+		"CTR short IV":        func() { cipher.NewCTR(b, buf[:15]) },
+		"CBC partial block":   func() { cipher.NewCBCEncrypter(b, buf[:16]).CryptBlocks(buf, buf[:17]) },
+		"CBC dec partial":     func() { cipher.NewCBCDecrypter(b, buf[:16]).CryptBlocks(buf, buf[:17]) },
+		"CBC short dst":       func() { cipher.NewCBCEncrypter(b, buf[:16]).CryptBlocks(buf[:16], buf[:32]) },
+		"CBC overlap":         func() { cipher.NewCBCDecrypter(b, buf[:16]).CryptBlocks(buf[16:48], buf[:32]) },
+		"CTR short dst":       func() { cipher.NewCTR(b, buf[:16]).XORKeyStream(buf[:3], buf[:4]) },
+		"CTR overlap":         func() { cipher.NewCTR(b, buf[:16]).XORKeyStream(buf[1:], buf[:32]) },
+		"GCM wrong nonce":     func() { g, _ := cipher.NewGCM(b); g.Seal(nil, buf[:11], nil, nil) },
+		"GCM open bad nonce":  func() { g, _ := cipher.NewGCM(b); g.Open(nil, buf[:11], buf, nil) },
+		"CCM wrong nonce":     func() { c, _ := NewCCM(b, 12, 16); c.Seal(nil, buf[:11], nil, nil) },
+		"CCM open bad nonce":  func() { c, _ := NewCCM(b, 12, 16); c.Open(nil, buf[:11], buf, nil) },
+		"GCM overlap with AD": func() { g, _ := cipher.NewGCM(b); g.Seal(buf[:0], buf[:12], buf[:4], buf[:4]) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
