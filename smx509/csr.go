@@ -100,12 +100,18 @@ func ParseCertificateRequest(der []byte) (*CertificateRequest, error) {
 	for !attrs.Empty() {
 		var attr, values cryptobyte.String
 		var oid asn1.ObjectIdentifier
-		if !attrs.ReadASN1(&attr, cbasn1.SEQUENCE) || !attr.ReadASN1ObjectIdentifier(&oid) ||
-			!attr.ReadASN1(&values, cbasn1.SET) || !attr.Empty() {
+		if !attrs.ReadASN1(&attr, cbasn1.SEQUENCE) || !attr.ReadASN1ObjectIdentifier(&oid) {
 			return nil, errMalformed
 		}
 		if !oid.Equal(oidExtensionRequest) {
+			// Other attributes are not interpreted, so their shape is
+			// not checked: CFCA's SM2 requests carry challengePassword
+			// and a key-escrow attribute whose values lack the SET
+			// wrapper PKCS #10 requires.
 			continue
+		}
+		if !attr.ReadASN1(&values, cbasn1.SET) || !attr.Empty() {
+			return nil, errMalformed
 		}
 		var extSeq cryptobyte.String
 		if !values.ReadASN1Element(&extSeq, cbasn1.SEQUENCE) || !values.Empty() {

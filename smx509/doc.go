@@ -27,6 +27,8 @@
 //   - public keys whose algorithm is sm2p256v1 itself rather than
 //     id-ecPublicKey with the sm2p256v1 curve;
 //   - negative serial numbers, which some CA products issued;
+//   - certificate request attributes (other than extensionRequest) whose
+//     values are not wrapped in a SET, as CFCA's SM2 requests have them;
 //   - PrintableString values holding '*', '&', '@' or '_', as crypto/x509 does
 //     for the first two.
 //

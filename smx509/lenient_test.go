@@ -131,3 +131,46 @@ func TestStrictDER(t *testing.T) {
 		t.Fatal("ParseCertificates")
 	}
 }
+
+// TestCFCAStyleRequest: a request whose challengePassword attribute value is
+// not wrapped in a SET (as CFCA writes them) still parses and verifies.
+func TestCFCAStyleRequest(t *testing.T) {
+	key := testKey(t, kindSM2, "csr").(*sm2.PrivateKey)
+	spki, err := MarshalPKIXPublicKey(key.Public())
+	must(t, err)
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1Int64(0)
+		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+			b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) {
+				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+					b.AddASN1ObjectIdentifier([]int{2, 5, 4, 3})
+					b.AddASN1(cbasn1.UTF8String, func(b *cryptobyte.Builder) { b.AddBytes([]byte("cfca style")) })
+				})
+			})
+		})
+		b.AddBytes(spki)
+		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				b.AddASN1ObjectIdentifier([]int{1, 2, 840, 113549, 1, 9, 7}) // challengePassword
+				b.AddASN1(cbasn1.PrintableString, func(b *cryptobyte.Builder) { b.AddBytes([]byte("111111")) })
+			})
+		})
+	})
+	tbs := b.BytesOrPanic()
+	sig, err := sm2.SignASN1(rand.Reader, key, tbs, nil)
+	must(t, err)
+	var out cryptobyte.Builder
+	out.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddBytes(tbs)
+		// With NULL parameters, as CFCA writes them.
+		b.AddBytes([]byte{0x30, 0x0c, 0x06, 0x08, 0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75, 0x05, 0x00})
+		b.AddASN1BitString(sig)
+	})
+	csr, err := ParseCertificateRequest(out.BytesOrPanic())
+	must(t, err)
+	must(t, csr.CheckSignature())
+	if csr.Subject.CommonName != "cfca style" {
+		t.Fatal(csr.Subject)
+	}
+}
