@@ -19,16 +19,17 @@ import (
 //
 // Carry-less 64×64 multiplication is done with ordinary integer multiplies
 // on operands whose bits are spread out four apart ("holes"), so carries
-// cannot reach a bit that is kept. Integer multiplication runs in constant
-// time on the CPUs Go supports, and there are no tables, so GHASH here has
-// no secret-dependent memory access or branch. Integer multiplication
+// cannot reach a bit that is kept. There are no tables and no branches on
+// data, and 64-bit integer multiplication takes constant time on the CPUs
+// that matter here (amd64, arm64; some old or embedded cores differ), so
+// GHASH has no secret-dependent timing there. Integer multiplication
 // yields only the low 64 bits of each product; the high 64 bits come from
 // multiplying the bit-reversed operands.
 
 // ghashKey is the hash key H and its powers H², H³, H⁴, prepared for
 // multiplication: pow[i] is H^(i+1). Four powers let four blocks be
-// multiplied independently and reduced once (Y·H⁴ ⊕ X₂·H³ ⊕ X₃·H² ⊕ X₄·H
-// equals four Horner steps), which also gives the CPU four independent
+// multiplied independently and reduced once ((Y⊕X₁)·H⁴ ⊕ X₂·H³ ⊕ X₃·H² ⊕
+// X₄·H equals four Horner steps), which also gives the CPU four independent
 // chains of work.
 type ghashKey struct {
 	pow [4]ghashOperand
