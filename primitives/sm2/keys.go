@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	cryptorand "crypto/rand"
 	"crypto/subtle"
 	"errors"
 	"io"
@@ -153,7 +154,7 @@ func newPrivateKey(d *scalar.Scalar, b []byte) (*PrivateKey, error) {
 }
 
 // GenerateKey returns a new private key with d uniform in [1, n-2], read
-// from rand by rejection sampling.
+// from rand (crypto/rand.Reader if nil) by rejection sampling.
 func GenerateKey(rand io.Reader) (*PrivateKey, error) {
 	var d scalar.Scalar
 	b, err := randomScalar(rand, &d, true)
@@ -164,10 +165,13 @@ func GenerateKey(rand io.Reader) (*PrivateKey, error) {
 }
 
 // randomScalar sets s to a uniform value in [1, n-1], or [1, n-2] if
-// privateKey is set, and returns its encoding. A random source that keeps
-// producing out-of-range values is reported as an error rather than looped
-// on forever.
+// privateKey is set, and returns its encoding. A nil rand means
+// crypto/rand.Reader. A random source that keeps producing out-of-range
+// values is reported as an error rather than looped on forever.
 func randomScalar(rand io.Reader, s *scalar.Scalar, privateKey bool) ([]byte, error) {
+	if rand == nil {
+		rand = cryptorand.Reader
+	}
 	b := make([]byte, 32)
 	for range 64 {
 		if _, err := io.ReadFull(rand, b); err != nil {

@@ -2,6 +2,7 @@ package sm2
 
 import (
 	"crypto"
+	cryptorand "crypto/rand"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -87,7 +88,7 @@ func digest(pub *PublicKey, msg, uid []byte) ([32]byte, error) {
 }
 
 // SignDigestASN1 signs the 32-byte value e = SM3(Z || M), computed by the
-// caller, and returns the DER signature.
+// caller, and returns the DER signature. A nil rand means crypto/rand.Reader.
 func SignDigestASN1(rand io.Reader, priv *PrivateKey, e []byte) ([]byte, error) {
 	if priv == nil || priv.pub == nil {
 		return nil, errInvalidPrivateKey
@@ -96,7 +97,7 @@ func SignDigestASN1(rand io.Reader, priv *PrivateKey, e []byte) ([]byte, error) 
 		return nil, errDigestLength
 	}
 	if rand == nil {
-		return nil, errors.New("sm2: nil random source")
+		rand = cryptorand.Reader
 	}
 	// The nonce is derived from fresh randomness together with the key and
 	// the digest (a "hedged" nonce): with a good random source it is

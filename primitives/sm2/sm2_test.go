@@ -480,3 +480,21 @@ func TestZeroValues(t *testing.T) {
 		t.Fatal("responded to zero keys")
 	}
 }
+
+func TestNilRand(t *testing.T) {
+	priv, err := GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := SignASN1(nil, priv, []byte("m"), nil)
+	if err != nil || !VerifyASN1(priv.PublicKey(), []byte("m"), nil, sig) {
+		t.Fatal(err)
+	}
+	ct, err := Encrypt(nil, priv.PublicKey(), []byte("m"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := Decrypt(priv, ct, nil); err != nil || string(m) != "m" {
+		t.Fatal(err)
+	}
+}
