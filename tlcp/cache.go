@@ -118,3 +118,50 @@ func newServerSessionCache(capacity int) *serverSessionCache {
 func (c *serverSessionCache) get(id []byte) (*serverSession, bool) { return c.c.get(string(id)) }
 func (c *serverSessionCache) put(id []byte, s *serverSession)      { c.c.put(string(id), s) }
 func (c *serverSessionCache) remove(id []byte)                     { c.c.remove(string(id)) }
+
+// certCache shares parsed certificates between connections, as crypto/tls
+// does: a client that reconnects, or a server that sees the same clients
+// again, parses each certificate once. Parsed certificates are treated as
+// immutable everywhere in this package.
+type certCache struct {
+	mu  sync.Mutex
+	max int
+	m   map[string]*list.Element
+	q   list.List
+}
+
+type certCacheEntry struct {
+	der  string
+	cert *smx509.Certificate
+}
+
+var parsedCerts = &certCache{max: 512, m: make(map[string]*list.Element)}
+
+// parseCertificate is smx509.ParseCertificate through the cache.
+func parseCertificate(der []byte) (*smx509.Certificate, error) {
+	c := parsedCerts
+	c.mu.Lock()
+	if e, ok := c.m[string(der)]; ok {
+		c.q.MoveToFront(e)
+		cert := e.Value.(*certCacheEntry).cert
+		c.mu.Unlock()
+		return cert, nil
+	}
+	c.mu.Unlock()
+	cert, err := smx509.ParseCertificate(der)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.m[string(der)]; !ok {
+		if c.q.Len() >= c.max {
+			old := c.q.Back()
+			c.q.Remove(old)
+			delete(c.m, old.Value.(*certCacheEntry).der)
+		}
+		key := string(der)
+		c.m[key] = c.q.PushFront(&certCacheEntry{key, cert})
+	}
+	return cert, nil
+}

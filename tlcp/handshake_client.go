@@ -389,7 +389,7 @@ func clientCertificateList(pair *CertificatePair, withEnc bool) ([][]byte, error
 func withoutRoots(chain [][]byte) [][]byte {
 	var out [][]byte
 	for _, der := range chain {
-		if cert, err := smx509.ParseCertificate(der); err == nil && bytes.Equal(cert.RawIssuer, cert.RawSubject) &&
+		if cert, err := parseCertificate(der); err == nil && bytes.Equal(cert.RawIssuer, cert.RawSubject) &&
 			cert.CheckSignatureFrom(cert) == nil {
 			continue
 		}
@@ -443,7 +443,7 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 	}
 	certs := make([]*smx509.Certificate, len(raw))
 	for i, der := range raw {
-		cert, err := smx509.ParseCertificate(der)
+		cert, err := parseCertificate(der)
 		if err != nil {
 			return errorf(alertBadCertificate, "tlcp: parsing server certificate %d: %w", i, err)
 		}

@@ -359,7 +359,7 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 	}
 	certs := make([]*smx509.Certificate, len(raw))
 	for i, der := range raw {
-		cert, err := smx509.ParseCertificate(der)
+		cert, err := parseCertificate(der)
 		if err != nil {
 			return nil, errorf(alertBadCertificate, "tlcp: parsing client certificate %d: %w", i, err)
 		}
