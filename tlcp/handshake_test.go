@@ -374,3 +374,109 @@ func TestKeyLog(t *testing.T) {
 		t.Fatalf("key log %q", buf.String())
 	}
 }
+
+// fakeServer reads the ClientHello from the raw end c and answers with
+// the handshake messages flight makes, one per record.
+func fakeServer(t *testing.T, c net.Conn, flight func(ch *clientHelloMsg) []handshakeMessage) {
+	t.Helper()
+	go func() {
+		hdr := make([]byte, 5)
+		if _, err := io.ReadFull(c, hdr); err != nil {
+			return
+		}
+		body := make([]byte, int(hdr[3])<<8|int(hdr[4]))
+		if _, err := io.ReadFull(c, body); err != nil {
+			return
+		}
+		var ch clientHelloMsg
+		if !ch.unmarshal(body) {
+			return
+		}
+		for _, m := range flight(&ch) {
+			b, err := m.marshal()
+			if err != nil {
+				return
+			}
+			c.Write(append([]byte{22, 1, 1, byte(len(b) >> 8), byte(len(b))}, b...))
+		}
+	}()
+}
+
+// readAlert returns the alert the client sent on c (after its own
+// handshake messages), or -1.
+func readAlert(c net.Conn) int {
+	for {
+		hdr := make([]byte, 5)
+		if _, err := io.ReadFull(c, hdr); err != nil {
+			return -1
+		}
+		body := make([]byte, int(hdr[3])<<8|int(hdr[4]))
+		if _, err := io.ReadFull(c, body); err != nil {
+			return -1
+		}
+		if hdr[0] == byte(recordTypeAlert) && len(body) == 2 {
+			return int(body[1])
+		}
+	}
+}
+
+// TestClientRejectsBadServerFlights: fewer than two server certificates,
+// ECDHE without CertificateRequest, an unoffered suite, a missing
+// ServerKeyExchange.
+func TestClientRejectsBadServerFlights(t *testing.T) {
+	p := getPKI(t)
+	hello := func(ch *clientHelloMsg, suite uint16) *serverHelloMsg {
+		return &serverHelloMsg{vers: VersionTLCP, random: make([]byte, 32), sessionID: []byte{}, cipherSuite: suite}
+	}
+	certs := &certificateMsg{certificates: [][]byte{p.server.Sign.Certificate[0], p.server.Enc.Certificate[0]}}
+	tests := []struct {
+		name    string
+		suites  []uint16
+		flight  func(ch *clientHelloMsg) []handshakeMessage
+		wantErr string
+		alert   alert
+	}{
+		{"one certificate", nil, func(ch *clientHelloMsg) []handshakeMessage {
+			return []handshakeMessage{hello(ch, ciphersuite.ECC_SM4_GCM_SM3), &certificateMsg{certificates: [][]byte{p.server.Sign.Certificate[0]}}}
+		}, "must send a signing and an encryption certificate", alertBadCertificate},
+		{"swapped server certificates", nil, func(ch *clientHelloMsg) []handshakeMessage {
+			return []handshakeMessage{hello(ch, ciphersuite.ECC_SM4_GCM_SM3), &certificateMsg{certificates: [][]byte{p.server.Enc.Certificate[0], p.server.Sign.Certificate[0]}}}
+		}, "signing certificate", alertBadCertificate},
+		{"suite not offered", []uint16{ciphersuite.ECC_SM4_GCM_SM3}, func(ch *clientHelloMsg) []handshakeMessage {
+			return []handshakeMessage{hello(ch, ciphersuite.ECC_SM4_CBC_SM3)}
+		}, "not offered", alertIllegalParameter},
+		{"no ServerKeyExchange", nil, func(ch *clientHelloMsg) []handshakeMessage {
+			return []handshakeMessage{hello(ch, ciphersuite.ECC_SM4_GCM_SM3), certs, &serverHelloDoneMsg{}}
+		}, "expected ServerKeyExchange", alertUnexpectedMessage},
+		{"ECDHE without CertificateRequest", nil, func(ch *clientHelloMsg) []handshakeMessage {
+			sh := hello(ch, ciphersuite.ECDHE_SM4_GCM_SM3)
+			skx, err := new(ecdheKeyAgreement).generateServerKeyExchange(&Config{}, &p.server, nil, ch.random, sh.random)
+			if err != nil {
+				panic(err)
+			}
+			return []handshakeMessage{sh, certs, skx, &serverHelloDoneMsg{}}
+		}, "ECDHE suites require", alertHandshakeFailure},
+		{"bad ServerKeyExchange signature", nil, func(ch *clientHelloMsg) []handshakeMessage {
+			sh := hello(ch, ciphersuite.ECC_SM4_GCM_SM3)
+			skx, _ := eccKeyAgreement{}.generateServerKeyExchange(&Config{}, &p.server, nil, sh.random, ch.random)
+			return []handshakeMessage{sh, certs, skx, &serverHelloDoneMsg{}}
+		}, "signature", alertDecryptError},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, s := tcpPair(t)
+			fakeServer(t, s, tt.flight)
+			ccfg := testClientConfig(t)
+			if tt.suites != nil {
+				ccfg.CipherSuites = tt.suites
+			}
+			err := Client(c, ccfg).Handshake()
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("error %v, want %q", err, tt.wantErr)
+			}
+			if got := readAlert(s); got != int(tt.alert) {
+				t.Fatalf("client sent alert %d, want %d (%v)", got, tt.alert, tt.alert)
+			}
+		})
+	}
+}
