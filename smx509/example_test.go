@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"os"
 	"time"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
@@ -53,4 +54,30 @@ func ExampleCreateCertificate() {
 	})
 	fmt.Println(leaf.SignatureAlgorithm, len(chains[0]), err, leaf.IsTLCPSignCert())
 	// Output: SM2-SM3 2 <nil> true
+}
+
+// Verifying the server signing certificate of the TLCP test PKI in testdata.
+func ExampleCertificate_Verify() {
+	caPEM, err := os.ReadFile("../testdata/tlcp/ca.pem")
+	if err != nil {
+		panic(err)
+	}
+	leafPEM, err := os.ReadFile("../testdata/tlcp/server_sign.pem")
+	if err != nil {
+		panic(err)
+	}
+	roots := smx509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	leaf, err := smx509.ParseCertificatePEM(leafPEM)
+	if err != nil {
+		panic(err)
+	}
+	_, err = leaf.Verify(smx509.VerifyOptions{
+		Roots:       roots,
+		DNSName:     "localhost",
+		KeyUsages:   []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth},
+		CurrentTime: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC),
+	})
+	fmt.Println(err, leaf.IsTLCPSignCert(), leaf.IsTLCPEncCert())
+	// Output: <nil> true false
 }

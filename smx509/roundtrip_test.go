@@ -167,3 +167,14 @@ func TestExplicitSignatureAlgorithms(t *testing.T) {
 		t.Fatal("SHA-1 signature accepted for creation")
 	}
 }
+
+func TestCRLIssuerMustSignCRLs(t *testing.T) {
+	key := testKey(t, kindSM2, "root")
+	rt := caTemplate("no crl sign")
+	rt.KeyUsage = KeyUsageCertSign
+	ca := issue(t, rt, rt, key.Public(), key)
+	_, err := CreateRevocationList(rand.Reader, &RevocationList{Number: big.NewInt(1), ThisUpdate: testTime, NextUpdate: testTime.Add(time.Hour)}, ca, key)
+	mustFail(t, err, "CRL from an issuer without cRLSign")
+	_, err = CreateRevocationList(rand.Reader, &RevocationList{ThisUpdate: testTime}, ca, key)
+	mustFail(t, err, "CRL without a number")
+}
