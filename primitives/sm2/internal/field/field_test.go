@@ -193,3 +193,31 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// FuzzArithmetic compares the field operations with math/big on arbitrary
+// inputs (reduced mod p first).
+func FuzzArithmetic(f *testing.F) {
+	f.Add(bytes.Repeat([]byte{0xff}, 32), bytes.Repeat([]byte{0xff}, 32))
+	f.Add(make([]byte, 32), toBytes(new(big.Int).Sub(pBig, big.NewInt(1))))
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		if len(x) != 32 || len(y) != 32 {
+			return
+		}
+		a := new(big.Int).Mod(new(big.Int).SetBytes(x), pBig)
+		b := new(big.Int).Mod(new(big.Int).SetBytes(y), pBig)
+		ea, eb := mustSet(t, a), mustSet(t, b)
+		for _, c := range []struct {
+			got  *Element
+			want *big.Int
+		}{
+			{new(Element).Mul(ea, eb), new(big.Int).Mul(a, b)},
+			{new(Element).Square(ea), new(big.Int).Mul(a, a)},
+			{new(Element).Add(ea, eb), new(big.Int).Add(a, b)},
+			{new(Element).Sub(ea, eb), new(big.Int).Sub(a, b)},
+		} {
+			if !bytes.Equal(c.got.Bytes(), toBytes(c.want.Mod(c.want, pBig))) {
+				t.Fatalf("mismatch for %x, %x", a, b)
+			}
+		}
+	})
+}

@@ -83,3 +83,25 @@ func BenchmarkInvert(b *testing.B) {
 		x.Invert(x)
 	}
 }
+
+// FuzzArithmetic compares Mul and Add with math/big on arbitrary inputs.
+func FuzzArithmetic(f *testing.F) {
+	f.Add(bytes.Repeat([]byte{0xff}, 32), bytes.Repeat([]byte{0xff}, 32))
+	f.Fuzz(func(t *testing.T, x, y []byte) {
+		if len(x) != 32 || len(y) != 32 {
+			return
+		}
+		a := new(big.Int).Mod(new(big.Int).SetBytes(x), nBig)
+		b := new(big.Int).Mod(new(big.Int).SetBytes(y), nBig)
+		sa, _ := new(Scalar).SetReducedBytes(x)
+		sb, _ := new(Scalar).SetReducedBytes(y)
+		want := new(big.Int).Mul(a, b)
+		if got := new(Scalar).Mul(sa, sb).Bytes(); !bytes.Equal(got, toBytes(want.Mod(want, nBig))) {
+			t.Fatalf("Mul mismatch for %x, %x", a, b)
+		}
+		want.Add(a, b)
+		if got := new(Scalar).Add(sa, sb).Bytes(); !bytes.Equal(got, toBytes(want.Mod(want, nBig))) {
+			t.Fatalf("Add mismatch for %x, %x", a, b)
+		}
+	})
+}
