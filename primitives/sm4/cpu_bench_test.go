@@ -8,19 +8,19 @@ package sm4
 
 import (
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // threadCPU returns the CPU time consumed by the calling OS thread.
 func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+	const rusageThread = 1 // RUSAGE_THREAD
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
 		return 0
 	}
-	return time.Duration(ts.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // cpuLoop runs f in b.Loop and also reports the thread CPU time per
