@@ -62,6 +62,9 @@ func Encrypt(rand io.Reader, pub *PublicKey, msg []byte, opts *EncrypterOpts) ([
 	if opts == nil {
 		opts = &EncrypterOpts{}
 	}
+	if opts.Order != C1C3C2 && opts.Order != C1C2C3 {
+		return nil, errors.New("sm2: unknown ciphertext order")
+	}
 	for range 32 {
 		var k scalar.Scalar
 		kb, err := randomScalar(rand, &k, false)

@@ -331,6 +331,12 @@ func TestEncryptDecrypt(t *testing.T) {
 	if _, err := Encrypt(rand.Reader, pub, nil, nil); err == nil {
 		t.Fatal("encrypted an empty message")
 	}
+	if _, err := Encrypt(rand.Reader, pub, msg, &EncrypterOpts{Order: 7}); err == nil {
+		t.Fatal("accepted an unknown order")
+	}
+	if _, err := Decrypt(priv, msg, &DecrypterOpts{Order: 7}); err != ErrDecryption {
+		t.Fatal("accepted an unknown order")
+	}
 	if _, err := Decrypt(priv, nil, nil); err != ErrDecryption {
 		t.Fatal("empty ciphertext")
 	}
