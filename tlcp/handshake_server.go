@@ -292,6 +292,13 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 			return err
 		}
 	}
+	// Called whether or not there were client certificates, as in
+	// crypto/tls.
+	if cfg.VerifyConnection != nil {
+		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
 
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
@@ -420,11 +427,6 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc
 	c.verifiedChains = chains
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return nil, errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
 	if ecdhe {
 		return enc, nil
 	}

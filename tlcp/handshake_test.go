@@ -480,3 +480,33 @@ func TestClientRejectsBadServerFlights(t *testing.T) {
 		})
 	}
 }
+
+// TestVerifyConnection: called on both sides, in full and resumed
+// handshakes, and its error fails the handshake.
+func TestVerifyConnection(t *testing.T) {
+	var calls [2]int
+	ccfg, scfg := testClientConfig(t), testServerConfig(t)
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
+	ccfg.VerifyConnection = func(cs ConnectionState) error {
+		if cs.PeerSignCertificate == nil {
+			return errors.New("no server certificate")
+		}
+		calls[0]++
+		return nil
+	}
+	scfg.VerifyConnection = func(cs ConnectionState) error { calls[1]++; return nil }
+	for range 2 {
+		if _, _, cerr, serr := handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+	}
+	if calls != [2]int{2, 2} {
+		t.Fatalf("calls %v", calls)
+	}
+	scfg.VerifyConnection = func(cs ConnectionState) error { return errors.New("go away") }
+	_, _, cerr, serr := handshakePair(t, ccfg, scfg)
+	if serr == nil || !strings.Contains(serr.Error(), "go away") {
+		t.Fatalf("server error %v", serr)
+	}
+	wantAlert(t, cerr, alertBadCertificate)
+}
