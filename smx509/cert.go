@@ -256,19 +256,21 @@ func (c *Certificate) Equal(other *Certificate) bool {
 
 // IsTLCPSignCert reports whether c can be the signing certificate of a TLCP
 // double-certificate pair (GB/T 38636-2020; tlcp.md §7): an end-entity SM2
-// certificate whose key usage includes digitalSignature. Certificates without
-// a key-usage extension, and CA certificates, are not recognised as either
-// role, following GmSSL's stricter reading, so a mislabelled pair is caught.
+// certificate whose key usage, if the extension is present, includes
+// digitalSignature. As in Tencent Kona and RFC 5280, a certificate without a
+// key-usage extension is not restricted and qualifies for both roles; CA
+// certificates qualify for neither.
 func (c *Certificate) IsTLCPSignCert() bool {
-	return c.isTLCPLeaf() && c.KeyUsage&KeyUsageDigitalSignature != 0
+	return c.isTLCPLeaf() && (c.KeyUsage == 0 || c.KeyUsage&KeyUsageDigitalSignature != 0)
 }
 
 // IsTLCPEncCert reports whether c can be the encryption certificate of a TLCP
-// double-certificate pair: an end-entity SM2 certificate whose key usage
-// includes keyEncipherment, dataEncipherment or keyAgreement.
+// double-certificate pair: an end-entity SM2 certificate whose key usage, if
+// present, includes keyEncipherment, dataEncipherment or keyAgreement (the
+// key decrypts the ECC premaster or takes part in the SM2 key exchange).
 func (c *Certificate) IsTLCPEncCert() bool {
 	const enc = KeyUsageKeyEncipherment | KeyUsageDataEncipherment | KeyUsageKeyAgreement
-	return c.isTLCPLeaf() && c.KeyUsage&enc != 0
+	return c.isTLCPLeaf() && (c.KeyUsage == 0 || c.KeyUsage&enc != 0)
 }
 
 func (c *Certificate) isTLCPLeaf() bool {

@@ -343,6 +343,8 @@ func TestTLCPRoles(t *testing.T) {
 		{mk(KeyUsageDataEncipherment|KeyUsageKeyEncipherment, kindSM2), false, true},
 		{mk(KeyUsageDigitalSignature|KeyUsageKeyEncipherment, kindSM2), true, true},
 		{mk(KeyUsageDigitalSignature, kindECDSA), false, false},
+		{mk(0, kindSM2), true, true}, // no key-usage extension: unrestricted
+		{mk(KeyUsageCertSign, kindSM2), false, false},
 		{root, false, false},
 	} {
 		if tc.c.IsTLCPSignCert() != tc.sign || tc.c.IsTLCPEncCert() != tc.encr {

@@ -612,6 +612,8 @@ func printCertificate(w io.Writer, c *smx509.Certificate) {
 	fmt.Fprintln(w, "    Signature Value:")
 	writeWrapped(w, "        ", c.Signature)
 	switch {
+	case c.IsTLCPSignCert() && c.IsTLCPEncCert() && c.KeyUsage == 0:
+		fmt.Fprintln(w, "    TLCP role: signing or encryption (no key-usage extension)")
 	case c.IsTLCPSignCert() && c.IsTLCPEncCert():
 		fmt.Fprintln(w, "    TLCP role: signing and encryption (both key usages)")
 	case c.IsTLCPSignCert():
