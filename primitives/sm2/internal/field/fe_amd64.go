@@ -18,3 +18,7 @@ func feMul(out, a, b *Element) {
 func feSquare(out, a *Element) {
 	feSquareGeneric(out, a)
 }
+
+func feSquareN(out, a *Element, n int) {
+	feSquareNGeneric(out, a, n)
+}

@@ -126,9 +126,23 @@ func feMulGeneric(out, a, b *Element) {
 	out.l[0], out.l[1], out.l[2], out.l[3] = reduceOnce4(s0, s1, s2, s3, s4)
 }
 
-// feSquareGeneric sets out = a²·R⁻¹ mod p, computing each cross product once.
+// feSquareGeneric sets out = a²·R⁻¹ mod p.
 func feSquareGeneric(out, a *Element) {
+	out.l[0], out.l[1], out.l[2], out.l[3] = square(a.l[0], a.l[1], a.l[2], a.l[3])
+}
+
+// feSquareNGeneric sets out = a^(2^n) (in the Montgomery domain), keeping
+// the value in registers between the squarings of an inversion chain.
+func feSquareNGeneric(out, a *Element, n int) {
 	a0, a1, a2, a3 := a.l[0], a.l[1], a.l[2], a.l[3]
+	for range n {
+		a0, a1, a2, a3 = square(a0, a1, a2, a3)
+	}
+	out.l[0], out.l[1], out.l[2], out.l[3] = a0, a1, a2, a3
+}
+
+// square returns a²·R⁻¹ mod p, computing each cross product once.
+func square(a0, a1, a2, a3 uint64) (r0, r1, r2, r3 uint64) {
 	var c uint64
 
 	// Cross products a[i]·a[j], i < j, at limb i+j.
@@ -191,7 +205,7 @@ func feSquareGeneric(out, a *Element) {
 	t1, c = bits.Add64(t1, t5, c)
 	t2, c = bits.Add64(t2, t6, c)
 	t3, c = bits.Add64(t3, t7, c)
-	out.l[0], out.l[1], out.l[2], out.l[3] = reduceOnce4(t0, t1, t2, t3, c)
+	return reduceOnce4(t0, t1, t2, t3, c)
 }
 
 // reduceOnce4 returns (carry·2^256 + t) mod p for an input below 2p, in

@@ -161,12 +161,9 @@ func (e *Element) Square(a *Element) *Element {
 	return e
 }
 
-// squareN sets e = a^(2^n).
+// squareN sets e = a^(2^n), n ≥ 1.
 func (e *Element) squareN(a *Element, n int) *Element {
-	e.Square(a)
-	for i := 1; i < n; i++ {
-		e.Square(e)
-	}
+	feSquareN(e, a, n)
 	return e
 }
 
