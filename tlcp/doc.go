@@ -3,26 +3,74 @@
 // license that can be found in the LICENSE file.
 
 // Package tlcp implements TLCP, the Transport Layer Cryptography Protocol of
-// GB/T 38636-2020 (protocol version 0x0101, also known as GM/T 0024 "GMSSL"
-// or Tongsuo "NTLS").
+// GB/T 38636-2020 (protocol version 0x0101, the protocol also called GM/T
+// 0024 "GMSSL" and Tongsuo "NTLS").
 //
-// The package is shaped like crypto/tls: a [Config] describes one side, [Client]
-// and [Server] wrap a net.Conn into a [Conn], and [Dial], [Listen] and
-// [NewListener] cover the usual cases.
+// The package is shaped like crypto/tls: a [Config] describes one side,
+// [Client] and [Server] wrap a net.Conn into a [Conn], and [Dial],
+// [Dialer], [Listen] and [NewListener] cover the usual cases. For HTTPS over
+// TLCP, serve with http.Server.Serve(tlcp.NewListener(ln, cfg)) and fetch
+// with an http.Client whose Transport is [NewHTTPTransport](cfg).
 //
-// TLCP differs from TLS in ways that show in the API:
+// # Double certificates
 //
-//   - A server authenticates with two SM2 key pairs: a signing pair, whose key
-//     signs ServerKeyExchange, and an encryption pair, whose key decrypts the
-//     premaster (ECC suites) or takes part in the SM2 key exchange (ECDHE
-//     suites). [Config.Certificates] therefore holds [CertificatePair] values,
-//     each naming both explicitly.
-//   - The ECDHE suites need the client's encryption key pair too, so they
-//     always use client authentication.
-//   - There are no extensions by default, no renegotiation, no session tickets
-//     and no extended master secret. Sessions resume by session ID.
+// A TLCP server authenticates with two SM2 key pairs: a signing pair, whose
+// key signs ServerKeyExchange, and an encryption pair, whose key decrypts the
+// premaster secret (ECC suites) or takes part in the SM2 key exchange (ECDHE
+// suites). [Config.Certificates] therefore holds [CertificatePair] values
+// whose Sign and Enc fields name the roles. Each handshake checks that the
+// signing certificate has key usage digitalSignature and the encryption
+// certificate keyEncipherment, dataEncipherment or keyAgreement, and fails
+// with an error that says so if a pair is swapped.
+//
+// The server sends SIGN, ENC, then the signing chain's intermediates; it
+// never sends a self-signed root. The client accepts that order and the
+// SIGN, CA…, ENC order of TASSL, requires at least two certificates,
+// verifies both against RootCAs, checks the host name on the signing
+// certificate, and checks that the encryption certificate names the same
+// entity (same subject, or a DNS name or IP address in common).
+//
+// The ECDHE suites need the client's encryption key pair too, so the server
+// always requests client certificates for them, whatever ClientAuth says,
+// and a client offers them only when it has an encryption pair.
+//
+// # Interoperability choices
 //
 // Where deployed implementations disagree on the wire (tlcp.md §12), the
-// defaults interoperate with the majority and [Config] has a switch for the
-// others.
+// defaults follow the majority and a Config field selects the other form:
+//
+//   - CertificateVerify signs the SM3 hash of the transcript (GB/T 38636
+//     6.4.5.9; D1). GmSSL 3.0.0 and ≥ 3.2 sign the raw transcript instead;
+//     [Config.CertificateVerifyRawTranscript] makes a client sign that way
+//     and a server accept that form in addition to the standard one. A
+//     server without it rejects the raw form with decrypt_error.
+//   - The ECDHE ClientKeyExchange is sent as the bare 69-byte parameters;
+//     [Config.ClientECDHEFraming71] sends the u16-prefixed 71-byte form that
+//     GmSSL 3.2 wants (D2). Servers accept both.
+//   - For ECC client authentication the client sends SIGN and its chain;
+//     [Config.ClientCertIncludeEnc] adds the encryption certificate, which
+//     Tongsuo servers require (D3). Servers accept both.
+//   - A failure to decrypt or validate the ECC premaster (length, version
+//     0x0101) silently substitutes a random premaster, so the handshake
+//     fails at Finished without telling an attacker why (D9).
+//   - No extensions are sent unless configured: server_name only with
+//     [Config.SendServerName], ALPN only with [Config.NextProtos] (D5, D6).
+//     Unknown extensions from a client are ignored.
+//   - Each handshake message goes in its own record (GmSSL cannot parse
+//     several in one, D14); received messages may be fragmented or
+//     coalesced freely.
+//
+// There is no renegotiation (a HelloRequest or a new ClientHello is
+// declined with a no_renegotiation warning), no session tickets, no
+// extended master secret and no compression. Sessions resume by session ID
+// on both sides; a session is forgotten when its connection ends with a
+// fatal alert.
+//
+// # Suites
+//
+// The four SM2 suites of GB/T 38636-2020 are enabled by default, in the
+// order ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, ECDHE_SM4_GCM_SM3,
+// ECDHE_SM4_CBC_SM3 (the server chooses by its own preference). This
+// project's private ZUC-128 suites are negotiated only when both sides list
+// them in [Config.CipherSuites].
 package tlcp

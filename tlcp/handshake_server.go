@@ -103,7 +103,6 @@ func (hs *serverHandshakeState) processClientHello() error {
 			SupportedProtos: ch.alpnProtocols,
 			Conn:            c.conn,
 			ctx:             hs.ctx,
-			config:          cfg,
 		})
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
