@@ -127,7 +127,6 @@ type ClientHelloInfo struct {
 	SupportedProtos []string
 	Conn            net.Conn
 	ctx             context.Context
-	config          *Config
 }
 
 // Context returns the context of the handshake in progress.
