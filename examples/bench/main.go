@@ -241,7 +241,7 @@ func ratio(a, b *cell) (float64, bool) {
 func printHeader(w io.Writer, rounds int, per time.Duration) {
 	fmt.Fprintf(w, "shangmi benchmark: ours vs %s vs Go standard library\n", gmsmVersion())
 	fmt.Fprintf(w, "go: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU())
-	fmt.Fprintf(w, "cpu: %s\n", cpuName())
+	fmt.Fprintf(w, "cpu: %s; features: %s\n", cpuName(), cpuFeatures())
 	tags := "none (assembly paths enabled where a package has them)"
 	if pureGo {
 		tags = "purego (every package restricted to its pure Go code)"
