@@ -8,10 +8,12 @@ import (
 	"bytes"
 	"crypto/rand"
 	"io"
+	"net"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -192,5 +194,85 @@ func TestKATECCPremaster(t *testing.T) {
 	}
 	if spm, _ := ka.processClientKeyExchange(&Config{}, pair, ckx, nil); !bytes.Equal(spm, cpm) {
 		t.Fatal("server read a different premaster")
+	}
+}
+
+// recordingConn keeps what is written to it.
+type recordingConn struct {
+	net.Conn
+	buf bytes.Buffer
+}
+
+func (c *recordingConn) Write(b []byte) (int, error) { return c.buf.Write(b) }
+
+// TestKATRecordsAndFinished: §14.3 A and B through this package's record
+// writer and reader: the key block of the ECC premaster, the client
+// Finished message, and the first two GCM records and the CBC record
+// (whose IV comes from Config.Rand).
+func TestKATRecordsAndFinished(t *testing.T) {
+	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
+	master := ciphersuite.MasterSecret(unhex(t, katECCPremaster), cr, sr)
+	if want := unhex(t, "2f4441f8438f07b18b2bf73eeafed437fafbdb8eace17433816c6617a8a327cdc3748d92d98d07aeb532acee5882c12b"); !bytes.Equal(master, want) {
+		t.Fatalf("master %x", master)
+	}
+	abc := sm3.Sum([]byte("abc"))
+	fin := &finishedMsg{verifyData: ciphersuite.FinishedVerifyData(master, ciphersuite.LabelClientFinished, abc[:])}
+	if b, _ := fin.marshal(); !bytes.Equal(b, unhex(t, "1400000cbb04ba2f8d40b1cae1b8071a")) {
+		t.Fatalf("client Finished %x", b)
+	}
+
+	tests := []struct {
+		suite uint16
+		rand  string
+		want  []string
+	}{
+		{ciphersuite.ECC_SM4_GCM_SM3, "", []string{
+			"170101002300000000000000008d7a95bb03f6d3e88c17d004fc2bf2026379250a6c19bbe3f41f4c",
+			"170101002300000000000000012345df6c58c1249292af2b47c16f534ebee7114f0b8f5030d2fbe1",
+		}},
+		{ciphersuite.ECC_SM4_CBC_SM3, "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf", []string{
+			"1701010040 a0a1a2a3a4a5a6a7a8a9aaabacadaeaf d11ec6245b2bd5ce429e1ad271bb79259e2028f61880206a681083cec1ae1a0c a6cbcbcc49e12090265065b38214194c",
+		}},
+	}
+	for _, tt := range tests {
+		s := ciphersuite.Lookup(tt.suite)
+		client, _ := s.KeyBlock(master, cr, sr)
+		out, err := s.NewRecordProtection(client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc := &recordingConn{}
+		cfg := &Config{Rand: bytes.NewReader(unhex(t, tt.rand))}
+		c := Client(rc, cfg)
+		c.out.rp = out
+		for i, want := range tt.want {
+			rc.buf.Reset()
+			c.out.Lock()
+			_, err := c.writeRecordLocked(recordTypeApplicationData, []byte("hello, TLCP"))
+			c.out.Unlock()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(rc.buf.Bytes(), unhex(t, want)) {
+				t.Fatalf("%s record %d:\n got %x\nwant %s", s.Name, i, rc.buf.Bytes(), want)
+			}
+		}
+
+		// And the server's reader opens them.
+		in, _ := s.NewRecordProtection(client)
+		var wire []byte
+		for _, w := range tt.want {
+			wire = append(wire, unhex(t, w)...)
+		}
+		sc := Server(&discardConn{r: bytes.NewReader(wire)}, &Config{})
+		sc.in.rp = in
+		sc.isHandshakeComplete.Store(true)
+		for range tt.want {
+			buf := make([]byte, 20)
+			n, err := sc.Read(buf)
+			if err != nil || string(buf[:n]) != "hello, TLCP" {
+				t.Fatalf("%s: read %q, %v", s.Name, buf[:n], err)
+			}
+		}
 	}
 }
