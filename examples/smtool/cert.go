@@ -36,7 +36,7 @@ func init() {
 }
 
 const certUsage = `usage:
-  smtool cert gen -out DIR [-hosts localhost,127.0.0.1] [-not-before 2026-01-01] [-not-after 2046-01-01]
+  smtool cert gen -out DIR [-hosts localhost,127.0.0.1] [-not-before 2026-01-01] [-not-after 2046-01-01] [-ca-cert CA.pem -ca-key CA.key]
   smtool cert show [-password PW] FILE...
   smtool cert verify -roots CA.pem [-intermediates FILE] [-host NAME] [-purpose any|server|client] [-at TIME] CERT.pem`
 
@@ -65,6 +65,9 @@ type genConfig struct {
 	Hosts               []string
 	NotBefore, NotAfter time.Time
 	Rand                io.Reader
+	// CA, if set, issues the leaves instead of a new root; it is not
+	// written out again.
+	CA *issued
 }
 
 // issued is a certificate with its key and the file stem it is written as.
@@ -113,33 +116,16 @@ func generateTLCP(cfg genConfig) (*tlcpSet, error) {
 	newKey := func() (*sm2.PrivateKey, error) { return sm2.GenerateKey(cfg.Rand) }
 
 	set := &tlcpSet{}
-	caKey, err := newKey()
-	if err != nil {
-		return nil, err
+	if cfg.CA != nil {
+		set.CA = *cfg.CA
+	} else {
+		ca, err := newRootCA(cfg, serial, newKey)
+		if err != nil {
+			return nil, err
+		}
+		set.CA = ca
 	}
-	sn, err := serial()
-	if err != nil {
-		return nil, err
-	}
-	caTemplate := &smx509.Certificate{
-		SerialNumber:          sn,
-		Subject:               pkix.Name{Country: []string{"CN"}, Organization: []string{"shangmi"}, CommonName: "shangmi Test Root CA"},
-		NotBefore:             cfg.NotBefore,
-		NotAfter:              cfg.NotAfter,
-		KeyUsage:              smx509.KeyUsageCertSign | smx509.KeyUsageCRLSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		MaxPathLen:            -1,
-	}
-	der, err := smx509.CreateCertificate(cfg.Rand, caTemplate, caTemplate, caKey.Public(), caKey)
-	if err != nil {
-		return nil, err
-	}
-	caCert, err := smx509.ParseCertificate(der)
-	if err != nil {
-		return nil, err
-	}
-	set.CA = issued{"ca", caCert, caKey}
+	caCert, caKey := set.CA.Cert, set.CA.Key
 
 	leaf := func(name, cn string, ku smx509.KeyUsage, eku smx509.ExtKeyUsage) (issued, error) {
 		key, err := newKey()
@@ -174,6 +160,7 @@ func generateTLCP(cfg genConfig) (*tlcpSet, error) {
 		}
 		return issued{name, cert, key}, nil
 	}
+	var err error
 	if set.ServerSign, err = leaf("server_sign", "shangmi test server", tlcpSignUsage, smx509.ExtKeyUsageServerAuth); err != nil {
 		return nil, err
 	}
@@ -189,14 +176,49 @@ func generateTLCP(cfg genConfig) (*tlcpSet, error) {
 	return set, nil
 }
 
+// newRootCA makes the self-signed SM2 root of a test PKI.
+func newRootCA(cfg genConfig, serial func() (*big.Int, error), newKey func() (*sm2.PrivateKey, error)) (issued, error) {
+	caKey, err := newKey()
+	if err != nil {
+		return issued{}, err
+	}
+	sn, err := serial()
+	if err != nil {
+		return issued{}, err
+	}
+	caTemplate := &smx509.Certificate{
+		SerialNumber:          sn,
+		Subject:               pkix.Name{Country: []string{"CN"}, Organization: []string{"shangmi"}, CommonName: "shangmi Test Root CA"},
+		NotBefore:             cfg.NotBefore,
+		NotAfter:              cfg.NotAfter,
+		KeyUsage:              smx509.KeyUsageCertSign | smx509.KeyUsageCRLSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		MaxPathLen:            -1,
+	}
+	der, err := smx509.CreateCertificate(cfg.Rand, caTemplate, caTemplate, caKey.Public(), caKey)
+	if err != nil {
+		return issued{}, err
+	}
+	caCert, err := smx509.ParseCertificate(der)
+	if err != nil {
+		return issued{}, err
+	}
+	return issued{"ca", caCert, caKey}, nil
+}
+
 // writeSet writes NAME.pem (certificate) and NAME.key (unencrypted PKCS #8)
-// for every member of set into dir.
-func writeSet(set *tlcpSet, dir string) ([]string, error) {
+// for every member of set into dir, except the CA when skipCA is set (it came
+// from existing files).
+func writeSet(set *tlcpSet, dir string, skipCA bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var written []string
-	for _, m := range set.all() {
+	for i, m := range set.all() {
+		if i == 0 && skipCA {
+			continue
+		}
 		certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: m.Cert.Raw})
 		keyPEM, err := smx.MarshalPrivateKeyPEM(m.Key)
 		if err != nil {
@@ -215,6 +237,35 @@ func writeSet(set *tlcpSet, dir string) ([]string, error) {
 	return written, nil
 }
 
+// loadCA reads an SM2 CA certificate and its key, checking that they belong
+// together and that the certificate may issue certificates.
+func loadCA(certFile, keyFile string) (*issued, error) {
+	certs, err := readCertificates(certFile)
+	if err != nil {
+		return nil, err
+	}
+	keyPEM, err := os.ReadFile(keyFile)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := smx.ParsePrivateKeyPEM(keyPEM, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", keyFile, err)
+	}
+	key, ok := signer.(*sm2.PrivateKey)
+	if !ok {
+		return nil, fmt.Errorf("%s: not an SM2 key", keyFile)
+	}
+	ca := certs[0]
+	if !key.PublicKey().Equal(ca.PublicKey) {
+		return nil, fmt.Errorf("%s does not belong to %s", keyFile, certFile)
+	}
+	if !ca.BasicConstraintsValid || !ca.IsCA {
+		return nil, fmt.Errorf("%s is not a CA certificate", certFile)
+	}
+	return &issued{"ca", ca, key}, nil
+}
+
 func parseDate(s string) (time.Time, error) {
 	for _, layout := range []string{time.RFC3339, "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
@@ -230,6 +281,8 @@ func certGen(args []string, stdout io.Writer) error {
 	hosts := fs.String("hosts", "localhost,127.0.0.1", "comma-separated DNS names and IP addresses for the leaf SANs")
 	notBefore := fs.String("not-before", "2026-01-01", "start of validity (YYYY-MM-DD or RFC 3339)")
 	notAfter := fs.String("not-after", "2046-01-01", "end of validity (YYYY-MM-DD or RFC 3339)")
+	caCertFile := fs.String("ca-cert", "", "issue from this existing SM2 CA certificate instead of a new root (with -ca-key)")
+	caKeyFile := fs.String("ca-key", "", "private key of -ca-cert (unencrypted PEM)")
 	rest, err := parseInterspersed(fs, args, stdout)
 	if err != nil {
 		return err
@@ -255,11 +308,19 @@ func certGen(args []string, stdout io.Writer) error {
 			cfg.Hosts = append(cfg.Hosts, h)
 		}
 	}
+	if (*caCertFile == "") != (*caKeyFile == "") {
+		return usagef("-ca-cert and -ca-key go together")
+	}
+	if *caCertFile != "" {
+		if cfg.CA, err = loadCA(*caCertFile, *caKeyFile); err != nil {
+			return err
+		}
+	}
 	set, err := generateTLCP(cfg)
 	if err != nil {
 		return err
 	}
-	files, err := writeSet(set, *out)
+	files, err := writeSet(set, *out, cfg.CA != nil)
 	if err != nil {
 		return err
 	}

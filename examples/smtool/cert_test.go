@@ -194,3 +194,29 @@ func TestGenerateTLCPProperties(t *testing.T) {
 		t.Error("key does not match certificate")
 	}
 }
+
+func TestCertGenFromExistingCA(t *testing.T) {
+	first, second := t.TempDir(), t.TempDir()
+	if code, _, errOut := smtool("cert", "gen", "-out", first); code != 0 {
+		t.Fatal(errOut)
+	}
+	ca, caKey := filepath.Join(first, "ca.pem"), filepath.Join(first, "ca.key")
+	code, out, errOut := smtool("cert", "gen", "-out", second, "-ca-cert", ca, "-ca-key", caKey, "-hosts", "other.example")
+	if code != 0 || strings.Contains(out, "ca.pem") {
+		t.Fatalf("gen from CA: %d %s %s", code, out, errOut)
+	}
+	if code, _, errOut := smtool("cert", "verify", "-roots", ca, "-host", "other.example", filepath.Join(second, "server_enc.pem")); code != 0 {
+		t.Fatalf("leaf from reused CA does not verify: %s", errOut)
+	}
+	// Key of another CA, a leaf as CA, and half the flags are refused.
+	for _, args := range [][]string{
+		{"-ca-cert", ca, "-ca-key", filepath.Join(first, "server_sign.key")},
+		{"-ca-cert", filepath.Join(first, "server_sign.pem"), "-ca-key", filepath.Join(first, "server_sign.key")},
+		{"-ca-cert", ca},
+	} {
+		code, _, errOut := smtool(append([]string{"cert", "gen", "-out", t.TempDir()}, args...)...)
+		if code == 0 || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%q: exit %d, %q", args, code, errOut)
+		}
+	}
+}
