@@ -100,7 +100,7 @@ func (c *Certificate) leaf() (*smx509.Certificate, error) {
 	if len(c.Certificate) == 0 {
 		return nil, errors.New("tlcp: empty certificate chain")
 	}
-	return smx509.ParseCertificate(c.Certificate[0])
+	return parseCertificate(c.Certificate[0])
 }
 
 // CertificatePair is the double certificate of TLCP (tlcp.md §5.5, §7): the

@@ -119,6 +119,10 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) {
 				hello.sessionID = s.sessionID
 				session = s
+				// A fatal alert from here on drops the offered session.
+				c.sessionMu.Lock()
+				c.clientSessionKey = cacheKey
+				c.sessionMu.Unlock()
 			} else if !fresh {
 				cache.Put(cacheKey, nil)
 			}
@@ -384,13 +388,12 @@ func clientCertificateList(pair *CertificatePair, withEnc bool) ([][]byte, error
 	return append(certs, withoutRoots(pair.Sign.Certificate[1:])...), nil
 }
 
-// withoutRoots drops self-signed certificates from a chain: a root is never
-// sent, the peer must already have it.
+// withoutRoots drops self-issued CA certificates (roots) from a chain: a
+// root is never sent, the peer must already have it.
 func withoutRoots(chain [][]byte) [][]byte {
 	var out [][]byte
 	for _, der := range chain {
-		if cert, err := parseCertificate(der); err == nil && bytes.Equal(cert.RawIssuer, cert.RawSubject) &&
-			cert.CheckSignatureFrom(cert) == nil {
+		if cert, err := parseCertificate(der); err == nil && isCA(cert) && bytes.Equal(cert.RawIssuer, cert.RawSubject) {
 			continue
 		}
 		out = append(out, der)
