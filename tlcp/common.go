@@ -94,11 +94,11 @@ type Certificate struct {
 
 // leaf returns the parsed leaf certificate.
 func (c *Certificate) leaf() (*smx509.Certificate, error) {
-	if c.Leaf != nil {
-		return c.Leaf, nil
-	}
 	if len(c.Certificate) == 0 {
 		return nil, errors.New("tlcp: empty certificate chain")
+	}
+	if c.Leaf != nil {
+		return c.Leaf, nil
 	}
 	return parseCertificate(c.Certificate[0])
 }
