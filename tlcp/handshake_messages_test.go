@@ -251,3 +251,20 @@ func FuzzParseHandshakeMessage(f *testing.F) {
 		}
 	})
 }
+
+// gotlcpClientHello is a ClientHello record recorded from gotlcp (tlcp.md's
+// GO): SNI, supported_groups {41} and signature_algorithms {07 04}.
+const gotlcpClientHello = "16010100530100004f01016b0c7d5ab806b0452bfbd8c550054c4b80d7b923f5d507" +
+	"9e1ad21190323db48f000004e053e013010000220000000e000c000009746c63702e74657374000a000400020029000d000400020704"
+
+func TestRecordedClientHello(t *testing.T) {
+	rec := unhex(t, gotlcpClientHello)
+	m, ok := parseHandshakeMessage(rec[5:])
+	if !ok {
+		t.Fatal("recorded ClientHello does not parse")
+	}
+	ch := m.(*clientHelloMsg)
+	if ch.vers != VersionTLCP || ch.serverName != "tlcp.test" || !reflect.DeepEqual(ch.cipherSuites, []uint16{0xe053, 0xe013}) {
+		t.Fatalf("%+v", ch)
+	}
+}

@@ -510,3 +510,24 @@ func TestVerifyConnection(t *testing.T) {
 	}
 	wantAlert(t, cerr, alertBadCertificate)
 }
+
+// TestServerAnswersRecordedClientHello: our server answers gotlcp's
+// ClientHello with ServerHello, acknowledging only server_name.
+func TestServerAnswersRecordedClientHello(t *testing.T) {
+	c, s := tcpPair(t)
+	go Server(s, testServerConfig(t)).Handshake()
+	c.Write(unhex(t, gotlcpClientHello))
+	hdr := make([]byte, 5)
+	if _, err := io.ReadFull(c, hdr); err != nil {
+		t.Fatal(err)
+	}
+	body := make([]byte, int(hdr[3])<<8|int(hdr[4]))
+	io.ReadFull(c, body)
+	var sh serverHelloMsg
+	if hdr[0] != 22 || !sh.unmarshal(body) {
+		t.Fatalf("no ServerHello: %x %x", hdr, body)
+	}
+	if sh.cipherSuite != 0xe053 || !sh.serverNameAck || sh.alpnProtocol != "" || sh.unknownExtension || len(sh.sessionID) != 32 {
+		t.Fatalf("%+v", sh)
+	}
+}
