@@ -388,7 +388,9 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 			need += c.out.rp.Overhead()
 		}
 		if cap(c.outBuf) < need {
-			c.outBuf = make([]byte, 0, max(need, recordHeaderLen+maxPlaintext+256))
+			// Grow to what this record needs: handshakes send small
+			// records, and bulk writers reach full size after one.
+			c.outBuf = make([]byte, 0, need)
 		}
 		out := append(c.outBuf[:0], byte(typ), byte(VersionTLCP>>8), byte(VersionTLCP&0xff), 0, 0)
 		if c.out.rp != nil {
