@@ -9,7 +9,7 @@ import (
 // seedPEMs adds the DER of every PEM block of the given type found in the
 // repository's testdata to f.
 func seedPEMs(f *testing.F, typ string) {
-	for _, dir := range []string{"tlcp", "openssl", "realworld"} {
+	for _, dir := range []string{"tlcp", "openssl"} {
 		files, _ := filepath.Glob(filepath.Join(repoTestdata(f, dir), "*"))
 		for _, name := range files {
 			data, err := os.ReadFile(name)

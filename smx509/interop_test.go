@@ -272,22 +272,3 @@ func TestOpenSSLLiveEmptyIDRequest(t *testing.T) {
 		t.Fatal("openssl used the default ID without distid; the empty-ID path was not exercised")
 	}
 }
-
-// TestRealWorldSM2Chain: the national SM2 root and a commercial CA under it.
-func TestRealWorldSM2Chain(t *testing.T) {
-	root := loadCert(t, repoTestdata(t, "realworld", "nrcac_root.pem"))
-	ca := loadCert(t, repoTestdata(t, "realworld", "sheca_sm2_ca.pem"))
-	if root.SignatureAlgorithm != SM2WithSM3 || root.PublicKeyAlgorithm != SM2 {
-		t.Fatalf("root: %v %v", root.SignatureAlgorithm, root.PublicKeyAlgorithm)
-	}
-	must(t, root.CheckSignatureFrom(root))
-	must(t, ca.CheckSignatureFrom(root))
-	roots := NewCertPool()
-	roots.AddCert(root)
-	at := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	chains, err := ca.Verify(VerifyOptions{Roots: roots, CurrentTime: at, KeyUsages: []ExtKeyUsage{ExtKeyUsageAny}})
-	must(t, err)
-	if len(chains) != 1 || len(chains[0]) != 2 {
-		t.Fatalf("chains %v", chains)
-	}
-}
