@@ -531,3 +531,100 @@ func TestServerAnswersRecordedClientHello(t *testing.T) {
 		t.Fatalf("%+v", sh)
 	}
 }
+
+// TestSessionCacheLimits: the server keeps SessionCacheSize sessions and
+// resumes only within SessionLifetime; the client ages sessions out too.
+func TestSessionCacheLimits(t *testing.T) {
+	now := time.Now()
+	clock := func() time.Time { return now }
+	scfg := testServerConfig(t)
+	scfg.SessionCacheSize = 1
+	scfg.SessionLifetime = time.Minute
+	scfg.Time = clock
+	newClient := func() *Config {
+		c := testClientConfig(t)
+		c.ClientSessionCache = NewLRUClientSessionCache(1)
+		c.Time = clock
+		return c
+	}
+	a, b := newClient(), newClient()
+	handshake := func(cfg *Config) bool {
+		client, _, cerr, serr := handshakePair(t, cfg, scfg)
+		if cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+		return client.ConnectionState().DidResume
+	}
+	handshake(a)
+	if !handshake(a) {
+		t.Fatal("a did not resume")
+	}
+	handshake(b) // evicts a's session (size 1)
+	if handshake(a) {
+		t.Fatal("a resumed an evicted session")
+	}
+	now = now.Add(2 * time.Minute)
+	if handshake(a) {
+		t.Fatal("a resumed an expired session")
+	}
+	scfg.SessionCacheSize = -1
+	scfg.serverCache = nil
+	handshake(a)
+	if handshake(a) {
+		t.Fatal("resumed with the server cache disabled")
+	}
+}
+
+// TestGetCertificateBySNI picks the pair by server name.
+func TestGetCertificateBySNI(t *testing.T) {
+	p := getPKI(t)
+	scfg := testServerConfig(t)
+	scfg.Certificates = nil
+	var seen string
+	scfg.GetCertificate = func(hi *ClientHelloInfo) (*CertificatePair, error) {
+		seen = hi.ServerName
+		if hi.ServerName != "tlcp.test" {
+			return nil, errors.New("unknown host")
+		}
+		return &p.serverViaInter, nil
+	}
+	ccfg := testClientConfig(t)
+	ccfg.SendServerName = true
+	if _, _, cerr, serr := handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	if seen != "tlcp.test" {
+		t.Fatalf("GetCertificate saw %q", seen)
+	}
+	ccfg.SendServerName = false
+	if _, _, _, serr := handshakePair(t, ccfg, scfg); serr == nil || !strings.Contains(serr.Error(), "unknown host") {
+		t.Fatalf("server error %v", serr)
+	}
+}
+
+// TestClientChainWithIntermediate: a client whose certificates chain
+// through an intermediate it sends is verified.
+func TestClientChainWithIntermediate(t *testing.T) {
+	p := getPKI(t)
+	for _, suite := range []uint16{ciphersuite.ECC_SM4_GCM_SM3, ciphersuite.ECDHE_SM4_GCM_SM3} {
+		scfg := testServerConfig(t)
+		scfg.ClientAuth = RequireAndVerifyClientCert
+		ccfg := testClientConfig(t)
+		ccfg.CipherSuites = []uint16{suite}
+		ccfg.Certificates = []CertificatePair{p.serverViaInter} // has serverAuth only
+		_, _, _, serr := handshakePair(t, ccfg, scfg)
+		if serr == nil {
+			t.Fatal("a certificate without clientAuth was accepted for a client")
+		}
+		cp := makePair(t, "client2.test", smx509.ExtKeyUsageClientAuth, p.intermediate, p.intermediateKey, p.intermediate, p.ca)
+		ccfg.Certificates = []CertificatePair{cp}
+		client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+		if cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+		if n := len(server.ConnectionState().VerifiedChains[0]); n != 3 {
+			t.Fatalf("chain of %d", n)
+		}
+		exchange(t, client, server, 10)
+	}
+}
