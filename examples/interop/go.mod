@@ -1,0 +1,15 @@
+module github.com/shangmi-go/shangmi/examples/interop
+
+go 1.26.0
+
+require (
+	github.com/shangmi-go/shangmi v0.0.0
+	github.com/tjfoc/gmsm v1.4.1
+)
+
+require (
+	golang.org/x/crypto v0.59.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace github.com/shangmi-go/shangmi => ../..
