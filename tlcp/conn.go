@@ -725,3 +725,21 @@ func (c *Conn) connectionStateLocked() ConnectionState {
 	s.VerifiedChains = c.verifiedChains
 	return s
 }
+
+// VerifyHostname checks that the peer's signing certificate is valid for
+// host. It is for clients that set InsecureSkipVerify and check names
+// themselves.
+func (c *Conn) VerifyHostname(host string) error {
+	c.handshakeMutex.Lock()
+	defer c.handshakeMutex.Unlock()
+	if !c.isClient {
+		return errors.New("tlcp: VerifyHostname called on a server connection")
+	}
+	if !c.isHandshakeComplete.Load() {
+		return errors.New("tlcp: handshake has not yet been performed")
+	}
+	if c.peerSignCert == nil {
+		return errors.New("tlcp: no peer certificate")
+	}
+	return c.peerSignCert.VerifyHostname(host)
+}

@@ -154,3 +154,22 @@ func TestCipherSuites(t *testing.T) {
 		t.Fatal(CipherSuiteName(0x1301))
 	}
 }
+
+func TestVerifyHostname(t *testing.T) {
+	ccfg := testClientConfig(t)
+	ccfg.InsecureSkipVerify = true
+	ccfg.ServerName = ""
+	client, server, cerr, serr := handshakePair(t, ccfg, testServerConfig(t))
+	if cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	if err := client.VerifyHostname("tlcp.test"); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.VerifyHostname("other.test"); err == nil {
+		t.Fatal("wrong name accepted")
+	}
+	if err := server.VerifyHostname("tlcp.test"); err == nil {
+		t.Fatal("server side accepted")
+	}
+}
