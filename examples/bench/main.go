@@ -33,6 +33,7 @@ func main() {
 	rounds := flag.Int("rounds", 5, "measurement rounds; every row is measured once per round per implementation")
 	per := flag.Duration("time", 100*time.Millisecond, "target duration of one measurement")
 	list := flag.Bool("list", false, "list the registered groups and rows and exit")
+	clock := flag.String("clock", defaultClock(), "what a measurement's duration is: cpu (CPU time of the whole process; robust on a shared machine) or wall (elapsed time)")
 	flag.Parse()
 
 	sel, err := selectGroups(*only)
@@ -53,6 +54,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: -rounds must be at least 1")
 		os.Exit(2)
 	}
+	switch *clock {
+	case "wall":
+		useCPUClock = false
+	case "cpu":
+		if _, ok := processCPU(); !ok {
+			fmt.Fprintln(os.Stderr, "bench: -clock cpu is not available on this system")
+			os.Exit(2)
+		}
+		useCPUClock = true
+	default:
+		fmt.Fprintln(os.Stderr, "bench: -clock must be cpu or wall")
+		os.Exit(2)
+	}
 	if err := setBenchTime(*per); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
@@ -62,6 +76,20 @@ func main() {
 	for _, gr := range results {
 		printGroup(os.Stdout, gr)
 	}
+}
+
+// useCPUClock makes throughput per CPU-second of the whole process instead
+// of per elapsed second. On a machine shared with other work, elapsed time
+// includes the time this process waited for a core; CPU time does not. For
+// the rows that run two goroutines (handshakes and bulk transfer over
+// net.Pipe) it counts both ends' work, as a server's capacity would.
+var useCPUClock = false
+
+func defaultClock() string {
+	if _, ok := processCPU(); ok {
+		return "cpu"
+	}
+	return "wall"
 }
 
 func setBenchTime(d time.Duration) error {
@@ -181,7 +209,14 @@ func safeSetup(s setupFunc) (fn benchFunc, err error) {
 // row's unit and allocations per operation.
 func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 	takeFailure()
-	var panicked any
+	var (
+		panicked any
+		// testing.Benchmark calls the function several times with growing
+		// b.N and reports the last call; keep the CPU time of each call so
+		// that the last one can be matched with the result.
+		lastN   int
+		lastCPU time.Duration
+	)
 	res := testing.Benchmark(func(b *testing.B) {
 		defer func() {
 			if p := recover(); p != nil {
@@ -189,7 +224,13 @@ func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 				b.FailNow()
 			}
 		}()
+		c0, ok0 := processCPU()
 		fn(b)
+		c1, ok1 := processCPU()
+		lastN, lastCPU = b.N, 0
+		if ok0 && ok1 {
+			lastCPU = c1 - c0
+		}
 	})
 	if err := takeFailure(); err != nil {
 		return 0, 0, err
@@ -201,6 +242,9 @@ func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 		return 0, 0, errors.New("benchmark did not run")
 	}
 	secs := res.T.Seconds()
+	if useCPUClock && lastN == res.N && lastCPU > 0 {
+		secs = lastCPU.Seconds()
+	}
 	switch r.unit {
 	case mbPerSec:
 		tput = float64(r.bytes) * float64(res.N) / secs / 1e6
@@ -226,16 +270,22 @@ func median(xs []float64) float64 {
 // ratio is the median over rounds of column 0 / column 1, each round's
 // figures taken from the same round so slow phases of the machine cancel.
 func ratio(a, b *cell) (float64, bool) {
+	rs := ratios(a, b)
+	if len(rs) == 0 {
+		return 0, false
+	}
+	return median(rs), true
+}
+
+// ratios returns the per-round ratios of a over b.
+func ratios(a, b *cell) []float64 {
 	var rs []float64
 	for rnd, x := range a.byRnd {
 		if y, ok := b.byRnd[rnd]; ok && y > 0 {
 			rs = append(rs, x/y)
 		}
 	}
-	if len(rs) == 0 {
-		return 0, false
-	}
-	return median(rs), true
+	return rs
 }
 
 func printHeader(w io.Writer, rounds int, per time.Duration) {
@@ -247,7 +297,12 @@ func printHeader(w io.Writer, rounds int, per time.Duration) {
 		tags = "purego (every package restricted to its pure Go code)"
 	}
 	fmt.Fprintf(w, "build tags: %s\n", tags)
-	fmt.Fprintf(w, "method: %d rounds, each row's implementations measured one after another for ~%v each (testing.Benchmark); figures are medians over rounds; ratio = median of per-round ratios\n", rounds, per)
+	if useCPUClock {
+		fmt.Fprintf(w, "clock: process CPU time (MB/s and ops/s are per CPU-second of this process; -clock wall for elapsed time)\n")
+	} else {
+		fmt.Fprintf(w, "clock: elapsed (wall) time\n")
+	}
+	fmt.Fprintf(w, "method: %d rounds, each row's implementations measured one after another for ~%v each (testing.Benchmark); figures are medians over rounds; ratio = median of per-round ratios, (min-max) their range\n", rounds, per)
 }
 
 func gmsmVersion() string {
@@ -286,7 +341,7 @@ func printGroup(w io.Writer, gr *groupResult) {
 		hdr[0] = fmt.Sprintf("%-*s", max(len(hdr[0]), len(rr.row.name)), hdr[0])
 	}
 	hdr = append(hdr, g.cols...)
-	hdr = append(hdr, g.ratio)
+	hdr = append(hdr, g.ratio, "(min-max)")
 	for _, c := range g.cols {
 		hdr = append(hdr, "allocs/op "+c)
 	}
@@ -307,10 +362,11 @@ func printGroup(w io.Writer, gr *groupResult) {
 			}
 		}
 		if len(rr.cells) >= 2 {
-			if r, ok := ratio(rr.cells[0], rr.cells[1]); ok {
-				fields = append(fields, fmt.Sprintf("%.2fx", r))
+			if rs := ratios(rr.cells[0], rr.cells[1]); len(rs) > 0 {
+				fields = append(fields, fmt.Sprintf("%.2fx", median(rs)),
+					fmt.Sprintf("%.2f-%.2f", slices.Min(rs), slices.Max(rs)))
 			} else {
-				fields = append(fields, "-")
+				fields = append(fields, "-", "-")
 			}
 		}
 		for _, c := range rr.cells {
