@@ -36,7 +36,6 @@ type Conn struct {
 	handshakeMutex   sync.Mutex
 	handshakeErr     error
 	vers             uint16
-	haveVers         bool
 	didResume        bool
 	cipherSuite      uint16
 	peerCertificates []*smx509.Certificate
@@ -502,7 +501,15 @@ func messageName(t uint8) string {
 
 // unexpectedMessageError describes a message of the wrong type.
 func unexpectedMessageError(want string, got handshakeMessage) error {
-	return errorf(alertUnexpectedMessage, "tlcp: expected %s, received %T", want, got)
+	return errorf(alertUnexpectedMessage, "tlcp: expected %s, received %s", want, nameOf(got))
+}
+
+// nameOf returns the protocol name of a message.
+func nameOf(m handshakeMessage) string {
+	if b, err := m.marshal(); err == nil && len(b) > 0 {
+		return messageName(b[0])
+	}
+	return fmt.Sprintf("%T", m)
 }
 
 // handlePostHandshakeMessage processes a handshake message after the
@@ -526,7 +533,7 @@ func (c *Conn) handlePostHandshakeMessage() error {
 		}
 		return c.declineRenegotiation()
 	}
-	return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected %T after the handshake", msg)))
+	return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected %s after the handshake", nameOf(msg))))
 }
 
 func (c *Conn) declineRenegotiation() error {

@@ -207,7 +207,7 @@ func (hs *clientHandshakeState) processServerHello() error {
 	if sh.vers != VersionTLCP {
 		return errorf(alertProtocolVersion, "tlcp: server selected version 0x%04x, want 0x0101", sh.vers)
 	}
-	c.vers, c.haveVers = VersionTLCP, true
+	c.vers = VersionTLCP
 	if sh.compressionMethod != 0 {
 		return errorf(alertIllegalParameter, "tlcp: server selected compression method %d", sh.compressionMethod)
 	}

@@ -59,9 +59,10 @@ type handshakeMessage interface {
 	unmarshal([]byte) bool
 }
 
-// errMessageTooLarge is returned by marshal when a field overflows its length
-// prefix; it can only follow from a misconfiguration, never from peer input.
-var errMessageTooLarge = errors.New("tlcp: handshake message field too large")
+// errMessageTooLarge is returned by marshal when a field has a length its
+// encoding cannot carry; it can only follow from a misconfiguration or a
+// bug, never from peer input.
+var errMessageTooLarge = errors.New("tlcp: handshake message field has an invalid length")
 
 // marshalMessage writes the 4-byte handshake header around body.
 func marshalMessage(typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error) {

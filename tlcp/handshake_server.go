@@ -90,7 +90,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if ch.vers != VersionTLCP {
 		return errorf(alertProtocolVersion, "tlcp: client offered version 0x%04x; this server speaks only TLCP 0x0101", ch.vers)
 	}
-	c.vers, c.haveVers = VersionTLCP, true
+	c.vers = VersionTLCP
 	if !slices.Contains(ch.compressionMethods, 0) {
 		return errorf(alertIllegalParameter, "tlcp: client does not offer the null compression method")
 	}
