@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -463,4 +464,208 @@ func checkServerOnly(st tlcp.ConnectionState) error {
 		return errors.New("client certificates present without client authentication")
 	}
 	return nil
+}
+
+// ---- failures must be failures ----
+
+// TestRejections checks that verification is really on in both directions:
+// each case must make the handshake fail on the side named by wantFail,
+// within the deadlines, and never pass silently.
+func TestRejections(t *testing.T) {
+	m := load(t, "tlcp")
+	other := load(t, "openssl") // a second, unrelated CA
+
+	theirServer := func(mutual bool) func(net.Conn) error {
+		cfg := &gmtls.Config{
+			GMSupport:              gmtls.NewGMSupport(),
+			Certificates:           []gmtls.Certificate{m.theirCert(t, "server_sign"), m.theirCert(t, "server_enc")},
+			CipherSuites:           []uint16{eccSM4CBCSM3},
+			SessionTicketsDisabled: true,
+		}
+		if mutual {
+			cfg.ClientAuth = gmtls.RequireAndVerifyClientCert
+			cfg.ClientCAs = m.theirPool(t)
+		}
+		return func(raw net.Conn) error { return guard(gmtls.Server(raw, cfg).Handshake) }
+	}
+	ourClient := func(cfg *tlcp.Config) func(net.Conn) error {
+		return func(raw net.Conn) error { return tlcp.Client(raw, cfg).Handshake() }
+	}
+	ourServer := func(cfg *tlcp.Config) func(net.Conn) error {
+		cfg.Certificates = []tlcp.CertificatePair{m.ourPair(t, "server")}
+		cfg.SessionCacheSize = -1
+		return func(raw net.Conn) error { return tlcp.Server(raw, cfg).Handshake() }
+	}
+	theirClient := func(withCert *material) func(net.Conn) error {
+		cfg := &gmtls.Config{
+			GMSupport:              gmtls.NewGMSupport(),
+			RootCAs:                m.theirPool(t),
+			ServerName:             "localhost",
+			CipherSuites:           []uint16{eccSM4CBCSM3},
+			SessionTicketsDisabled: true,
+		}
+		if withCert != nil {
+			// GetClientCertificate, because gmtls would otherwise send
+			// nothing when the issuer is not among the requested CAs.
+			sign := withCert.theirCert(t, "client_sign")
+			cfg.GetClientCertificate = func(*gmtls.CertificateRequestInfo) (*gmtls.Certificate, error) {
+				return &sign, nil
+			}
+		}
+		return func(raw net.Conn) error { return guard(gmtls.Client(raw, cfg).Handshake) }
+	}
+
+	for _, tc := range []struct {
+		name     string
+		server   func(net.Conn) error
+		client   func(net.Conn) error
+		wantFail string // "client" or "server": the side that must detect it
+		wantText string // if set, the detecting side's error must contain it
+	}{
+		{
+			name:     "our client, server from an unknown CA",
+			server:   theirServer(false),
+			client:   ourClient(&tlcp.Config{RootCAs: other.ourPool(t), ServerName: "localhost", CipherSuites: []uint16{eccSM4CBCSM3}}),
+			wantFail: "client",
+		},
+		{
+			name:     "our client, wrong server name",
+			server:   theirServer(false),
+			client:   ourClient(&tlcp.Config{RootCAs: m.ourPool(t), ServerName: "wrong.example", CipherSuites: []uint16{eccSM4CBCSM3}}),
+			wantFail: "client",
+		},
+		{
+			// Our client has no certificate, so it answers the
+			// CertificateRequest with an empty list; gmtls must parse that
+			// and refuse for lack of a certificate, not for a bad message.
+			name:     "their server requires a client certificate, our client has none",
+			server:   theirServer(true),
+			client:   ourClient(&tlcp.Config{RootCAs: m.ourPool(t), ServerName: "localhost", CipherSuites: []uint16{eccSM4CBCSM3}}),
+			wantFail: "server",
+			wantText: "didn't provide a certificate",
+		},
+		{
+			name:   "their server, our client certificate from an unknown CA",
+			server: theirServer(true),
+			client: ourClient(&tlcp.Config{RootCAs: m.ourPool(t), ServerName: "localhost", CipherSuites: []uint16{eccSM4CBCSM3},
+				Certificates: []tlcp.CertificatePair{other.ourPair(t, "client")}}),
+			wantFail: "server",
+			wantText: "failed to verify client's certificate",
+		},
+		{
+			name:     "our server requires a client certificate, their client has none",
+			server:   ourServer(&tlcp.Config{ClientAuth: tlcp.RequireAndVerifyClientCert, ClientCAs: m.ourPool(t)}),
+			client:   theirClient(nil),
+			wantFail: "server",
+			wantText: "no certificate",
+		},
+		{
+			name:     "our server, their client certificate from an unknown CA",
+			server:   ourServer(&tlcp.Config{ClientAuth: tlcp.RequireAndVerifyClientCert, ClientCAs: m.ourPool(t)}),
+			client:   theirClient(other),
+			wantFail: "server",
+			wantText: "unknown authority",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			serverErr, clientErr := pipe(t, tc.server, tc.client)
+			detected := clientErr
+			if tc.wantFail == "server" {
+				detected = serverErr
+			}
+			if detected == nil {
+				t.Fatalf("%s accepted the handshake (server err: %v, client err: %v)", tc.wantFail, serverErr, clientErr)
+			}
+			if tc.wantText != "" && !strings.Contains(detected.Error(), tc.wantText) {
+				t.Fatalf("%s failed for another reason: %v", tc.wantFail, detected)
+			}
+			if serverErr == nil || clientErr == nil {
+				// The other side must learn of the failure too (an alert
+				// or the closed connection), not believe it succeeded.
+				t.Errorf("one side completed the handshake: server err %v, client err %v", serverErr, clientErr)
+			}
+			t.Logf("server: %v; client: %v", serverErr, clientErr)
+		})
+	}
+}
+
+// ---- session caches on both sides, no resumption possible ----
+
+// TestNoResumption runs two connections in each direction with session
+// caching enabled on both ends. gmtls resumes only with session tickets and
+// sends an empty session ID; package tlcp resumes only by session ID and
+// never does tickets. So the second connection must be a clean full
+// handshake: our client must not try to resume on an empty ID, and our
+// server must ignore the session_ticket extension gmtls's client sends.
+func TestNoResumption(t *testing.T) {
+	m := load(t, "tlcp")
+
+	t.Run("our client, their server", func(t *testing.T) {
+		srvCfg := &gmtls.Config{
+			GMSupport:    gmtls.NewGMSupport(),
+			Certificates: []gmtls.Certificate{m.theirCert(t, "server_sign"), m.theirCert(t, "server_enc")},
+			CipherSuites: []uint16{eccSM4CBCSM3},
+		}
+		cliCfg := &tlcp.Config{
+			RootCAs: m.ourPool(t), ServerName: "localhost", CipherSuites: []uint16{eccSM4CBCSM3},
+			ClientSessionCache: tlcp.NewLRUClientSessionCache(4),
+		}
+		for i := range 2 {
+			serverErr, clientErr := pipe(t, func(raw net.Conn) error {
+				c := gmtls.Server(raw, srvCfg)
+				if err := guard(c.Handshake); err != nil {
+					return err
+				}
+				if c.ConnectionState().DidResume {
+					return errors.New("gmtls server resumed")
+				}
+				return guard(func() error { return serverSide(c) })
+			}, func(raw net.Conn) error {
+				c := tlcp.Client(raw, cliCfg)
+				if err := c.Handshake(); err != nil {
+					return err
+				}
+				if err := checkOurState(c.ConnectionState(), m, "server", true); err != nil {
+					return err
+				}
+				return clientSide(c)
+			})
+			if serverErr != nil || clientErr != nil {
+				t.Fatalf("connection %d: server (gmtls): %v; client (ours): %v", i+1, serverErr, clientErr)
+			}
+		}
+	})
+
+	t.Run("their client, our server", func(t *testing.T) {
+		srvCfg := &tlcp.Config{Certificates: []tlcp.CertificatePair{m.ourPair(t, "server")}}
+		cliCfg := &gmtls.Config{
+			GMSupport: gmtls.NewGMSupport(), RootCAs: m.theirPool(t), ServerName: "localhost",
+			CipherSuites:       []uint16{eccSM4CBCSM3},
+			ClientSessionCache: gmtls.NewLRUClientSessionCache(4), // makes it send session_ticket
+		}
+		for i := range 2 {
+			serverErr, clientErr := pipe(t, func(raw net.Conn) error {
+				c := tlcp.Server(raw, srvCfg)
+				if err := c.Handshake(); err != nil {
+					return err
+				}
+				if err := checkServerOnly(c.ConnectionState()); err != nil {
+					return err
+				}
+				return serverSide(c)
+			}, func(raw net.Conn) error {
+				c := gmtls.Client(raw, cliCfg)
+				if err := guard(c.Handshake); err != nil {
+					return err
+				}
+				if c.ConnectionState().DidResume {
+					return errors.New("gmtls client resumed")
+				}
+				return guard(func() error { return clientSide(c) })
+			})
+			if serverErr != nil || clientErr != nil {
+				t.Fatalf("connection %d: server (ours): %v; client (gmtls): %v", i+1, serverErr, clientErr)
+			}
+		}
+	})
 }
