@@ -243,6 +243,10 @@ func (hs *clientHandshakeState) doResumeHandshake() error {
 	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
 	c.verifiedChains = s.verifiedChains
 	hs.masterSecret = s.masterSecret
+	// A line per client random lets Wireshark decrypt resumed connections.
+	if err := c.config.writeKeyLog(hs.hello.random, hs.masterSecret); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
 	if c.config.VerifyConnection != nil {
 		if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
 			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)

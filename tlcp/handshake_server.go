@@ -231,6 +231,9 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 		return err
 	}
 	hs.masterSecret = hs.session.masterSecret
+	if err := c.config.writeKeyLog(hs.clientHello.random, hs.masterSecret); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID
 	c.sessionMu.Unlock()
