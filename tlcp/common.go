@@ -213,7 +213,11 @@ type Config struct {
 	RootCAs *smx509.CertPool
 	// ClientCAs verifies client certificates; its subjects are sent in
 	// CertificateRequest.
-	ClientCAs  *smx509.CertPool
+	ClientCAs *smx509.CertPool
+	// ClientAuth is the policy for client certificates. ECDHE suites
+	// always request and require the client's signing and encryption
+	// certificates; under NoClientCert they are verified if ClientCAs is
+	// set, under the other policies as the policy says.
 	ClientAuth ClientAuthType
 	// InsecureSkipVerify makes a client accept any server certificates
 	// (key usages are still checked). For tests only.
