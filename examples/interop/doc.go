@@ -5,14 +5,25 @@
 // Package interop checks package tlcp against a third-party TLCP
 // implementation, the gmtls package of github.com/tjfoc/gmsm v1.4.1, in both
 // directions: this project's client against its server and its client
-// against this project's server, on ECC_SM4_CBC_SM3 (0xE013), with and
-// without client authentication, using the double certificates in
-// testdata/tlcp.
+// against this project's server, on ECC_SM4_CBC_SM3 (0xE013).
 //
-// gmtls gets only ECC_SM4_CBC_SM3 right: its ECDHE suite panics on the
-// server side and it has no GCM suites. Every gmtls endpoint here is
-// therefore restricted to 0xE013, and every call into gmtls is guarded so
-// that a panic there becomes a test failure instead of killing the binary.
+// The tests cover, with the double certificates of testdata/tlcp and
+// testdata/openssl: server-only and mutual authentication (client lists
+// SIGN and SIGN, ENC), both default suite lists, a host name and an IP
+// address as server name, application data of several records each way,
+// close_notify, session caches on both ends (gmtls resumes only by ticket,
+// package tlcp only by session ID, so neither may resume), handshakes that
+// must fail (unknown CA, wrong name, missing client certificate), and, with
+// certificates made at test time, intermediate CAs on both sides including
+// the SIGN, CA, ENC server order and an encryption certificate without SANs.
+//
+// gmtls gets only ECC_SM4_CBC_SM3 right: its ECDHE suite is a bare panic and
+// it has no GCM suites, so every gmtls endpoint here is restricted to 0xE013
+// and every call into gmtls is guarded so that a panic there becomes a test
+// failure instead of ending the test binary. Its client also checks the host
+// name on every certificate the server sends, the encryption certificate
+// and intermediates included, and does not use intermediates the server
+// sends; TestGmtlsQuirks pins these behaviours.
 //
 // The package lives in its own module so that the main module never depends
 // on gmsm. Run it with
