@@ -441,3 +441,33 @@ func FuzzRecordReader(f *testing.F) {
 		}
 	})
 }
+
+// TestChangeCipherSpecOrder: Finished before ChangeCipherSpec, a
+// ChangeCipherSpec before keys are agreed or where none is expected, and a
+// malformed one are all refused.
+func TestChangeCipherSpecOrder(t *testing.T) {
+	finished := append([]byte{22, 1, 1, 0, 16, 20, 0, 0, 12}, make([]byte, 12)...)
+	ccs := []byte{20, 1, 1, 0, 1, 1}
+	read := func(wire []byte, expectCCS, keys bool) error {
+		c := Client(&discardConn{r: bytes.NewReader(wire)}, &Config{})
+		if keys {
+			s := ciphersuite.Lookup(ciphersuite.ECC_SM4_GCM_SM3)
+			k, _ := s.KeyBlock(make([]byte, 48), make([]byte, 32), make([]byte, 32))
+			c.in.nextRP, _ = s.NewRecordProtection(k)
+		}
+		c.in.Lock()
+		defer c.in.Unlock()
+		return c.readRecordOrCCS(expectCCS)
+	}
+	wantAlert(t, read(finished, true, true), alertUnexpectedMessage)
+	wantAlert(t, read(ccs, true, false), alertUnexpectedMessage)
+	wantAlert(t, read(ccs, false, true), alertUnexpectedMessage)
+	wantAlert(t, read([]byte{20, 1, 1, 0, 1, 2}, true, true), alertDecodeError)
+	if err := read(ccs, true, true); err != nil {
+		t.Fatalf("valid ChangeCipherSpec: %v", err)
+	}
+	// Application data before the handshake is done.
+	wantAlert(t, read([]byte{23, 1, 1, 0, 1, 'x'}, false, false), alertUnexpectedMessage)
+	// An unknown content type.
+	wantAlert(t, read([]byte{24, 1, 1, 0, 1, 'x'}, false, false), alertUnexpectedMessage)
+}
