@@ -6,6 +6,7 @@ package tlcp
 
 import (
 	"bytes"
+	"crypto/x509/pkix"
 	"errors"
 	"fmt"
 	"io"
@@ -626,5 +627,29 @@ func TestClientChainWithIntermediate(t *testing.T) {
 			t.Fatalf("chain of %d", n)
 		}
 		exchange(t, client, server, 10)
+	}
+}
+
+// TestEncCertOtherEntity: a server whose encryption certificate belongs to
+// a different entity is refused (D16), unless verification is skipped.
+func TestEncCertOtherEntity(t *testing.T) {
+	p := getPKI(t)
+	cert, key := mustIssue(t, &smx509.Certificate{
+		Subject:               pkix.Name{CommonName: "someone.else"},
+		DNSNames:              []string{"someone.else"},
+		KeyUsage:              smx509.KeyUsageKeyEncipherment,
+		ExtKeyUsage:           []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+	}, p.ca, p.caKey)
+	scfg := testServerConfig(t)
+	scfg.Certificates = []CertificatePair{{Sign: p.server.Sign, Enc: Certificate{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}}}
+	_, _, cerr, _ := handshakePair(t, testClientConfig(t), scfg)
+	if cerr == nil || !strings.Contains(cerr.Error(), "different entities") {
+		t.Fatalf("client error %v", cerr)
+	}
+	ccfg := testClientConfig(t)
+	ccfg.InsecureSkipVerify = true
+	if _, _, cerr, serr := handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
 	}
 }
