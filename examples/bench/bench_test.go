@@ -68,3 +68,16 @@ func TestSelectGroups(t *testing.T) {
 		t.Errorf("selectGroups(sm3,sm3) = %v, %v", gs, err)
 	}
 }
+
+func TestFilterRows(t *testing.T) {
+	gs, err := filterRows(orderedGroups(), "^SM3 ")
+	if err != nil || len(gs) != 1 || gs[0].name != "sm3" || len(gs[0].rows) != 2 {
+		t.Fatalf("filterRows(^SM3 ) = %v, %v", gs, err)
+	}
+	if _, err := filterRows(orderedGroups(), "no such row"); err == nil {
+		t.Error("empty selection accepted")
+	}
+	if len(orderedGroups()[0].rows) != 3 {
+		t.Error("filterRows modified the registered group")
+	}
+}

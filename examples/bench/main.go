@@ -4,6 +4,7 @@
 //
 //	go run . -only sm3,sm4 -rounds 5 -time 100ms
 //	go run -tags purego .
+//	go run . -only sm4 -rows GCM -cpuprofile /tmp/cpu.out
 //
 // See README.md.
 package main
@@ -16,8 +17,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -33,10 +36,15 @@ func main() {
 	rounds := flag.Int("rounds", 5, "measurement rounds; every row is measured once per round per implementation")
 	per := flag.Duration("time", 100*time.Millisecond, "target duration of one measurement")
 	list := flag.Bool("list", false, "list the registered groups and rows and exit")
+	match := flag.String("rows", "", "regular expression: run only the rows whose name matches")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measurements to this file")
 	clock := flag.String("clock", defaultClock(), "what a measurement's duration is: cpu (CPU time of the whole process; robust on a shared machine) or wall (elapsed time)")
 	flag.Parse()
 
 	sel, err := selectGroups(*only)
+	if err == nil && *match != "" {
+		sel, err = filterRows(sel, *match)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
@@ -72,7 +80,19 @@ func main() {
 		os.Exit(2)
 	}
 	printHeader(os.Stdout, *rounds, *per)
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+	}
 	results := run(sel, *rounds, os.Stderr)
+	pprof.StopCPUProfile()
 	for _, gr := range results {
 		printGroup(os.Stdout, gr)
 	}
@@ -123,6 +143,32 @@ func selectGroups(only string) ([]*group, error) {
 			}
 			return nil, fmt.Errorf("unknown or not yet available group %q (have: %s)", name, strings.Join(names, ", "))
 		}
+	}
+	return out, nil
+}
+
+// filterRows keeps the rows whose name matches expr, and the groups that
+// still have rows.
+func filterRows(sel []*group, expr string) ([]*group, error) {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	var out []*group
+	for _, g := range sel {
+		ng := *g
+		ng.rows = nil
+		for _, r := range g.rows {
+			if re.MatchString(r.name) {
+				ng.rows = append(ng.rows, r)
+			}
+		}
+		if len(ng.rows) > 0 {
+			out = append(out, &ng)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no row matches %q", expr)
 	}
 	return out, nil
 }
