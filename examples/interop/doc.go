@@ -11,16 +11,19 @@
 // testdata/openssl: server-only and mutual authentication (client lists
 // SIGN and SIGN, ENC), both default suite lists, a host name and an IP
 // address as server name, application data of several records each way,
-// close_notify, session caches on both ends (gmtls resumes only by ticket,
+// server_name and ALPN from our client, close_notify, full-duplex bulk
+// transfer, session caches on both ends (gmtls resumes only by ticket,
 // package tlcp only by session ID, so neither may resume), handshakes that
 // must fail (unknown CA, wrong name, missing client certificate), and, with
 // certificates made at test time, intermediate CAs on both sides including
 // the SIGN, CA, ENC server order and an encryption certificate without SANs.
 //
-// gmtls gets only ECC_SM4_CBC_SM3 right: its ECDHE suite is a bare panic and
-// it has no GCM suites, so every gmtls endpoint here is restricted to 0xE013
-// and every call into gmtls is guarded so that a panic there becomes a test
-// failure instead of ending the test binary. Its client also checks the host
+// gmtls gets only ECC_SM4_CBC_SM3 right: it has no GCM suites, and its
+// ECDHE_SM4_CBC_SM3 is a bare panic on the server side and TLS-style ECDH on
+// the client side (TestGmtlsECDHE checks that both fail cleanly). Every other
+// gmtls endpoint here is therefore restricted to 0xE013, and every call into
+// gmtls is guarded so that a panic there becomes a test failure instead of
+// ending the test binary. Its client also checks the host
 // name on every certificate the server sends, the encryption certificate
 // and intermediates included, and does not use intermediates the server
 // sends; TestGmtlsQuirks pins these behaviours.

@@ -239,9 +239,11 @@ func TestOurClientTheirServer(t *testing.T) {
 			mutual        bool
 			includeEnc    bool // client sends SIGN, ENC (tlcp.md D3)
 			defaultSuites bool // our client offers its whole default list
+			extensions    bool // our client sends server_name and ALPN
 		}{
 			{name: "server-auth"},
 			{name: "server-auth/default-suites", defaultSuites: true},
+			{name: "server-auth/sni+alpn", extensions: true},
 			{name: "mutual-auth", mutual: true},
 			{name: "mutual-auth/sign+enc", mutual: true, includeEnc: true},
 		} {
@@ -269,6 +271,11 @@ func TestOurClientTheirServer(t *testing.T) {
 				if tc.mutual {
 					cliCfg.Certificates = []tlcp.CertificatePair{m.ourPair(t, "client")}
 				}
+				if tc.extensions {
+					cliCfg.SendServerName = true
+					cliCfg.NextProtos = []string{"x-unknown", "http/1.1"}
+					srvCfg.NextProtos = []string{"http/1.1"}
+				}
 
 				serverErr, clientErr := pipe(t, func(raw net.Conn) error {
 					c := gmtls.Server(raw, srvCfg)
@@ -281,6 +288,9 @@ func TestOurClientTheirServer(t *testing.T) {
 					}
 					if st.Version != tlcp.VersionTLCP {
 						return fmt.Errorf("gmtls server version %#04x", st.Version)
+					}
+					if tc.extensions && (st.ServerName != "localhost" || st.NegotiatedProtocol != "http/1.1") {
+						return fmt.Errorf("gmtls server saw server_name %q, ALPN %q", st.ServerName, st.NegotiatedProtocol)
 					}
 					if tc.mutual {
 						want := 1
@@ -308,8 +318,16 @@ func TestOurClientTheirServer(t *testing.T) {
 					if err := c.Handshake(); err != nil {
 						return fmt.Errorf("our client handshake: %w", err)
 					}
-					if err := checkOurState(c.ConnectionState(), m, "server", true); err != nil {
+					st := c.ConnectionState()
+					if err := checkOurState(st, m, "server", true); err != nil {
 						return fmt.Errorf("our client: %w", err)
+					}
+					want := ""
+					if tc.extensions {
+						want = "http/1.1"
+					}
+					if st.NegotiatedProtocol != want {
+						return fmt.Errorf("our client: ALPN %q, want %q", st.NegotiatedProtocol, want)
 					}
 					return clientSide(c)
 				})
@@ -667,5 +685,56 @@ func TestNoResumption(t *testing.T) {
 				t.Fatalf("connection %d: server (ours): %v; client (gmtls): %v", i+1, serverErr, clientErr)
 			}
 		}
+	})
+}
+
+// TestGmtlsECDHE: gmtls offers ECDHE_SM4_CBC_SM3 (0xE011) but does not
+// implement it: its server side is an unconditional panic and its client
+// side does TLS 1.0 style ECDH with a SHA-1 signature check instead of the
+// SM2 key exchange. Forced onto that suite, our endpoints must fail the
+// handshake cleanly (an error, no hang) and gmtls must not succeed either.
+func TestGmtlsECDHE(t *testing.T) {
+	m := load(t, "tlcp")
+	const ecdheSM4CBCSM3 uint16 = 0xE011
+
+	t.Run("their client, our server", func(t *testing.T) {
+		srvCfg := &tlcp.Config{Certificates: []tlcp.CertificatePair{m.ourPair(t, "server")}, ClientCAs: m.ourPool(t), SessionCacheSize: -1}
+		cliCfg := &gmtls.Config{
+			GMSupport: gmtls.NewGMSupport(), RootCAs: m.theirPool(t), ServerName: "localhost",
+			CipherSuites:           []uint16{ecdheSM4CBCSM3},
+			Certificates:           []gmtls.Certificate{m.theirCert(t, "client_sign"), m.theirCert(t, "client_enc")},
+			SessionTicketsDisabled: true,
+		}
+		serverErr, clientErr := pipe(t, func(raw net.Conn) error {
+			return tlcp.Server(raw, srvCfg).Handshake()
+		}, func(raw net.Conn) error {
+			return guard(gmtls.Client(raw, cliCfg).Handshake)
+		})
+		if serverErr == nil || clientErr == nil {
+			t.Fatalf("want both sides to fail: server (ours): %v; client (gmtls): %v", serverErr, clientErr)
+		}
+		t.Logf("server (ours): %v; client (gmtls): %v", serverErr, clientErr)
+	})
+
+	t.Run("our client, their server", func(t *testing.T) {
+		srvCfg := &gmtls.Config{
+			GMSupport:              gmtls.NewGMSupport(),
+			Certificates:           []gmtls.Certificate{m.theirCert(t, "server_sign"), m.theirCert(t, "server_enc")},
+			CipherSuites:           []uint16{ecdheSM4CBCSM3},
+			SessionTicketsDisabled: true,
+		}
+		cliCfg := &tlcp.Config{
+			RootCAs: m.ourPool(t), ServerName: "localhost", CipherSuites: []uint16{ecdheSM4CBCSM3},
+			Certificates: []tlcp.CertificatePair{m.ourPair(t, "client")},
+		}
+		serverErr, clientErr := pipe(t, func(raw net.Conn) error {
+			return guard(gmtls.Server(raw, srvCfg).Handshake)
+		}, func(raw net.Conn) error {
+			return tlcp.Client(raw, cliCfg).Handshake()
+		})
+		if serverErr == nil || clientErr == nil {
+			t.Fatalf("want both sides to fail: server (gmtls): %v; client (ours): %v", serverErr, clientErr)
+		}
+		t.Logf("server (gmtls): %v; client (ours): %v", serverErr, clientErr)
 	})
 }
