@@ -78,7 +78,11 @@ func (ke *KeyExchange) initWithScalar(r *scalar.Scalar, rb []byte) (*PublicKey, 
 	if err != nil {
 		return nil, err
 	}
-	ke.r, ke.rb, ke.R = *r, rb, newPublicKey(p)
+	R, err := newPublicKey(p)
+	if err != nil {
+		return nil, err
+	}
+	ke.r, ke.rb, ke.R = *r, rb, R
 	return ke.R, nil
 }
 

@@ -23,7 +23,8 @@ const DefaultUID = "1234567812345678"
 // PublicKey is an SM2 public key: a point of sm2p256v1 other than the
 // identity. It is safe for concurrent use.
 type PublicKey struct {
-	point *sm2ec.Point // affine (Z = 1)
+	point *sm2ec.Point // affine (Z = 1); points at pt, nil in the zero value
+	pt    sm2ec.Point  // held inline so that a key is a single allocation
 	enc   [65]byte     // 04 || X || Y
 
 	// zDefault caches Z(DefaultUID), which every default signature and
@@ -53,19 +54,33 @@ var (
 // compressed form 02/03 || X (33 bytes). It rejects the point at infinity,
 // coordinates not below p, and points not on the curve.
 func NewPublicKey(b []byte) (*PublicKey, error) {
-	p, err := sm2ec.NewPoint().SetBytes(b)
-	if err != nil {
+	pub := &PublicKey{}
+	if _, err := pub.pt.SetBytes(b); err != nil {
 		return nil, errInvalidPublicKey
 	}
-	return newPublicKey(p), nil
+	pub.point = &pub.pt
+	// A valid uncompressed input is already the canonical encoding (SetBytes
+	// rejects coordinates not below p), so it is copied rather than
+	// recomputed; a compressed one is encoded from the affine point, which
+	// needs no inversion either.
+	if len(b) == len(pub.enc) {
+		copy(pub.enc[:], b)
+	} else if !pub.pt.EncodeAffine(&pub.enc) {
+		return nil, errInvalidPublicKey // unreachable: SetBytes leaves Z = 1
+	}
+	return pub, nil
 }
 
-func newPublicKey(p *sm2ec.Point) *PublicKey {
-	pub := &PublicKey{}
-	copy(pub.enc[:], p.Bytes())
-	// Store the affine form so that later mixed operations see Z = 1.
-	pub.point, _ = sm2ec.NewPoint().SetBytes(pub.enc[:])
-	return pub
+// newPublicKey makes a public key from a computed point, which must not be
+// the identity, spending the one inversion that brings it to affine form.
+func newPublicKey(p *sm2ec.Point) (*PublicKey, error) {
+	pub := &PublicKey{pt: *p}
+	pub.pt.Normalize()
+	if !pub.pt.EncodeAffine(&pub.enc) {
+		return nil, errInvalidPublicKey // the identity
+	}
+	pub.point = &pub.pt
+	return pub, nil
 }
 
 // Bytes returns the 65-byte uncompressed encoding 04 || X || Y.
@@ -148,7 +163,11 @@ func newPrivateKey(d *scalar.Scalar, b []byte) (*PrivateKey, error) {
 	if err != nil {
 		return nil, errInvalidPrivateKey
 	}
-	priv := &PrivateKey{d: *d, pub: newPublicKey(p)}
+	pub, err := newPublicKey(p)
+	if err != nil {
+		return nil, errInvalidPrivateKey // unreachable: 1 ≤ d < n
+	}
+	priv := &PrivateKey{d: *d, pub: pub}
 	copy(priv.enc[:], b)
 	return priv, nil
 }

@@ -107,13 +107,15 @@ func SignDigestASN1(rand io.Reader, priv *PrivateKey, e []byte) ([]byte, error) 
 	if _, err := io.ReadFull(rand, entropy[:]); err != nil {
 		return nil, err
 	}
-	ng := newNonceGenerator(priv, e, entropy[:])
+	var ng nonceGenerator
+	ng.init(priv, e, entropy[:])
 	for range 32 {
 		var k scalar.Scalar
-		kb := ng.next(&k)
-		r, s, ok := signWithNonce(priv, e, &k, kb)
+		var kb [32]byte
+		ng.next(&k, &kb)
+		r, s, ok := signWithNonce(priv, e, &k, kb[:])
 		if ok {
-			return encodeSignature(r, s), nil
+			return encodeSignature(r[:], s[:]), nil
 		}
 	}
 	return nil, errors.New("sm2: signing failed repeatedly")
@@ -126,26 +128,26 @@ type nonceGenerator struct {
 	ctr  uint32
 }
 
-func newNonceGenerator(priv *PrivateKey, e, entropy []byte) *nonceGenerator {
+func (ng *nonceGenerator) init(priv *PrivateKey, e, entropy []byte) {
 	h := sm3.New()
 	h.Write([]byte("shangmi SM2 hedged nonce\x00"))
 	h.Write(priv.enc[:])
 	h.Write(e)
 	h.Write(entropy)
-	ng := &nonceGenerator{}
 	h.Sum(ng.seed[:0])
-	return ng
+	ng.ctr = 0
 }
 
-func (ng *nonceGenerator) next(k *scalar.Scalar) []byte {
+// next sets k to the next candidate in [1, n-1] and kb to its encoding.
+func (ng *nonceGenerator) next(k *scalar.Scalar, kb *[32]byte) {
 	var in [36]byte
 	copy(in[:], ng.seed[:])
 	for {
 		ng.ctr++
 		binary.BigEndian.PutUint32(in[32:], ng.ctr)
-		out := sm3.Sum(in[:])
-		if _, err := k.SetBytes(out[:]); err == nil && k.IsZero() == 0 {
-			return out[:]
+		*kb = sm3.Sum(in[:])
+		if _, err := k.SetBytes(kb[:]); err == nil && k.IsZero() == 0 {
+			return
 		}
 	}
 }
@@ -154,31 +156,33 @@ func (ng *nonceGenerator) next(k *scalar.Scalar) []byte {
 // encoding is kb), following GB/T 32918.2-2016, 6.1. It reports false when
 // the nonce must be replaced (r = 0, r + k = n or s = 0). It is also the
 // test hook for known-answer vectors with fixed nonces.
-func signWithNonce(priv *PrivateKey, e []byte, k *scalar.Scalar, kb []byte) (r, s []byte, ok bool) {
-	p, err := sm2ec.NewPoint().ScalarBaseMult(kb)
-	if err != nil {
-		return nil, nil, false
+func signWithNonce(priv *PrivateKey, e []byte, k *scalar.Scalar, kb []byte) (r, s [32]byte, ok bool) {
+	var p sm2ec.Point
+	if _, err := p.ScalarBaseMult(kb); err != nil {
+		return r, s, false
 	}
-	x1, err := p.BytesX()
-	if err != nil {
-		return nil, nil, false
+	var x1 [32]byte
+	if !p.PutX(&x1) {
+		return r, s, false
 	}
 	var es, rs, ss, t scalar.Scalar
 	es.SetReducedBytes(e)
-	rs.SetReducedBytes(x1)
+	rs.SetReducedBytes(x1[:])
 	rs.Add(&rs, &es) // r = e + x1 mod n
 	t.Add(&rs, k)
 	if rs.IsZero()|t.IsZero() != 0 {
-		return nil, nil, false
+		return r, s, false
 	}
 	// s = (1 + d)⁻¹ · (k - r·d) mod n
 	t.Mul(&rs, &priv.d)
 	t.Sub(k, &t)
 	ss.Mul(priv.inverseOfOnePlusD(), &t)
 	if ss.IsZero() != 0 {
-		return nil, nil, false
+		return r, s, false
 	}
-	return rs.Bytes(), ss.Bytes(), true
+	rs.PutBytes(&r)
+	ss.PutBytes(&s)
+	return r, s, true
 }
 
 // VerifyDigestASN1 reports whether sig is a valid DER signature by pub of
@@ -187,11 +191,11 @@ func VerifyDigestASN1(pub *PublicKey, e, sig []byte) bool {
 	if pub == nil || pub.point == nil || len(e) != 32 {
 		return false
 	}
-	rb, sb, ok := parseSignature(sig)
-	if !ok {
+	var rb, sb [32]byte
+	if !parseSignatureInto(sig, &rb, &sb) {
 		return false
 	}
-	return verify(pub, e, rb, sb)
+	return verify(pub, e, rb[:], sb[:])
 }
 
 func verify(pub *PublicKey, e, rb, sb []byte) bool {
@@ -207,29 +211,59 @@ func verify(pub *PublicKey, e, rb, sb []byte) bool {
 		return false
 	}
 	// (x1, y1) = [s]G + [t]P; all inputs are public.
-	p, err := sm2ec.NewPoint().DoubleScalarMultVarTime(sb, pub.point, t.Bytes())
-	if err != nil {
+	var tb [32]byte
+	t.PutBytes(&tb)
+	var p sm2ec.Point
+	if _, err := p.DoubleScalarMultVarTime(sb, pub.point, tb[:]); err != nil {
 		return false
 	}
-	x1, err := p.BytesX()
-	if err != nil {
-		return false
-	}
-	var es, v scalar.Scalar
+	// Accept iff e + x1 ≡ r (mod n), i.e. x1 ≡ r - e, which the point
+	// checks without converting to affine coordinates.
+	var es, c scalar.Scalar
 	es.SetReducedBytes(e)
-	v.SetReducedBytes(x1)
-	v.Add(&v, &es)
-	return v.Equal(&r) == 1
+	c.Sub(&r, &es)
+	var cb [32]byte
+	c.PutBytes(&cb)
+	return p.XModNEqualVarTime(cb[:])
 }
 
-// encodeSignature returns the DER SEQUENCE of the two positive integers.
+// encodeSignature returns the DER SEQUENCE of the two unsigned big-endian
+// integers, at most 32 bytes each. It writes the DER by hand into one
+// buffer: the whole encoding is at most 72 bytes, so every length fits the
+// one-byte short form.
 func encodeSignature(r, s []byte) []byte {
-	var b cryptobyte.Builder
-	b.AddASN1(asn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		addASN1Unsigned(b, r)
-		addASN1Unsigned(b, s)
-	})
-	return b.BytesOrPanic()
+	r, s = trimInteger(r), trimInteger(s)
+	rl, sl := integerLen(r), integerLen(s)
+	out := make([]byte, 0, 2+2+rl+2+sl)
+	out = append(out, 0x30, byte(2+rl+2+sl))
+	out = appendInteger(out, r)
+	return appendInteger(out, s)
+}
+
+// trimInteger drops leading zero bytes, keeping at least one byte.
+func trimInteger(v []byte) []byte {
+	for len(v) > 1 && v[0] == 0 {
+		v = v[1:]
+	}
+	if len(v) == 0 {
+		return []byte{0}
+	}
+	return v
+}
+
+// integerLen is the length of the contents of the INTEGER for the trimmed
+// unsigned v: one more when the top bit is set, which would make it
+// negative.
+func integerLen(v []byte) int {
+	return len(v) + int(v[0]>>7)
+}
+
+func appendInteger(out, v []byte) []byte {
+	out = append(out, 0x02, byte(integerLen(v)))
+	if v[0]&0x80 != 0 {
+		out = append(out, 0)
+	}
+	return append(out, v...)
 }
 
 // addASN1Unsigned adds the big-endian unsigned v as a minimal DER INTEGER.
@@ -249,39 +283,43 @@ func addASN1Unsigned(b *cryptobyte.Builder, v []byte) {
 // most 32 bytes, with nothing after it, and returns them left-padded to 32
 // bytes.
 func parseSignature(sig []byte) (r, s []byte, ok bool) {
+	var rb, sb [32]byte
+	if !parseSignatureInto(sig, &rb, &sb) {
+		return nil, nil, false
+	}
+	return rb[:], sb[:], true
+}
+
+// parseSignatureInto is parseSignature writing into caller-provided arrays.
+func parseSignatureInto(sig []byte, r, s *[32]byte) bool {
 	input := cryptobyte.String(sig)
 	var inner cryptobyte.String
 	if !input.ReadASN1(&inner, asn1.SEQUENCE) || !input.Empty() {
-		return nil, nil, false
+		return false
 	}
-	r, ok1 := readPositiveInteger(&inner)
-	s, ok2 := readPositiveInteger(&inner)
-	if !ok1 || !ok2 || !inner.Empty() {
-		return nil, nil, false
-	}
-	return r, s, true
+	return readPositiveInteger(&inner, r) && readPositiveInteger(&inner, s) && inner.Empty()
 }
 
 // readPositiveInteger reads a strict DER INTEGER that is positive and fits
-// in 32 bytes, returned left-padded to 32 bytes.
-func readPositiveInteger(s *cryptobyte.String) ([]byte, bool) {
+// in 32 bytes into out, left-padded.
+func readPositiveInteger(s *cryptobyte.String, out *[32]byte) bool {
 	var v cryptobyte.String
 	if !s.ReadASN1(&v, asn1.INTEGER) || len(v) == 0 {
-		return nil, false
+		return false
 	}
 	if v[0]&0x80 != 0 {
-		return nil, false // negative
+		return false // negative
 	}
 	if len(v) > 1 && v[0] == 0 {
 		if v[1]&0x80 == 0 {
-			return nil, false // not minimal
+			return false // not minimal
 		}
 		v = v[1:]
 	}
 	if len(v) > 32 {
-		return nil, false
+		return false
 	}
-	out := make([]byte, 32)
+	*out = [32]byte{}
 	copy(out[32-len(v):], v)
-	return out, true
+	return true
 }

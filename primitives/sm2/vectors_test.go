@@ -254,10 +254,10 @@ func checkWithPackage(t *testing.T, v *sm2Vector) {
 			t.Fatal(err)
 		}
 		r, s, ok := signWithNonce(priv, v.E, &k, v.K)
-		if !ok || !bytes.Equal(r, v.R) || !bytes.Equal(s, v.S) {
+		if !ok || !bytes.Equal(r[:], v.R) || !bytes.Equal(s[:], v.S) {
 			t.Fatalf("signature = (%x, %x), want (%x, %x)", r, s, v.R, v.S)
 		}
-		sig := encodeSignature(r, s)
+		sig := encodeSignature(r[:], s[:])
 		if !VerifyASN1(pub, v.Message, v.UID, sig) {
 			t.Fatal("VerifyASN1 rejected the known signature")
 		}
@@ -423,7 +423,7 @@ func TestAgainstReference(t *testing.T) {
 		e := sm3.Sum(kb)
 		r, s, ok := signWithNonce(priv, e[:], &k, kb)
 		rr, rs := c.sign(d, new(big.Int).SetBytes(e[:]), new(big.Int).SetBytes(kb))
-		if ok != (rr != nil) || ok && (!bytes.Equal(r, fe32(rr)) || !bytes.Equal(s, fe32(rs))) {
+		if ok != (rr != nil) || ok && (!bytes.Equal(r[:], fe32(rr)) || !bytes.Equal(s[:], fe32(rs))) {
 			t.Fatalf("signature differs from the reference")
 		}
 		msg := kb[:i*8+1]

@@ -73,6 +73,10 @@ func (e *Element) Bytes() []byte {
 	return e.bytes(&out)
 }
 
+// PutBytes writes the 32-byte big-endian encoding of e into out, for
+// callers that want to avoid the allocation of Bytes.
+func (e *Element) PutBytes(out *[32]byte) { e.bytes(out) }
+
 func (e *Element) bytes(out *[32]byte) []byte {
 	var t Element
 	t.fromMontgomery(e)

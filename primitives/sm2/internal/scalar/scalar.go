@@ -91,6 +91,13 @@ func (s *Scalar) SetReducedBytes(x []byte) (*Scalar, error) {
 // Bytes returns the 32-byte big-endian encoding of s.
 func (s *Scalar) Bytes() []byte {
 	var out [32]byte
+	s.PutBytes(&out)
+	return out[:]
+}
+
+// PutBytes writes the 32-byte big-endian encoding of s into out, for callers
+// that want to avoid the allocation of Bytes.
+func (s *Scalar) PutBytes(out *[32]byte) {
 	var t Scalar
 	t.Mul(s, &Scalar{[4]uint64{1, 0, 0, 0}})
 	for i := 0; i < 4; i++ {
@@ -99,7 +106,6 @@ func (s *Scalar) Bytes() []byte {
 		b[0], b[1], b[2], b[3] = byte(v>>56), byte(v>>48), byte(v>>40), byte(v>>32)
 		b[4], b[5], b[6], b[7] = byte(v>>24), byte(v>>16), byte(v>>8), byte(v)
 	}
-	return out[:]
 }
 
 func load(x []byte) [4]uint64 {

@@ -4,6 +4,10 @@
 // ScalarBaseMult: for each of the 43 signed 6-bit windows k, the points
 // j·2^(6k)·G for j = 1…32, each as 32-byte big-endian affine x then y.
 //
+// With -wnaf it writes p256_wnaf_table.bin instead, the odd multiples
+// G, 3G, 5G, …, 127G (same layout) that signature verification adds for the
+// width-8 NAF digits of the G scalar.
+//
 // It deliberately uses only math/big affine arithmetic, independent of the
 // package's own field and point code, so that regenerating the table (as
 // TestTableIsGenerated does) cross-checks both.
@@ -58,9 +62,30 @@ func add(a, b point) point {
 }
 
 func main() {
-	out := flag.String("o", "p256_table.bin", "output file")
+	out := flag.String("o", "", "output file (default p256_table.bin, or p256_wnaf_table.bin with -wnaf)")
+	wnaf := flag.Bool("wnaf", false, "write the table of odd multiples of G")
 	flag.Parse()
+	if *out == "" {
+		*out = "p256_table.bin"
+		if *wnaf {
+			*out = "p256_wnaf_table.bin"
+		}
+	}
 	var buf []byte
+	if *wnaf {
+		g := point{gx, gy}
+		g2 := add(g, g)
+		q := g
+		for i := 0; i < 64; i++ {
+			buf = append(buf, q.x.FillBytes(make([]byte, 32))...)
+			buf = append(buf, q.y.FillBytes(make([]byte, 32))...)
+			q = add(q, g2)
+		}
+		if err := os.WriteFile(*out, buf, 0o644); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	base := point{gx, gy}
 	for k := 0; k < 43; k++ {
 		q := base

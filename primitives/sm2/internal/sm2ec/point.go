@@ -16,7 +16,9 @@
 package sm2ec
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
 )
@@ -150,6 +152,39 @@ func (p *Point) Affine() (x, y field.Element, ok int) {
 	return x, y, 1 - p.z.IsZero()
 }
 
+// Normalize sets p to its affine representative (Z = 1) with one field
+// inversion, in constant time, and returns p. The identity stays (0:1:0).
+// Callers that encode a point more than once, such as public keys,
+// normalize it once and then use EncodeAffine, which needs no inversion.
+func (p *Point) Normalize() *Point {
+	var zInv, y, one, zero field.Element
+	inf := p.z.IsZero()
+	zInv.Invert(&p.z)
+	p.x.Mul(&p.x, &zInv)
+	y.Mul(&p.y, &zInv)
+	one.One()
+	p.y.Select(&one, &y, inf)
+	p.z.Select(&zero, &one, inf)
+	return p
+}
+
+// EncodeAffine writes the uncompressed encoding 04 || X || Y of p into out
+// without an inversion. It reports false, leaving out unspecified, unless p
+// is in affine form (Z = 1), as SetBytes and Normalize leave it, which rules
+// out the identity. Whether Z = 1 is not secret: it depends only on how the
+// point was produced.
+func (p *Point) EncodeAffine(out *[65]byte) bool {
+	var one field.Element
+	one.One()
+	if p.z.Equal(&one) != 1 {
+		return false
+	}
+	out[0] = 4
+	p.x.PutBytes((*[32]byte)(out[1:33]))
+	p.y.PutBytes((*[32]byte)(out[33:65]))
+	return true
+}
+
 // Bytes returns the uncompressed encoding 04 || X || Y of p, or the single
 // byte 0 for the identity.
 func (p *Point) Bytes() []byte {
@@ -179,11 +214,21 @@ func (p *Point) BytesCompressed() []byte {
 
 // BytesX returns the 32-byte x coordinate of p, failing for the identity.
 func (p *Point) BytesX() ([]byte, error) {
-	x, _, ok := p.Affine()
-	if ok != 1 {
+	var out [32]byte
+	if !p.PutX(&out) {
 		return nil, errors.New("sm2ec: point at infinity")
 	}
-	return x.Bytes(), nil
+	return out[:], nil
+}
+
+// PutX writes the 32-byte affine x coordinate of p into out, in constant
+// time, and reports false (with out unspecified) for the identity.
+func (p *Point) PutX(out *[32]byte) bool {
+	var zInv, x field.Element
+	zInv.Invert(&p.z)
+	x.Mul(&p.x, &zInv)
+	x.PutBytes(out)
+	return p.z.IsZero() == 0
 }
 
 // Select sets p = a if cond == 1 and p = b if cond == 0, and returns p.
@@ -348,4 +393,40 @@ func encodeAffine(p *Point, zInv *field.Element) []byte {
 	copy(out[1:], x.Bytes())
 	copy(out[33:], y.Bytes())
 	return out
+}
+
+// XModNEqualVarTime reports whether p is not the identity and its affine x
+// coordinate, reduced modulo the group order n, equals c, a 32-byte
+// big-endian value below n. It compares X with c·Z in projective form, so
+// it needs no inversion. It takes variable time and is for public points,
+// as in signature verification.
+func (p *Point) XModNEqualVarTime(c []byte) bool {
+	if len(c) != 32 || p.z.IsZero() == 1 {
+		return false
+	}
+	// x < p < 2n, so x mod n = c means x = c or x = c + n.
+	var cx, t field.Element
+	if _, err := cx.SetBytes(c); err != nil {
+		return false
+	}
+	if t.Mul(&cx, &p.z).Equal(&p.x) == 1 {
+		return true
+	}
+	l := scalarLimbs(c)
+	var carry uint64
+	l[0], carry = bits.Add64(l[0], nOrder[0], 0)
+	l[1], carry = bits.Add64(l[1], nOrder[1], carry)
+	l[2], carry = bits.Add64(l[2], nOrder[2], carry)
+	l[3], carry = bits.Add64(l[3], nOrder[3], carry)
+	if carry != 0 {
+		return false
+	}
+	var b [32]byte
+	for i := range l {
+		binary.BigEndian.PutUint64(b[24-8*i:], l[i])
+	}
+	if _, err := cx.SetBytes(b[:]); err != nil {
+		return false // c + n ≥ p
+	}
+	return t.Mul(&cx, &p.z).Equal(&p.x) == 1
 }

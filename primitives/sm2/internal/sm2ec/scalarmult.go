@@ -223,19 +223,24 @@ func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 	return p, nil
 }
 
-// wnaf returns the width-w non-adjacent form of the 256-bit s, least
-// significant digit first: odd digits in (-2^(w-1), 2^(w-1)) separated by at
-// least w-1 zeros. It runs in variable time and is only for public scalars.
-func wnaf(s []byte, w uint) []int8 {
+// wnafDigits holds a width-w NAF of a 256-bit scalar, least significant
+// digit first; 257 digits always suffice.
+type wnafDigits [257]int8
+
+// wnaf writes into out the width-w non-adjacent form of the 256-bit s: odd
+// digits in (-2^(w-1), 2^(w-1)) separated by at least w-1 zeros. It returns
+// the number of digits, after which out holds zeros. It runs in variable
+// time and is only for public scalars.
+func wnaf(out *wnafDigits, s []byte, w uint) int {
 	var k [5]uint64
 	l := scalarLimbs(s)
 	copy(k[:], l[:])
-	out := make([]int8, 0, 258)
+	*out = wnafDigits{}
 	mod := uint64(1) << w
+	n := 0
 	for k != [5]uint64{} {
-		var d int64
 		if k[0]&1 == 1 {
-			d = int64(k[0] & (mod - 1))
+			d := int64(k[0] & (mod - 1))
 			if d >= int64(mod/2) {
 				d -= int64(mod)
 			}
@@ -253,51 +258,68 @@ func wnaf(s []byte, w uint) []int8 {
 					k[i], c = bits.Add64(k[i], 0, c)
 				}
 			}
+			out[n] = int8(d)
 		}
-		out = append(out, int8(d))
-		// k >>= 1
+		n++
+		// k >>= 1; the digit just taken made k even, and it stays even
+		// over the w-1 zeros that follow, so shift those out at once.
+		shift := uint(1)
+		if out[n-1] != 0 {
+			shift = w
+		}
 		for i := 0; i < 4; i++ {
-			k[i] = k[i]>>1 | k[i+1]<<63
+			k[i] = k[i]>>shift | k[i+1]<<(64-shift)
 		}
-		k[4] >>= 1
+		k[4] >>= shift
+		if k != [5]uint64{} {
+			n += int(shift) - 1
+		}
 	}
-	return out
+	return n
 }
 
-// oddMultiples returns q, 3q, 5q, …, (2n-1)q.
-func oddMultiples(q *Point, n int) []jacobianPoint {
-	t := make([]jacobianPoint, n)
+// pubWindow is the NAF width for the public point in verification and
+// ScalarMultVarTime: 2^(pubWindow-2) = 8 odd multiples, computed per call.
+const pubWindow = 5
+
+// oddMultiples sets t to q, 3q, 5q, …, 15q.
+func oddMultiples(t *[1 << (pubWindow - 2)]jacobianPoint, q *Point) {
 	t[0].fromProjective(q)
 	var q2 jacobianPoint
 	q2.double(&t[0])
-	for i := 1; i < n; i++ {
+	for i := 1; i < len(t); i++ {
 		t[i].addVarTime(&t[i-1], &q2)
 	}
-	return t
+}
+
+// addDigit adds d·q to acc for an odd NAF digit d, with table holding the
+// odd multiples of q.
+func addDigit(acc *jacobianPoint, table *[1 << (pubWindow - 2)]jacobianPoint, d int8) {
+	if d > 0 {
+		acc.addVarTime(acc, &table[d/2])
+	} else {
+		neg := table[(-d)/2]
+		neg.y.Neg(&neg.y)
+		acc.addVarTime(acc, &neg)
+	}
 }
 
 // scalarMultVarTime returns s·q in Jacobian coordinates using a width-5
 // NAF. For public s and q only.
 func scalarMultVarTime(q *Point, s []byte) jacobianPoint {
-	const w = 5
-	table := oddMultiples(q, 1<<(w-2))
-	digits := wnaf(s, w)
-	var acc, neg jacobianPoint
+	var table [1 << (pubWindow - 2)]jacobianPoint
+	oddMultiples(&table, q)
+	var digits wnafDigits
+	n := wnaf(&digits, s, pubWindow)
+	var acc jacobianPoint
 	acc.x.One()
 	acc.y.One()
-	started := false
-	for i := len(digits) - 1; i >= 0; i-- {
-		if started {
+	for i := n - 1; i >= 0; i-- {
+		if i != n-1 {
 			acc.double(&acc)
 		}
-		if d := digits[i]; d > 0 {
-			acc.addVarTime(&acc, &table[d/2])
-			started = true
-		} else if d < 0 {
-			neg = table[(-d)/2]
-			neg.y.Neg(&neg.y)
-			acc.addVarTime(&acc, &neg)
-			started = true
+		if d := digits[i]; d != 0 {
+			addDigit(&acc, &table, d)
 		}
 	}
 	return acc
@@ -314,6 +336,67 @@ func (p *Point) ScalarMultVarTime(q *Point, s []byte) (*Point, error) {
 	return p, nil
 }
 
+//go:embed p256_wnaf_table.bin
+var wnafTableBytes []byte
+
+// genWindow is the NAF width for G in verification. Its table of odd
+// multiples is fixed, so it can be much larger than the public key's: 64
+// affine points (4 KiB) cut the additions for G from about 256/6 to 256/9.
+const genWindow = 8
+
+var (
+	genTable     *[1 << (genWindow - 2)]affinePoint
+	genTableOnce sync.Once
+)
+
+func getGenTable() *[1 << (genWindow - 2)]affinePoint {
+	genTableOnce.Do(func() {
+		t := new([1 << (genWindow - 2)]affinePoint)
+		b := wnafTableBytes
+		for i := range t {
+			_, err1 := t[i].x.SetBytes(b[:32])
+			_, err2 := t[i].y.SetBytes(b[32:64])
+			if err1 != nil || err2 != nil {
+				panic("sm2ec: corrupt wNAF table")
+			}
+			b = b[64:]
+		}
+		genTable = t
+	})
+	return genTable
+}
+
+// doubleScalarMultVarTime returns s·G + t·q in Jacobian coordinates, with
+// one chain of doublings shared by a width-5 NAF of t and a width-8 NAF of
+// s over the fixed table.
+func doubleScalarMultVarTime(s []byte, q *Point, t []byte) jacobianPoint {
+	gt := getGenTable()
+	var table [1 << (pubWindow - 2)]jacobianPoint
+	oddMultiples(&table, q)
+	var ds, dt wnafDigits
+	n := max(wnaf(&ds, s, genWindow), wnaf(&dt, t, pubWindow))
+	var acc jacobianPoint
+	acc.x.One()
+	acc.y.One()
+	var a affinePoint
+	for i := n - 1; i >= 0; i-- {
+		if i != n-1 {
+			acc.double(&acc)
+		}
+		if d := dt[i]; d != 0 {
+			addDigit(&acc, &table, d)
+		}
+		if d := ds[i]; d > 0 {
+			acc.addAffineVarTime(&acc, &gt[d/2])
+		} else if d < 0 {
+			a = gt[(-d)/2]
+			a.y.Neg(&a.y)
+			acc.addAffineVarTime(&acc, &a)
+		}
+	}
+	return acc
+}
+
 // DoubleScalarMultVarTime sets p = s·G + t·q and returns p. It takes
 // variable time and exists for signature verification, where s, t and q are
 // all public.
@@ -321,23 +404,7 @@ func (p *Point) DoubleScalarMultVarTime(s []byte, q *Point, t []byte) (*Point, e
 	if len(s) != 32 || len(t) != 32 {
 		return nil, errScalarLength
 	}
-	acc := scalarMultVarTime(q, t)
-	// Add s·G straight from the fixed-base table, indexing it directly since
-	// s is public.
-	table := getBaseTable()
-	l := scalarLimbs(s)
-	var a affinePoint
-	for k := 0; k < baseWindows; k++ {
-		d, neg := booth(window(&l, 6*k-1, 7), 6)
-		if d == 0 {
-			continue
-		}
-		a.x, a.y = table[k][2*d-2], table[k][2*d-1]
-		if neg == 1 {
-			a.y.Neg(&a.y)
-		}
-		acc.addAffineVarTime(&acc, &a)
-	}
+	acc := doubleScalarMultVarTime(s, q, t)
 	acc.toProjective(p)
 	return p, nil
 }

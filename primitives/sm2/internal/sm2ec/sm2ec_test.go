@@ -208,7 +208,8 @@ func TestWNAF(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, k := range testScalars(r) {
 		k = new(big.Int).Mod(k, new(big.Int).Lsh(bigOne, 256))
-		d := wnaf(scalar32(k), 5)
+		var d wnafDigits
+		wnaf(&d, scalar32(k), 5)
 		sum := new(big.Int)
 		for i := len(d) - 1; i >= 0; i-- {
 			sum.Lsh(sum, 1).Add(sum, big.NewInt(int64(d[i])))

@@ -1,0 +1,196 @@
+package sm2ec
+
+import (
+	"bytes"
+	"math/big"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
+)
+
+// TestWNAFTableIsGenerated regenerates the table of odd multiples of G with
+// gen_table.go -wnaf and checks that the committed copy is identical.
+func TestWNAFTableIsGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go tool not found")
+	}
+	out := filepath.Join(t.TempDir(), "wnaf.bin")
+	cmd := exec.Command(goTool, "run", "gen_table.go", "-wnaf", "-o", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gen_table.go -wnaf: %v\n%s", err, b)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, wnafTableBytes) {
+		t.Fatal("p256_wnaf_table.bin differs from the output of gen_table.go -wnaf; run go generate")
+	}
+}
+
+// TestWNAFTable checks the loaded table against the package's own
+// arithmetic: entry i must be (2i+1)·G.
+func TestWNAFTable(t *testing.T) {
+	gt := getGenTable()
+	for i := range gt {
+		want, _ := new(Point).ScalarBaseMult(scalar32(big.NewInt(int64(2*i + 1))))
+		var got Point
+		got.x, got.y = gt[i].x, gt[i].y
+		got.z.One()
+		if got.Equal(want) != 1 {
+			t.Fatalf("table entry %d is not %d·G", i, 2*i+1)
+		}
+	}
+}
+
+// TestWNAFForm checks the defining properties of the recoding for both
+// widths in use: the digits sum to the scalar, are odd and bounded, and any
+// two nonzero digits are at least w positions apart.
+func TestWNAFForm(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	ks := testScalars(r)
+	for range 200 {
+		b := make([]byte, 32)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+			if r.IntN(3) == 0 {
+				b[i] = 0 // sparse scalars exercise long zero runs
+			}
+		}
+		ks = append(ks, new(big.Int).SetBytes(b))
+	}
+	for _, w := range []uint{pubWindow, genWindow} {
+		for _, k := range ks {
+			k = new(big.Int).Mod(k, new(big.Int).Lsh(bigOne, 256))
+			var d wnafDigits
+			n := wnaf(&d, scalar32(k), w)
+			sum := new(big.Int)
+			last := -1
+			for i := len(d) - 1; i >= 0; i-- {
+				sum.Lsh(sum, 1).Add(sum, big.NewInt(int64(d[i])))
+			}
+			for i := range d {
+				if d[i] == 0 {
+					continue
+				}
+				if i >= n || d[i]%2 == 0 || int(d[i]) >= 1<<(w-1) || int(d[i]) <= -(1<<(w-1)) {
+					t.Fatalf("w=%d k=%x: bad digit %d at %d (n = %d)", w, k, d[i], i, n)
+				}
+				if last >= 0 && i-last < int(w) {
+					t.Fatalf("w=%d k=%x: digits at %d and %d", w, k, last, i)
+				}
+				last = i
+			}
+			if sum.Cmp(k) != 0 || (k.Sign() != 0 && last != n-1) || (k.Sign() == 0 && n != 0) {
+				t.Fatalf("w=%d: wNAF of %x sums to %x, length %d", w, k, sum, n)
+			}
+		}
+	}
+}
+
+// TestDoubleScalarMultRandom compares DoubleScalarMultVarTime with the
+// constant-time multiplications on many random and sparse scalars.
+func TestDoubleScalarMultRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	q, _ := new(Point).ScalarBaseMult(scalar32(hexInt("fedcba9876543210")))
+	n := 300
+	if testing.Short() {
+		n = 50
+	}
+	for i := range n {
+		s, u := make([]byte, 32), make([]byte, 32)
+		for j := range s {
+			s[j], u[j] = byte(r.Uint32()), byte(r.Uint32())
+			if i%3 == 0 && r.IntN(2) == 0 {
+				s[j] = 0xff
+			}
+			if i%5 == 0 && r.IntN(2) == 0 {
+				u[j] = 0
+			}
+		}
+		got, _ := new(Point).DoubleScalarMultVarTime(s, q, u)
+		a, _ := new(Point).ScalarBaseMult(s)
+		b, _ := new(Point).ScalarMult(q, u)
+		if want := a.Add(a, b); got.Equal(want) != 1 {
+			t.Fatalf("DoubleScalarMultVarTime(%x, Q, %x) wrong", s, u)
+		}
+	}
+}
+
+func TestNormalizeEncodeAffine(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	var out [65]byte
+	for _, k := range testScalars(r) {
+		p, _ := new(Point).ScalarMult(NewGenerator(), scalar32(k))
+		want := p.Bytes()
+		var two field.Element
+		two.One()
+		two.Add(&two, &two)
+		p.x.Mul(&p.x, &two)
+		p.y.Mul(&p.y, &two)
+		p.z.Mul(&p.z, &two)
+		if p.IsIdentity() == 0 && p.EncodeAffine(&out) {
+			t.Fatalf("EncodeAffine accepted Z ≠ 1 for k = %x", k)
+		}
+		p.Normalize()
+		if p.IsIdentity() == 1 {
+			if !bytes.Equal(want, []byte{0}) || p.EncodeAffine(&out) || p.Equal(NewPoint()) != 1 {
+				t.Fatalf("Normalize of the identity")
+			}
+			continue
+		}
+		if !p.EncodeAffine(&out) || !bytes.Equal(out[:], want) || !bytes.Equal(p.Bytes(), want) {
+			t.Fatalf("normalized encoding of %x·G = %x, want %x", k, out, want)
+		}
+	}
+}
+
+// TestXModNEqual covers both candidates x = c and x = c + n, the latter
+// with a point whose x lies in [n, p), which no random scalar would give.
+func TestXModNEqual(t *testing.T) {
+	var z field.Element
+	z.One()
+	z.Add(&z, &z)
+	z.Add(&z, &z) // Z = 4, so the check really works projectively
+	scale := func(p *Point) *Point {
+		q := *p
+		q.x.Mul(&q.x, &z)
+		q.y.Mul(&q.y, &z)
+		q.z.Mul(&q.z, &z)
+		return &q
+	}
+	g := scale(NewGenerator())
+	gx := refG.x.FillBytes(make([]byte, 32))
+	if !g.XModNEqualVarTime(gx) {
+		t.Fatal("x(G) not matched")
+	}
+	other := new(big.Int).Add(refG.x, bigOne).FillBytes(make([]byte, 32))
+	if g.XModNEqualVarTime(other) || NewPoint().XModNEqualVarTime(gx) {
+		t.Fatal("false match")
+	}
+	// Find x ≥ n on the curve.
+	for x := new(big.Int).Set(refN); ; x.Add(x, bigOne) {
+		enc := append([]byte{2}, x.FillBytes(make([]byte, 32))...)
+		p, err := new(Point).SetBytes(enc)
+		if err != nil {
+			continue
+		}
+		p = scale(p)
+		c := new(big.Int).Sub(x, refN)
+		if !p.XModNEqualVarTime(scalar32(c)) {
+			t.Fatalf("x = %x not matched by x - n", x)
+		}
+		if p.XModNEqualVarTime(scalar32(x)[:31]) || p.XModNEqualVarTime(scalar32(c.Add(c, bigOne))) {
+			t.Fatal("false match above n")
+		}
+		break
+	}
+}

@@ -1,0 +1,89 @@
+package sm2
+
+import (
+	"bytes"
+	"crypto/rand"
+	"testing"
+
+	"golang.org/x/crypto/cryptobyte"
+	"golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// TestNewPublicKeyCanonical checks that both encodings of a key give the
+// same key, whose Bytes is the uncompressed input itself, and that parsing
+// costs a single allocation (the key; no re-encoding).
+func TestNewPublicKeyCanonical(t *testing.T) {
+	for range 8 {
+		priv := mustKey(t)
+		pub := priv.PublicKey()
+		u, c := pub.Bytes(), pub.BytesCompressed()
+		pu, err1 := NewPublicKey(u)
+		pc, err2 := NewPublicKey(c)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if !bytes.Equal(pu.Bytes(), u) || !bytes.Equal(pc.Bytes(), u) ||
+			!bytes.Equal(pc.BytesCompressed(), c) || !pu.Equal(pc) {
+			t.Fatal("encodings disagree")
+		}
+		if !bytes.Equal(pu.Z(nil), pub.Z(nil)) || pc.ECDSA().X.Cmp(pub.ECDSA().X) != 0 {
+			t.Fatal("derived values disagree")
+		}
+		// The parsed key must be fully usable.
+		msg := []byte("m")
+		sig, _ := SignASN1(rand.Reader, priv, msg, nil)
+		if !VerifyASN1(pc, msg, nil, sig) || !VerifyASN1(pu, msg, nil, sig) {
+			t.Fatal("parsed key does not verify")
+		}
+	}
+	u := mustKey(t).PublicKey().Bytes()
+	if n := testing.AllocsPerRun(100, func() { NewPublicKey(u) }); n > 1 {
+		t.Errorf("NewPublicKey made %v allocations, want 1", n)
+	}
+}
+
+// TestSignatureEncoding compares the hand-written DER encoder with
+// cryptobyte on edge values: zero, one, high bit set, leading zeros.
+func TestSignatureEncoding(t *testing.T) {
+	vals := [][]byte{make([]byte, 32), {1}, bytes.Repeat([]byte{0xff}, 32), {0x80},
+		append(make([]byte, 31), 0x7f), append([]byte{0, 0, 0x80}, make([]byte, 29)...), {0, 0}}
+	for _, r := range vals {
+		for _, s := range vals {
+			var b cryptobyte.Builder
+			b.AddASN1(asn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				addASN1Unsigned(b, r)
+				addASN1Unsigned(b, s)
+			})
+			if got, want := encodeSignature(r, s), b.BytesOrPanic(); !bytes.Equal(got, want) {
+				t.Fatalf("encodeSignature(%x, %x) = %x, want %x", r, s, got, want)
+			}
+		}
+	}
+}
+
+// TestAllocations keeps the per-operation allocation counts small.
+func TestAllocations(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage changes allocation counts")
+	}
+	priv := mustKey(t)
+	pub := priv.PublicKey()
+	msg := make([]byte, 32)
+	sig, _ := SignASN1(rand.Reader, priv, msg, nil)
+	ct, _ := Encrypt(rand.Reader, pub, msg, nil)
+	for _, c := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"SignASN1", 3, func() { SignASN1(rand.Reader, priv, msg, nil) }},
+		{"VerifyASN1", 1, func() { VerifyASN1(pub, msg, nil, sig) }},
+		{"Encrypt", 4, func() { Encrypt(rand.Reader, pub, msg, nil) }},
+		{"Decrypt", 3, func() { Decrypt(priv, ct, nil) }},
+		{"GenerateKey", 3, func() { GenerateKey(rand.Reader) }},
+	} {
+		if n := testing.AllocsPerRun(20, c.f); n > c.max {
+			t.Errorf("%s: %v allocations, want at most %v", c.name, n, c.max)
+		}
+	}
+}
