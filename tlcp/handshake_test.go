@@ -653,3 +653,46 @@ func TestEncCertOtherEntity(t *testing.T) {
 		t.Fatal(cerr, serr)
 	}
 }
+
+// TestClientAcceptsEncCertLast: a TASSL-style server list SIGN | CA | ENC
+// is understood end to end: the client verifies it, checks the
+// ServerKeyExchange over the right certificate and sends its key exchange.
+func TestClientAcceptsEncCertLast(t *testing.T) {
+	p := getPKI(t)
+	pair := p.serverViaInter
+	c, s := tcpPair(t)
+	helloRead := make(chan struct{})
+	fakeServer(t, s, func(ch *clientHelloMsg) []handshakeMessage {
+		defer close(helloRead)
+		sh := &serverHelloMsg{vers: VersionTLCP, random: make([]byte, 32), sessionID: []byte{}, cipherSuite: ciphersuite.ECC_SM4_GCM_SM3}
+		skx, err := eccKeyAgreement{}.generateServerKeyExchange(&Config{}, &pair, nil, ch.random, sh.random)
+		if err != nil {
+			panic(err)
+		}
+		certs := &certificateMsg{certificates: [][]byte{pair.Sign.Certificate[0], p.intermediate.Raw, pair.Enc.Certificate[0]}}
+		return []handshakeMessage{sh, certs, skx, &serverHelloDoneMsg{}}
+	})
+	errc := make(chan error, 1)
+	go func() { errc <- Client(c, testClientConfig(t)).Handshake() }()
+	<-helloRead
+	hdr := make([]byte, 5)
+	if _, err := io.ReadFull(s, hdr); err != nil {
+		t.Fatal(err)
+	}
+	body := make([]byte, int(hdr[3])<<8|int(hdr[4]))
+	io.ReadFull(s, body)
+	if hdr[0] != byte(recordTypeHandshake) || body[0] != typeClientKeyExchange {
+		t.Fatalf("client sent %x %x, want ClientKeyExchange", hdr, body)
+	}
+	// The ciphertext is for the encryption certificate, the last one.
+	var ckx clientKeyExchangeMsg
+	if !ckx.unmarshal(body) {
+		t.Fatal("bad ClientKeyExchange")
+	}
+	pm, err := decryptPremaster(&Config{}, pair.Enc.PrivateKey, ckx.ciphertext)
+	if err != nil || len(pm) != 48 || pm[0] != 1 || pm[1] != 1 {
+		t.Fatalf("premaster %x, %v", pm, err)
+	}
+	s.Close()
+	<-errc
+}
