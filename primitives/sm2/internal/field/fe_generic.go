@@ -123,7 +123,17 @@ func feMulGeneric(out, a, b *Element) {
 	s2, c = bits.Add64(s3, q2, c)
 	s3, c = bits.Add64(s4, q3, c)
 	s4 = u5 + c
-	out.l[0], out.l[1], out.l[2], out.l[3] = reduceOnce4(s0, s1, s2, s3, s4)
+	// Final conditional subtraction of p, written out (see Add).
+	t0, bw := bits.Sub64(s0, pLimbs[0], 0)
+	t1, bw := bits.Sub64(s1, pLimbs[1], bw)
+	t2, bw := bits.Sub64(s2, pLimbs[2], bw)
+	t3, bw := bits.Sub64(s3, pLimbs[3], bw)
+	_, bw = bits.Sub64(s4, 0, bw)
+	mk := -bw
+	out.l[0] = t0 ^ (mk & (s0 ^ t0))
+	out.l[1] = t1 ^ (mk & (s1 ^ t1))
+	out.l[2] = t2 ^ (mk & (s2 ^ t2))
+	out.l[3] = t3 ^ (mk & (s3 ^ t3))
 }
 
 // feSquareGeneric sets out = a²·R⁻¹ mod p.
@@ -205,18 +215,12 @@ func square(a0, a1, a2, a3 uint64) (r0, r1, r2, r3 uint64) {
 	t1, c = bits.Add64(t1, t5, c)
 	t2, c = bits.Add64(t2, t6, c)
 	t3, c = bits.Add64(t3, t7, c)
-	return reduceOnce4(t0, t1, t2, t3, c)
-}
-
-// reduceOnce4 returns (carry·2^256 + t) mod p for an input below 2p, in
-// registers.
-func reduceOnce4(t0, t1, t2, t3, carry uint64) (r0, r1, r2, r3 uint64) {
+	// Final conditional subtraction of p, written out (see Add).
 	s0, b := bits.Sub64(t0, pLimbs[0], 0)
 	s1, b := bits.Sub64(t1, pLimbs[1], b)
 	s2, b := bits.Sub64(t2, pLimbs[2], b)
 	s3, b := bits.Sub64(t3, pLimbs[3], b)
-	_, b = bits.Sub64(carry, 0, b)
-	// b == 1: the input was below p, keep t.
-	m := -b
-	return s0 ^ (m & (t0 ^ s0)), s1 ^ (m & (t1 ^ s1)), s2 ^ (m & (t2 ^ s2)), s3 ^ (m & (t3 ^ s3))
+	_, b = bits.Sub64(c, 0, b)
+	mk := -b
+	return s0 ^ (mk & (t0 ^ s0)), s1 ^ (mk & (t1 ^ s1)), s2 ^ (mk & (t2 ^ s2)), s3 ^ (mk & (t3 ^ s3))
 }

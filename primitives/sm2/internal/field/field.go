@@ -125,7 +125,20 @@ func (e *Element) Add(a, b *Element) *Element {
 	t1, c := bits.Add64(a.l[1], b.l[1], c)
 	t2, c := bits.Add64(a.l[2], b.l[2], c)
 	t3, c := bits.Add64(a.l[3], b.l[3], c)
-	e.l[0], e.l[1], e.l[2], e.l[3] = reduceOnce4(t0, t1, t2, t3, c)
+	// Subtract p once if the sum is at least p, in constant time. This is
+	// written out rather than shared with Mul as a helper, which the
+	// compiler would not inline: Add is as frequent as Mul in the point
+	// formulas, so a call here costs measurably.
+	s0, br := bits.Sub64(t0, pLimbs[0], 0)
+	s1, br := bits.Sub64(t1, pLimbs[1], br)
+	s2, br := bits.Sub64(t2, pLimbs[2], br)
+	s3, br := bits.Sub64(t3, pLimbs[3], br)
+	_, br = bits.Sub64(c, 0, br)
+	m := -br // all ones: the sum was below p, keep it
+	e.l[0] = s0 ^ (m & (t0 ^ s0))
+	e.l[1] = s1 ^ (m & (t1 ^ s1))
+	e.l[2] = s2 ^ (m & (t2 ^ s2))
+	e.l[3] = s3 ^ (m & (t3 ^ s3))
 	return e
 }
 
