@@ -160,6 +160,21 @@ func (e *Element) Sub(a, b *Element) *Element {
 	return e
 }
 
+// Half sets e = a/2 and returns e: a/2 for even a and (a + p)/2 for odd a,
+// chosen in constant time. Halving the Montgomery form halves the value.
+func (e *Element) Half(a *Element) *Element {
+	m := -(a.l[0] & 1)
+	t0, c := bits.Add64(a.l[0], pLimbs[0]&m, 0)
+	t1, c := bits.Add64(a.l[1], pLimbs[1]&m, c)
+	t2, c := bits.Add64(a.l[2], pLimbs[2]&m, c)
+	t3, c := bits.Add64(a.l[3], pLimbs[3]&m, c)
+	e.l[0] = t0>>1 | t1<<63
+	e.l[1] = t1>>1 | t2<<63
+	e.l[2] = t2>>1 | t3<<63
+	e.l[3] = t3>>1 | c<<63
+	return e
+}
+
 // Neg sets e = -a and returns e.
 func (e *Element) Neg(a *Element) *Element {
 	var z Element

@@ -88,6 +88,8 @@ func testArithmetic(t *testing.T) {
 		check("Mul", a, b, new(Element).Mul(ea, eb), new(big.Int).Mul(a, b))
 		check("Square", a, a, new(Element).Square(ea), new(big.Int).Mul(a, a))
 		check("Neg", a, a, new(Element).Neg(ea), new(big.Int).Neg(a))
+		check("Half", a, a, new(Element).Add(new(Element).Half(ea), new(Element).Half(ea)), a)
+		check("HalfOfDouble", a, a, new(Element).Half(new(Element).Add(ea, ea)), a)
 		inv := new(big.Int).ModInverse(a, pBig)
 		if inv == nil {
 			inv = new(big.Int)
@@ -214,6 +216,7 @@ func FuzzArithmetic(f *testing.F) {
 			{new(Element).Square(ea), new(big.Int).Mul(a, a)},
 			{new(Element).Add(ea, eb), new(big.Int).Add(a, b)},
 			{new(Element).Sub(ea, eb), new(big.Int).Sub(a, b)},
+			{new(Element).Add(new(Element).Half(ea), new(Element).Half(ea)), new(big.Int).Set(a)},
 		} {
 			if !bytes.Equal(c.got.Bytes(), toBytes(c.want.Mod(c.want, pBig))) {
 				t.Fatalf("mismatch for %x, %x", a, b)

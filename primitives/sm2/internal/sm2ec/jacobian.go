@@ -39,38 +39,37 @@ func (p *jacobianPoint) fromProjective(q *Point) {
 	p.z = q.z
 }
 
-// double sets p = 2a using the a = -3 formula of Bernstein and Lange
-// (dbl-2001-b). It maps the identity to the identity.
+// double sets p = 2a for a = -3, and maps the identity to the identity.
+//
+// It is dbl-2001-b of Bernstein and Lange rearranged around 2Y: with
+// γ' = (2Y)² = 4γ and β' = X·γ' = 4β, the terms 8β and 8γ² become 2β' and
+// γ'²/2, and Z3 = 2YZ is one multiplication. That is 4M+4S and ten
+// additions against 3M+5S and sixteen, which is cheaper here because a
+// field addition costs about a quarter of a multiplication.
 func (p *jacobianPoint) double(a *jacobianPoint) {
-	var delta, gamma, beta, alpha, t, u field.Element
+	var delta, y2, gamma4, beta4, alpha, t, u field.Element
 	delta.Square(&a.z)
-	gamma.Square(&a.y)
-	beta.Mul(&a.x, &gamma)
+	y2.Add(&a.y, &a.y)
+	gamma4.Square(&y2)
+	beta4.Mul(&a.x, &gamma4)
 	// alpha = 3(X - delta)(X + delta)
 	t.Sub(&a.x, &delta)
 	u.Add(&a.x, &delta)
 	alpha.Mul(&t, &u)
 	t.Add(&alpha, &alpha)
 	alpha.Add(&alpha, &t)
-	// Z3 = (Y + Z)² - gamma - delta
-	t.Add(&a.y, &a.z)
-	t.Square(&t)
-	t.Sub(&t, &gamma)
-	p.z.Sub(&t, &delta)
-	// X3 = alpha² - 8·beta
-	beta.Add(&beta, &beta)
-	beta.Add(&beta, &beta) // 4·beta
+	// Z3 = 2Y·Z
+	p.z.Mul(&y2, &a.z)
+	// X3 = alpha² - 2·beta'
 	t.Square(&alpha)
-	u.Add(&beta, &beta)
+	u.Add(&beta4, &beta4)
 	p.x.Sub(&t, &u)
-	// Y3 = alpha·(4·beta - X3) - 8·gamma²
-	beta.Sub(&beta, &p.x)
-	t.Mul(&alpha, &beta)
-	gamma.Square(&gamma)
-	gamma.Add(&gamma, &gamma)
-	gamma.Add(&gamma, &gamma)
-	gamma.Add(&gamma, &gamma)
-	p.y.Sub(&t, &gamma)
+	// Y3 = alpha·(beta' - X3) - gamma'²/2
+	beta4.Sub(&beta4, &p.x)
+	t.Mul(&alpha, &beta4)
+	gamma4.Square(&gamma4)
+	gamma4.Half(&gamma4)
+	p.y.Sub(&t, &gamma4)
 }
 
 // add sets p = a + b with the add-2007-bl formula and returns 1 if a and b
