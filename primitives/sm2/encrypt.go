@@ -67,11 +67,11 @@ func Encrypt(rand io.Reader, pub *PublicKey, msg []byte, opts *EncrypterOpts) ([
 	}
 	for range 32 {
 		var k scalar.Scalar
-		kb, err := randomScalar(rand, &k, false)
-		if err != nil {
+		var kb [32]byte
+		if err := randomScalar(rand, &k, &kb, false); err != nil {
 			return nil, err
 		}
-		if ct, ok := encryptWithNonce(pub, msg, kb, opts); ok {
+		if ct, ok := encryptWithNonce(pub, msg, kb[:], opts); ok {
 			return ct, nil
 		}
 	}

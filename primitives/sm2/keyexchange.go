@@ -29,7 +29,7 @@ type KeyExchange struct {
 	initiator bool
 
 	r  scalar.Scalar // ephemeral private key
-	rb []byte        // its encoding, nil until Init
+	rb [32]byte      // its encoding, set by Init
 	R  *PublicKey    // ephemeral public key
 
 	sA []byte // responder: the S_A value expected from the initiator
@@ -65,11 +65,11 @@ func (ke *KeyExchange) Init(rand io.Reader) (*PublicKey, error) {
 		return ke.R, nil
 	}
 	var r scalar.Scalar
-	rb, err := randomScalar(rand, &r, false)
-	if err != nil {
+	var rb [32]byte
+	if err := randomScalar(rand, &r, &rb, false); err != nil {
 		return nil, err
 	}
-	return ke.initWithScalar(&r, rb)
+	return ke.initWithScalar(&r, rb[:])
 }
 
 // initWithScalar sets the ephemeral key; it is the test hook for vectors.
@@ -82,7 +82,8 @@ func (ke *KeyExchange) initWithScalar(r *scalar.Scalar, rb []byte) (*PublicKey, 
 	if err != nil {
 		return nil, err
 	}
-	ke.r, ke.rb, ke.R = *r, rb, R
+	ke.r, ke.R = *r, R
+	copy(ke.rb[:], rb)
 	return ke.R, nil
 }
 
@@ -164,8 +165,8 @@ func (ke *KeyExchange) VerifyInitiator(sA []byte) error {
 }
 
 // xbar returns 2^127 + (x mod 2^127) as a 32-byte scalar, for w = 127.
-func xbar(pub *PublicKey) []byte {
-	out := make([]byte, 32)
+func xbar(pub *PublicKey) [32]byte {
+	var out [32]byte
 	copy(out[16:], pub.enc[17:33])
 	out[16] = out[16]&0x7f | 0x80
 	return out
@@ -175,18 +176,21 @@ func xbar(pub *PublicKey) []byte {
 // t = d + x̄_own·r mod n.
 func (ke *KeyExchange) sharedPoint(peerPub, peerR *PublicKey) ([]byte, error) {
 	var t, x scalar.Scalar
-	x.SetBytes(xbar(ke.R))
+	xb := xbar(ke.R)
+	x.SetBytes(xb[:])
 	t.Mul(&x, &ke.r)
 	t.Add(&t, &ke.priv.d)
+	var tb [32]byte
+	t.PutBytes(&tb)
 
 	// The peer's values are public, so this part may take variable time.
-	q, err := sm2ec.NewPoint().ScalarMultVarTime(peerR.point, xbar(peerR))
-	if err != nil {
+	var q, p sm2ec.Point
+	xb = xbar(peerR)
+	if _, err := q.ScalarMultVarTime(peerR.point, xb[:]); err != nil {
 		return nil, errKeyExchange
 	}
-	q.Add(q, peerPub.point)
-	p, err := sm2ec.NewPoint().ScalarMult(q, t.Bytes())
-	if err != nil || p.IsIdentity() == 1 {
+	q.Add(&q, peerPub.point)
+	if _, err := p.ScalarMult(&q, tb[:]); err != nil || p.IsIdentity() == 1 {
 		return nil, errKeyExchange
 	}
 	return p.Bytes(), nil
@@ -201,24 +205,25 @@ func (ke *KeyExchange) deriveKey(point, zA, zB []byte, rA, rB *PublicKey) (key, 
 	key = make([]byte, ke.keyLen)
 	sm3.KDFInto(key, x, y, zA, zB)
 
-	h := sm3.New()
-	h.Write(x)
-	h.Write(zA)
-	h.Write(zB)
-	h.Write(rA.enc[1:])
-	h.Write(rB.enc[1:])
-	inner := h.Sum(nil)
+	// The inputs are short and fixed in size, so the hashes are computed
+	// one-shot over stack buffers rather than through hash.Hash, which
+	// would make them escape.
+	var buf [32 + 32 + 32 + 64 + 64]byte
+	n := copy(buf[:], x)
+	n += copy(buf[n:], zA)
+	n += copy(buf[n:], zB)
+	n += copy(buf[n:], rA.enc[1:])
+	n += copy(buf[n:], rB.enc[1:])
+	inner := sm3.Sum(buf[:n])
 
-	h.Reset()
-	h.Write([]byte{2})
-	h.Write(y)
-	h.Write(inner)
-	s2 = h.Sum(nil)
-	h.Reset()
-	h.Write([]byte{3})
-	h.Write(y)
-	h.Write(inner)
-	s3 = h.Sum(nil)
+	var in [1 + 32 + 32]byte
+	copy(in[1:], y)
+	copy(in[33:], inner[:])
+	in[0] = 2
+	h2 := sm3.Sum(in[:])
+	in[0] = 3
+	h3 := sm3.Sum(in[:])
+	s2, s3 = h2[:], h3[:]
 	return key, s2, s3
 }
 

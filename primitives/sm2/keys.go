@@ -74,13 +74,23 @@ func NewPublicKey(b []byte) (*PublicKey, error) {
 // newPublicKey makes a public key from a computed point, which must not be
 // the identity, spending the one inversion that brings it to affine form.
 func newPublicKey(p *sm2ec.Point) (*PublicKey, error) {
-	pub := &PublicKey{pt: *p}
+	pub := &PublicKey{}
+	if !pub.setPoint(p) {
+		return nil, errInvalidPublicKey
+	}
+	return pub, nil
+}
+
+// setPoint sets pub to the point p, which it normalizes (one inversion). It
+// reports false for the identity.
+func (pub *PublicKey) setPoint(p *sm2ec.Point) bool {
+	pub.pt = *p
 	pub.pt.Normalize()
 	if !pub.pt.EncodeAffine(&pub.enc) {
-		return nil, errInvalidPublicKey // the identity
+		return false
 	}
 	pub.point = &pub.pt
-	return pub, nil
+	return true
 }
 
 // Bytes returns the 65-byte uncompressed encoding 04 || X || Y.
@@ -159,44 +169,44 @@ func NewPrivateKey(b []byte) (*PrivateKey, error) {
 }
 
 func newPrivateKey(d *scalar.Scalar, b []byte) (*PrivateKey, error) {
-	p, err := sm2ec.NewPoint().ScalarBaseMult(b)
-	if err != nil {
-		return nil, errInvalidPrivateKey
-	}
-	pub, err := newPublicKey(p)
-	if err != nil {
+	// The key and its public key share one allocation.
+	k := new(struct {
+		priv PrivateKey
+		pub  PublicKey
+	})
+	var p sm2ec.Point
+	if _, err := p.ScalarBaseMult(b); err != nil || !k.pub.setPoint(&p) {
 		return nil, errInvalidPrivateKey // unreachable: 1 ≤ d < n
 	}
-	priv := &PrivateKey{d: *d, pub: pub}
-	copy(priv.enc[:], b)
-	return priv, nil
+	k.priv.d, k.priv.pub = *d, &k.pub
+	copy(k.priv.enc[:], b)
+	return &k.priv, nil
 }
 
 // GenerateKey returns a new private key with d uniform in [1, n-2], read
 // from rand (crypto/rand.Reader if nil) by rejection sampling.
 func GenerateKey(rand io.Reader) (*PrivateKey, error) {
 	var d scalar.Scalar
-	b, err := randomScalar(rand, &d, true)
-	if err != nil {
+	var b [32]byte
+	if err := randomScalar(rand, &d, &b, true); err != nil {
 		return nil, err
 	}
-	return newPrivateKey(&d, b)
+	return newPrivateKey(&d, b[:])
 }
 
 // randomScalar sets s to a uniform value in [1, n-1], or [1, n-2] if
-// privateKey is set, and returns its encoding. A nil rand means
+// privateKey is set, and b to its encoding. A nil rand means
 // crypto/rand.Reader. A random source that keeps producing out-of-range
 // values is reported as an error rather than looped on forever.
-func randomScalar(rand io.Reader, s *scalar.Scalar, privateKey bool) ([]byte, error) {
+func randomScalar(rand io.Reader, s *scalar.Scalar, b *[32]byte, privateKey bool) error {
 	if rand == nil {
 		rand = cryptorand.Reader
 	}
-	b := make([]byte, 32)
 	for range 64 {
-		if _, err := io.ReadFull(rand, b); err != nil {
-			return nil, err
+		if _, err := io.ReadFull(rand, b[:]); err != nil {
+			return err
 		}
-		if _, err := s.SetBytes(b); err != nil {
+		if _, err := s.SetBytes(b[:]); err != nil {
 			continue
 		}
 		bad := s.IsZero()
@@ -204,10 +214,10 @@ func randomScalar(rand io.Reader, s *scalar.Scalar, privateKey bool) ([]byte, er
 			bad |= s.Equal(nMinus1)
 		}
 		if bad == 0 {
-			return b, nil
+			return nil
 		}
 	}
-	return nil, errors.New("sm2: random source produced no valid scalar")
+	return errors.New("sm2: random source produced no valid scalar")
 }
 
 // Bytes returns the 32-byte big-endian encoding of d.

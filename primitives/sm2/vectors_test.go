@@ -441,7 +441,7 @@ func TestAgainstReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		rB := b.EphemeralPublicKey()
-		rBig := new(big.Int).SetBytes(a.rb)
+		rBig := new(big.Int).SetBytes(a.rb[:])
 		v := c.sharedPoint(d, rBig, refPointFrom(rA.Bytes()), refPointFrom(pub.PublicKey().Bytes()), refPointFrom(rB.Bytes()))
 		zA := c.z([]byte(DefaultUID), refPointFrom(priv.PublicKey().Bytes()))
 		zB := c.z([]byte(DefaultUID), refPointFrom(pub.PublicKey().Bytes()))
