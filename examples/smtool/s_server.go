@@ -77,12 +77,20 @@ func (f *tlcpFlags) pair(required bool) (*tlcp.CertificatePair, error) {
 	if p.Sign, err = tlcp.LoadX509KeyPairWithPassword(*f.signCert, *f.signKey, pw); err != nil {
 		return nil, fmt.Errorf("signing certificate: %w", err)
 	}
+	// The handshake would find a swapped pair too, but only when a peer
+	// connects; a tool should say so at startup.
+	if !p.Sign.Leaf.IsTLCPSignCert() {
+		return nil, fmt.Errorf("%s is not a TLCP signing certificate (key usage digitalSignature); are -sign-cert and -enc-cert swapped?", *f.signCert)
+	}
 	if *f.encCert != "" || *f.encKey != "" {
 		if *f.encCert == "" || *f.encKey == "" {
 			return nil, usagef("-enc-cert and -enc-key go together")
 		}
 		if p.Enc, err = tlcp.LoadX509KeyPairWithPassword(*f.encCert, *f.encKey, pw); err != nil {
 			return nil, fmt.Errorf("encryption certificate: %w", err)
+		}
+		if !p.Enc.Leaf.IsTLCPEncCert() {
+			return nil, fmt.Errorf("%s is not a TLCP encryption certificate (key usage keyEncipherment, dataEncipherment or keyAgreement); are -sign-cert and -enc-cert swapped?", *f.encCert)
 		}
 	} else if required {
 		return nil, usagef("a TLCP server needs -enc-cert and -enc-key too")
@@ -154,13 +162,28 @@ func sServer(args []string, stdout io.Writer) error {
 	tf := addTLCPFlags(fs, "CA certificates that verify client certificates (PEM `file`)")
 	verify := fs.String("verify", "none", "client certificates: none, request, require, verify-if-given or require-verify (ECDHE suites always ask)")
 	www := fs.Bool("www", false, "answer each request with an HTTP page describing the connection instead of echoing")
-	once := fs.Bool("once", false, "serve one connection, then exit")
+	once := fs.Bool("once", false, "serve one connection, then exit (same as -naccept 1)")
+	naccept := fs.Int("naccept", 0, "serve `n` connections, then exit (0: serve forever)")
 	rest, err := parseInterspersed(fs, args, stdout)
 	if err != nil {
 		return err
 	}
 	if len(rest) != 0 {
 		return usagef("unexpected arguments %q", rest)
+	}
+	if *naccept < 0 {
+		return usagef("-naccept: %d is negative", *naccept)
+	}
+	if *once {
+		if *naccept > 1 {
+			return usagef("-once and -naccept %d contradict each other", *naccept)
+		}
+		*naccept = 1
+	}
+	addr := *accept
+	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
+		// openssl style: a bare port listens on every interface.
+		addr = ":" + addr
 	}
 	pair, err := tf.pair(true)
 	if err != nil {
@@ -190,16 +213,18 @@ func sServer(args []string, stdout io.Writer) error {
 		return usagef("-verify %s needs -CAfile", *verify)
 	}
 
-	ln, err := tlcp.Listen("tcp", *accept, cfg)
+	ln, err := tlcp.Listen("tcp", addr, cfg)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
+	// The bound address, so that "-accept 127.0.0.1:0" is usable: scripts
+	// and tests read the port from this line.
 	fmt.Fprintf(stdout, "ACCEPT %s\n", ln.Addr())
 	var mu sync.Mutex // serialises output of concurrent connections
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	for {
+	for n := 0; *naccept == 0 || n < *naccept; n++ {
 		c, err := ln.Accept()
 		if err != nil {
 			return err
@@ -230,13 +255,12 @@ func sServer(args []string, stdout io.Writer) error {
 			fmt.Fprintln(stdout)
 			mu.Unlock()
 		}
-		if *once {
-			serve()
-			return nil
-		}
 		wg.Add(1)
 		go func() { defer wg.Done(); serve() }()
 	}
+	// Refuse further clients while the last ones finish.
+	ln.Close()
+	return nil
 }
 
 // serveWWW reads one HTTP request head and answers with a page.
