@@ -1,3 +1,7 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 package main
 
 import (
@@ -244,8 +248,8 @@ func TestSClientHandshakeFailures(t *testing.T) {
 			wantServer: "no cipher suite in common",
 		},
 		{
-			name:       "client certificate required but missing",
-			server:     []string{"-verify", "require-verify", "-CAfile", ca},
+			name:   "client certificate required but missing",
+			server: []string{"-verify", "require-verify", "-CAfile", ca},
 			// The client learns of it by the alert or, if the server's
 			// close overtakes it, by a failed write.
 			wantClient: "",
