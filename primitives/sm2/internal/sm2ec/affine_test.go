@@ -194,3 +194,32 @@ func TestXModNEqual(t *testing.T) {
 		break
 	}
 }
+
+// TestScalarMultProjectiveInput checks that ScalarMult gives the same result
+// for a point in affine form (mixed additions for the table) and for the
+// same point with Z ≠ 1 (full additions).
+func TestScalarMultProjectiveInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	q, _ := new(Point).SetBytes(refBytes(refMul(refG, hexInt("abcdef0123456789"))))
+	var z field.Element
+	z.One()
+	z.Add(&z, &z)
+	z.Add(&z, &z)
+	z.Add(&z, &z)
+	qz := *q
+	qz.x.Mul(&qz.x, &z)
+	qz.y.Mul(&qz.y, &z)
+	qz.z.Mul(&qz.z, &z)
+	for _, k := range testScalars(r) {
+		a, _ := new(Point).ScalarMult(q, scalar32(k))
+		b, _ := new(Point).ScalarMult(&qz, scalar32(k))
+		if a.Equal(b) != 1 || !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("ScalarMult differs between affine and projective input for k = %x", k)
+		}
+	}
+	// The identity as input gives the identity.
+	o, _ := new(Point).ScalarMult(NewPoint(), scalar32(hexInt("1234")))
+	if o.IsIdentity() != 1 {
+		t.Fatal("s·O is not O")
+	}
+}

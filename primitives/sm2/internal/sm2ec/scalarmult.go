@@ -183,8 +183,22 @@ func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 	var multiples [16]jacobianPoint
 	multiples[0].fromProjective(q)
 	multiples[1].double(&multiples[0])
-	for i := 2; i < 16; i++ {
-		multiples[i].add(&multiples[i-1], &multiples[0])
+	// A point in affine form (Z = 1), such as a parsed public key or C1,
+	// allows the cheaper mixed addition. Whether Z = 1 depends on how q was
+	// made, not on its value or on s, so branching on it leaks nothing
+	// secret. The addition never meets equal inputs here, as i·q ≠ q for
+	// 2 ≤ i ≤ 15 when q is not the identity.
+	var one field.Element
+	one.One()
+	if q.z.Equal(&one) == 1 {
+		a := affinePoint{q.x, q.y}
+		for i := 2; i < 16; i++ {
+			multiples[i].addAffine(&multiples[i-1], &a)
+		}
+	} else {
+		for i := 2; i < 16; i++ {
+			multiples[i].add(&multiples[i-1], &multiples[0])
+		}
 	}
 	var table [3 * 16]field.Element
 	for i := range multiples {
