@@ -147,6 +147,25 @@ type CertificateRequestInfo struct {
 // Context returns the context of the handshake in progress.
 func (c *CertificateRequestInfo) Context() context.Context { return c.ctx }
 
+// SupportsCertificate returns nil if p suits the request: for ECDHE suites
+// it has an encryption key the SM2 key exchange can use, and if the server
+// listed acceptable CAs, the signing chain is issued by one of them or
+// contains one. It is what a client without GetClientCertificate uses to
+// choose among Config.Certificates, for GetClientCertificate callbacks to
+// reuse.
+func (c *CertificateRequestInfo) SupportsCertificate(p *CertificatePair) error {
+	if p == nil || len(p.Sign.Certificate) == 0 {
+		return errors.New("tlcp: no signing certificate")
+	}
+	if s := ciphersuite.Lookup(c.CipherSuite); s != nil && s.KeyExchange == ciphersuite.KeyExchangeECDHE && !canDoECDHE(p) {
+		return errors.New("tlcp: ECDHE suites need an encryption certificate with an *sm2.PrivateKey")
+	}
+	if len(c.AcceptableCAs) > 0 && !issuedByOneOf(&p.Sign, c.AcceptableCAs) {
+		return errors.New("tlcp: the signing certificate chain is not issued by a CA the server accepts")
+	}
+	return nil
+}
+
 // ConnectionState records facts about the connection.
 type ConnectionState struct {
 	Version            uint16 // always VersionTLCP once the handshake is done
@@ -198,8 +217,11 @@ type Config struct {
 	Time func() time.Time
 
 	// Certificates holds the local double certificates. A server uses
-	// the first pair unless GetCertificate is set; a client uses the first
-	// pair for client authentication unless GetClientCertificate is set.
+	// the first pair unless GetCertificate is set. A client without
+	// GetClientCertificate answers a CertificateRequest with the first pair
+	// that CertificateRequestInfo.SupportsCertificate accepts (issued by a
+	// CA the server lists; with an encryption key for ECDHE suites), or
+	// else the first pair.
 	Certificates []CertificatePair
 	// GetCertificate, if set, chooses the server's pair per ClientHello.
 	GetCertificate func(*ClientHelloInfo) (*CertificatePair, error)

@@ -44,17 +44,28 @@ func makeRandom(cfg *Config) ([]byte, error) {
 	return r, nil
 }
 
-// clientCanDoECDHE reports whether the client has what ECDHE needs: an
-// encryption key pair with a usable key (tlcp.md §16 item 2). With
-// GetClientCertificate it cannot know beforehand and assumes yes.
+// clientCanDoECDHE reports whether the client has what ECDHE needs: a pair
+// with an encryption key usable for the SM2 key exchange (tlcp.md §16 item
+// 2). With GetClientCertificate it cannot know beforehand and assumes yes.
 func clientCanDoECDHE(cfg *Config) bool {
 	if cfg.GetClientCertificate != nil {
 		return true
 	}
-	if len(cfg.Certificates) == 0 || !cfg.Certificates[0].hasEnc() {
+	for i := range cfg.Certificates {
+		if canDoECDHE(&cfg.Certificates[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// canDoECDHE reports whether p has an encryption key the SM2 key exchange
+// can compute with.
+func canDoECDHE(p *CertificatePair) bool {
+	if !p.hasEnc() {
 		return false
 	}
-	_, ok := cfg.Certificates[0].Enc.PrivateKey.(*sm2.PrivateKey)
+	_, ok := p.Enc.PrivateKey.(*sm2.PrivateKey)
 	return ok
 }
 
@@ -351,19 +362,20 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 func (hs *clientHandshakeState) getClientCertificate(req *certificateRequestMsg) (*CertificatePair, error) {
 	c, cfg := hs.c, hs.c.config
 	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	info := &CertificateRequestInfo{
+		AcceptableCAs: req.certificateAuthorities,
+		CipherSuite:   c.cipherSuite,
+		ctx:           hs.ctx,
+	}
 	var pair *CertificatePair
 	if cfg.GetClientCertificate != nil {
-		p, err := cfg.GetClientCertificate(&CertificateRequestInfo{
-			AcceptableCAs: req.certificateAuthorities,
-			CipherSuite:   c.cipherSuite,
-			ctx:           hs.ctx,
-		})
+		p, err := cfg.GetClientCertificate(info)
 		if err != nil {
 			return nil, errorf(alertInternalError, "tlcp: GetClientCertificate: %w", err)
 		}
 		pair = p
-	} else if len(cfg.Certificates) > 0 {
-		pair = &cfg.Certificates[0]
+	} else {
+		pair = chooseClientPair(cfg.Certificates, info)
 	}
 	if pair == nil || len(pair.Sign.Certificate) == 0 {
 		if ecdhe {
@@ -375,6 +387,54 @@ func (hs *clientHandshakeState) getClientCertificate(req *certificateRequestMsg)
 		return nil, errorf(alertHandshakeFailure, "%w", err)
 	}
 	return pair, nil
+}
+
+// chooseClientPair picks the pair to answer a CertificateRequest with when
+// there is no GetClientCertificate, as crypto/tls does: the first pair that
+// info.SupportsCertificate accepts; else the first pair the suite can use,
+// so that a server that lists other CAs still gets a certificate and can
+// say what is wrong with it; else the first pair, which the caller's checks
+// then reject with a reason.
+func chooseClientPair(pairs []CertificatePair, info *CertificateRequestInfo) *CertificatePair {
+	if len(pairs) == 0 {
+		return nil
+	}
+	for i := range pairs {
+		if info.SupportsCertificate(&pairs[i]) == nil {
+			return &pairs[i]
+		}
+	}
+	if s := ciphersuite.Lookup(info.CipherSuite); s != nil && s.KeyExchange == ciphersuite.KeyExchangeECDHE {
+		for i := range pairs {
+			if canDoECDHE(&pairs[i]) {
+				return &pairs[i]
+			}
+		}
+	}
+	return &pairs[0]
+}
+
+// issuedByOneOf reports whether a chain was issued by, or contains, one of
+// the CAs named (DER distinguished names, as in CertificateRequest).
+// Certificates that do not parse are skipped: the handshake reports them
+// if the pair is used.
+func issuedByOneOf(c *Certificate, names [][]byte) bool {
+	for i, der := range c.Certificate {
+		var cert *smx509.Certificate
+		if i == 0 && c.Leaf != nil {
+			cert = c.Leaf
+		} else if parsed, err := parseCertificate(der); err == nil {
+			cert = parsed
+		} else {
+			continue
+		}
+		for _, name := range names {
+			if bytes.Equal(cert.RawIssuer, name) || (i > 0 && bytes.Equal(cert.RawSubject, name)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // clientCertificateList is the client's Certificate message content
