@@ -13,6 +13,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -62,6 +63,12 @@ type Conn struct {
 
 	// activeCall counts Write calls in bit 1 and up; bit 0 is set by Close.
 	activeCall atomic.Int32
+
+	// lastHandshakeMsg names the last handshake message (or
+	// ChangeCipherSpec) sent or received during the handshake, to say
+	// where it stopped if the peer hangs up. Only the handshake goroutine
+	// touches it.
+	lastHandshakeMsg string
 
 	// retryCount counts records that carried nothing (empty application
 	// data, warnings); too many in a row is an attack.
@@ -327,6 +334,7 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 		if err := c.in.changeCipherSpec(); err != nil {
 			return c.in.setErrorLocked(c.fail(err))
 		}
+		c.noteHandshakeMsg("ChangeCipherSpec")
 
 	case recordTypeApplicationData:
 		if !handshakeComplete || expectChangeCipherSpec {
@@ -430,7 +438,9 @@ func (c *Conn) writeHandshake(msg handshakeMessage, transcript *transcriptHash) 
 	}
 	c.out.Lock()
 	defer c.out.Unlock()
-	_, err = c.writeRecordLocked(recordTypeHandshake, data)
+	if _, err = c.writeRecordLocked(recordTypeHandshake, data); err == nil {
+		c.noteHandshakeMsg(messageName(data[0]))
+	}
 	return err
 }
 
@@ -438,7 +448,43 @@ func (c *Conn) writeChangeCipherSpec() error {
 	c.out.Lock()
 	defer c.out.Unlock()
 	_, err := c.writeRecordLocked(recordTypeChangeCipherSpec, []byte{1})
+	if err == nil {
+		c.noteHandshakeMsg("ChangeCipherSpec")
+	}
 	return err
+}
+
+// noteHandshakeMsg records progress for handshakeClosedError.
+func (c *Conn) noteHandshakeMsg(name string) {
+	if !c.isHandshakeComplete.Load() {
+		c.lastHandshakeMsg = name
+	}
+}
+
+// handshakeClosedError explains an error that means the peer hung up in
+// the middle of the handshake, which a bare io.EOF does not: who closed,
+// and after which message. The result still wraps err, so errors.Is(err,
+// io.EOF) and errors.As for *net.OpError keep working. Other errors are
+// returned unchanged.
+func (c *Conn) handshakeClosedError(err error) error {
+	var what string
+	switch {
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		what = "closed the connection"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		what = "reset the connection"
+	default:
+		return err
+	}
+	peer := "client"
+	if c.isClient {
+		peer = "server"
+	}
+	when := "before ClientHello"
+	if c.lastHandshakeMsg != "" {
+		when = "after " + c.lastHandshakeMsg
+	}
+	return fmt.Errorf("tlcp: the %s %s during the handshake (%s): %w", peer, what, when, err)
 }
 
 // readHandshake reads the next complete handshake message, reassembling it
@@ -460,6 +506,7 @@ func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, erro
 		}
 	}
 	data := bytes.Clone(c.hand.Next(4 + n))
+	c.noteHandshakeMsg(messageName(data[0]))
 	msg, ok := parseHandshakeMessage(data)
 	if !ok {
 		if newHandshakeMessage(data[0]) == nil {
@@ -702,6 +749,7 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 	defer c.in.Unlock()
 	err := c.handshakeFn(ctx)
 	if err != nil {
+		err = c.handshakeClosedError(err)
 		c.fail(err)
 		c.invalidateSession()
 	} else if !c.isHandshakeComplete.Load() {

@@ -1,0 +1,140 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// readRecords reads n records from the raw end c, discarding them. It may
+// run on any goroutine.
+func readRecords(t *testing.T, c net.Conn, n int) {
+	for range n {
+		hdr := make([]byte, 5)
+		if _, err := io.ReadFull(c, hdr); err != nil {
+			t.Error(err)
+			return
+		}
+		if _, err := io.ReadFull(c, make([]byte, int(hdr[3])<<8|int(hdr[4]))); err != nil {
+			t.Error(err)
+			return
+		}
+	}
+}
+
+// wantClosedDuring checks the wrapped error of a peer that hung up
+// mid-handshake: it says who and when, still matches target with
+// errors.Is, and is what every later call returns.
+func wantClosedDuring(t *testing.T, c *Conn, err error, want string, target error) {
+	t.Helper()
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want it to contain %q", err, want)
+	}
+	if !errors.Is(err, target) {
+		t.Fatalf("errors.Is(%v, %v) = false", err, target)
+	}
+	if err2 := c.Handshake(); err2 != err {
+		t.Fatalf("second Handshake returned %v, want the same error", err2)
+	}
+	if _, err2 := c.Read(make([]byte, 1)); err2 != err {
+		t.Fatalf("Read after the failed handshake returned %v", err2)
+	}
+}
+
+func TestPeerClosesDuringHandshake(t *testing.T) {
+	t.Run("server closes after ClientHello", func(t *testing.T) {
+		c, s := tcpPair(t)
+		client := Client(c, testClientConfig(t))
+		go func() { readRecords(t, s, 1); s.Close() }()
+		err := client.Handshake()
+		wantClosedDuring(t, client, err, "tlcp: the server closed the connection during the handshake (after ClientHello)", io.EOF)
+	})
+	t.Run("server closes after ServerHello", func(t *testing.T) {
+		c, s := tcpPair(t)
+		client := Client(c, testClientConfig(t))
+		server := Server(s, testServerConfig(t))
+		// A server that stops after its first flight: it reads what the
+		// client sends next, then closes.
+		hs := &serverHandshakeState{c: server, transcript: newTranscript(false)}
+		go func() {
+			server.in.Lock()
+			defer server.in.Unlock()
+			if err := hs.processClientHello(); err != nil {
+				t.Error(err)
+			}
+			// Send only ServerHello; the client waits for Certificate.
+			server.writeHandshake(hs.hello, hs.transcript)
+			s.Close()
+		}()
+		err := client.Handshake()
+		wantClosedDuring(t, client, err, "the server closed the connection during the handshake (after ServerHello)", io.EOF)
+	})
+	t.Run("server resets after ClientHello", func(t *testing.T) {
+		c, s := tcpPair(t)
+		client := Client(c, testClientConfig(t))
+		go func() {
+			readRecords(t, s, 1)
+			s.(*net.TCPConn).SetLinger(0) // close with RST
+			s.Close()
+		}()
+		err := client.Handshake()
+		wantClosedDuring(t, client, err, "the server reset the connection during the handshake (after ClientHello)", syscall.ECONNRESET)
+		var ne net.Error
+		if !errors.As(err, &ne) {
+			t.Fatal("the wrapped error no longer matches net.Error")
+		}
+	})
+	t.Run("server closes mid-record", func(t *testing.T) {
+		c, s := tcpPair(t)
+		client := Client(c, testClientConfig(t))
+		go func() {
+			readRecords(t, s, 1)
+			s.Write([]byte{22, 1, 1, 0, 40, 2, 0}) // a record cut short
+			s.Close()
+		}()
+		err := client.Handshake()
+		wantClosedDuring(t, client, err, "the server closed the connection during the handshake (after ClientHello)", io.ErrUnexpectedEOF)
+	})
+	t.Run("server sends close_notify after ClientHello", func(t *testing.T) {
+		c, s := tcpPair(t)
+		client := Client(c, testClientConfig(t))
+		go func() {
+			readRecords(t, s, 1)
+			s.Write([]byte{21, 1, 1, 0, 2, 1, 0})
+		}()
+		err := client.Handshake()
+		wantClosedDuring(t, client, err, "the server closed the connection during the handshake (after ClientHello)", io.EOF)
+	})
+	t.Run("client closes before ClientHello", func(t *testing.T) {
+		c, s := tcpPair(t)
+		server := Server(s, testServerConfig(t))
+		c.Close()
+		err := server.Handshake()
+		wantClosedDuring(t, server, err, "tlcp: the client closed the connection during the handshake (before ClientHello)", io.EOF)
+	})
+	t.Run("client closes after ServerHelloDone", func(t *testing.T) {
+		c, s := tcpPair(t)
+		server := Server(s, testServerConfig(t))
+		client := Client(c, testClientConfig(t))
+		go func() {
+			hello, err := client.makeClientHello()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			client.writeHandshake(hello, nil)
+			// ServerHello, Certificate, ServerKeyExchange, ServerHelloDone.
+			readRecords(t, c, 4)
+			c.Close()
+		}()
+		err := server.Handshake()
+		wantClosedDuring(t, server, err, "the client closed the connection during the handshake (after ServerHelloDone)", io.EOF)
+	})
+}
