@@ -10,6 +10,7 @@ import (
 	"io"
 	"math/big"
 	"sync"
+	"sync/atomic"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/scalar"
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/sm2ec"
@@ -31,6 +32,29 @@ type PublicKey struct {
 	// verification needs.
 	zOnce    sync.Once
 	zDefault [32]byte
+
+	// table caches the affine odd multiples of the point for verification.
+	// Building it costs about three verifications' worth of savings, so it
+	// is made on the second verification with the key, not the first:
+	// keys parsed for one check (most certificates) never pay for it, and
+	// keys used again and again (trusted roots, a peer's long-lived key)
+	// verify about 6% faster.
+	verified  atomic.Bool
+	tableOnce sync.Once
+	table     *sm2ec.PointTable
+}
+
+// verifyTable returns the cached table for pub, or nil if verification
+// should use the per-call one.
+func (pub *PublicKey) verifyTable() *sm2ec.PointTable {
+	if !pub.verified.Load() {
+		pub.verified.Store(true)
+		return nil
+	}
+	pub.tableOnce.Do(func() {
+		pub.table, _ = sm2ec.NewPointTable(pub.point) // nil only for the identity, never a key
+	})
+	return pub.table
 }
 
 // PrivateKey is an SM2 private key d, 1 ≤ d ≤ n-2. It is safe for

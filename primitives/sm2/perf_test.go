@@ -87,3 +87,34 @@ func TestAllocations(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyTable checks that verification gives the same answers before
+// and after a key's table is cached, for good and bad signatures.
+func TestVerifyTable(t *testing.T) {
+	priv := mustKey(t)
+	pub, err := NewPublicKey(priv.PublicKey().Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := [][]byte{[]byte("a"), []byte("b"), []byte("c")}
+	var sigs [][]byte
+	for _, m := range msgs {
+		sig, _ := SignASN1(rand.Reader, priv, m, nil)
+		sigs = append(sigs, sig)
+	}
+	if !VerifyASN1(pub, msgs[0], nil, sigs[0]) || pub.table != nil {
+		t.Fatal("first verification failed or built the table")
+	}
+	for round := range 3 {
+		for i, m := range msgs {
+			for j, sig := range sigs {
+				if got := VerifyASN1(pub, m, nil, sig); got != (i == j) {
+					t.Fatalf("round %d: Verify(msg %d, sig %d) = %v", round, i, j, got)
+				}
+			}
+		}
+		if pub.table == nil {
+			t.Fatalf("round %d: table not cached", round)
+		}
+	}
+}

@@ -214,7 +214,13 @@ func verify(pub *PublicKey, e, rb, sb []byte) bool {
 	var tb [32]byte
 	t.PutBytes(&tb)
 	var p sm2ec.Point
-	if _, err := p.DoubleScalarMultVarTime(sb, pub.point, tb[:]); err != nil {
+	var err error
+	if table := pub.verifyTable(); table != nil {
+		_, err = p.DoubleScalarMultTableVarTime(sb, table, tb[:])
+	} else {
+		_, err = p.DoubleScalarMultVarTime(sb, pub.point, tb[:])
+	}
+	if err != nil {
 		return false
 	}
 	// Accept iff e + x1 ≡ r (mod n), i.e. x1 ≡ r - e, which the point

@@ -223,3 +223,66 @@ func TestScalarMultProjectiveInput(t *testing.T) {
 		t.Fatal("s·O is not O")
 	}
 }
+
+// TestPointTable checks the cached table and the multiplication that uses
+// it against DoubleScalarMultVarTime, including the cancelling and doubling
+// cases of the variable-time additions.
+func TestPointTable(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	if _, err := NewPointTable(NewPoint()); err == nil {
+		t.Fatal("table of the identity accepted")
+	}
+	g := NewGenerator()
+	negG := new(Point).Negate(g)
+	q, _ := new(Point).ScalarMult(g, scalar32(hexInt("5555aaaa5555aaaa")))
+	for _, pt := range []*Point{q, g, negG} {
+		qt, err := NewPointTable(pt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range qt.t {
+			want, _ := new(Point).ScalarMult(pt, scalar32(big.NewInt(int64(2*i+1))))
+			var got Point
+			got.x, got.y = qt.t[i].x, qt.t[i].y
+			got.z.One()
+			if got.Equal(want) != 1 {
+				t.Fatalf("table entry %d wrong", i)
+			}
+		}
+		ks := testScalars(r)
+		for i, k := range ks {
+			s := scalar32(ks[(i*7+3)%len(ks)])
+			u := scalar32(k)
+			got, _ := new(Point).DoubleScalarMultTableVarTime(s, qt, u)
+			want, _ := new(Point).DoubleScalarMultVarTime(s, pt, u)
+			if got.Equal(want) != 1 {
+				t.Fatalf("DoubleScalarMultTableVarTime(%x, _, %x) wrong", s, u)
+			}
+			// s·G + s·(±G) exercises doubling and cancellation.
+			got.DoubleScalarMultTableVarTime(u, qt, u)
+			want.DoubleScalarMultVarTime(u, pt, u)
+			if got.Equal(want) != 1 {
+				t.Fatalf("DoubleScalarMultTableVarTime(%x, _, %x) wrong", u, u)
+			}
+		}
+	}
+}
+
+func BenchmarkDoubleScalarMultTableVarTime(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	u := scalar32(hexInt("0badf00d0badf00d0badf00d0badf00d0badf00d0badf00d0badf00d0badf0"))
+	q, _ := new(Point).ScalarBaseMult(u)
+	q.Normalize()
+	qt, _ := NewPointTable(q)
+	var p Point
+	for b.Loop() {
+		p.DoubleScalarMultTableVarTime(s, qt, u)
+	}
+}
+
+func BenchmarkNewPointTable(b *testing.B) {
+	q, _ := new(Point).ScalarBaseMult(scalar32(hexInt("1234")))
+	for b.Loop() {
+		NewPointTable(q)
+	}
+}

@@ -392,7 +392,6 @@ func doubleScalarMultVarTime(s []byte, q *Point, t []byte) jacobianPoint {
 	var acc jacobianPoint
 	acc.x.One()
 	acc.y.One()
-	var a affinePoint
 	for i := n - 1; i >= 0; i-- {
 		if i != n-1 {
 			acc.double(&acc)
@@ -400,12 +399,8 @@ func doubleScalarMultVarTime(s []byte, q *Point, t []byte) jacobianPoint {
 		if d := dt[i]; d != 0 {
 			addDigit(&acc, &table, d)
 		}
-		if d := ds[i]; d > 0 {
-			acc.addAffineVarTime(&acc, &gt[d/2])
-		} else if d < 0 {
-			a = gt[(-d)/2]
-			a.y.Neg(&a.y)
-			acc.addAffineVarTime(&acc, &a)
+		if d := ds[i]; d != 0 {
+			addAffineDigit(&acc, gt[:], d)
 		}
 	}
 	return acc
