@@ -461,6 +461,35 @@ func (c *Conn) noteHandshakeMsg(name string) {
 	}
 }
 
+// alertAfterBrokenWrite looks for the reason behind a handshake write that
+// failed because the peer had closed or reset the connection. A peer that
+// rejects our flight sends an alert and closes at once; if our next record
+// is still on its way, the peer's kernel answers it with a reset and the
+// write fails with "broken pipe", hiding the alert, which is then already
+// in our receive buffer. If it is there, the alert is the better error.
+// The connection is dead either way, so changing its read deadline harms
+// nothing. c.in must be held.
+func (c *Conn) alertAfterBrokenWrite(err error) error {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "write" ||
+		!(errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)) || c.in.err != nil {
+		return err
+	}
+	c.conn.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	// Handshake records the peer sent before the alert may come first.
+	for range 8 {
+		rerr := c.readRecord()
+		if rerr == nil {
+			continue
+		}
+		if errors.As(rerr, &op) && op.Op == "remote error" {
+			return rerr
+		}
+		break
+	}
+	return err
+}
+
 // handshakeClosedError explains an error that means the peer hung up in
 // the middle of the handshake, which a bare io.EOF does not: who closed,
 // and after which message. The result still wraps err, so errors.Is(err,
@@ -749,7 +778,7 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 	defer c.in.Unlock()
 	err := c.handshakeFn(ctx)
 	if err != nil {
-		err = c.handshakeClosedError(err)
+		err = c.handshakeClosedError(c.alertAfterBrokenWrite(err))
 		c.fail(err)
 		c.invalidateSession()
 	} else if !c.isHandshakeComplete.Load() {

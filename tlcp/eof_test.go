@@ -8,9 +8,13 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/smx509"
 )
 
 // readRecords reads n records from the raw end c, discarding them. It may
@@ -137,4 +141,62 @@ func TestPeerClosesDuringHandshake(t *testing.T) {
 		err := server.Handshake()
 		wantClosedDuring(t, server, err, "the client closed the connection during the handshake (after ServerHelloDone)", io.EOF)
 	})
+}
+
+// brokenPipeConn fails every write after the first ok ones with EPIPE,
+// once ready is closed, as a kernel does after the peer's reset.
+type brokenPipeConn struct {
+	net.Conn
+	ok    int
+	ready chan struct{}
+}
+
+func (c *brokenPipeConn) Write(b []byte) (int, error) {
+	if c.ok > 0 {
+		c.ok--
+		return c.Conn.Write(b)
+	}
+	<-c.ready
+	return 0, &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.EPIPE)}
+}
+
+// TestAlertBehindBrokenPipe: a server rejects the client's certificate,
+// sends bad_certificate and closes while the client is still sending its
+// flight. The client's write fails, and the client reports the alert that
+// explains why rather than "broken pipe".
+func TestAlertBehindBrokenPipe(t *testing.T) {
+	c, s := tcpPair(t)
+	scfg := testServerConfig(t)
+	scfg.ClientAuth = RequireAndVerifyClientCert
+	scfg.ClientCAs = smx509.NewCertPool() // trusts nobody
+	scfg.CipherSuites = []uint16{ciphersuite.ECC_SM4_GCM_SM3}
+	server := Server(s, scfg)
+	ready := make(chan struct{})
+	serr := make(chan error, 1)
+	go func() {
+		err := server.Handshake()
+		close(ready)
+		serr <- err
+	}()
+	// ClientHello and Certificate go through; ClientKeyExchange breaks.
+	client := Client(&brokenPipeConn{Conn: c, ok: 2, ready: ready}, testClientConfig(t))
+	err := client.Handshake()
+	wantAlert(t, <-serr, alertUnknownCA)
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "remote error" {
+		t.Fatalf("client error %v, want the server's alert", err)
+	}
+	wantAlert(t, err, alertUnknownCA)
+
+	// Without an alert behind it, the write error stays.
+	c2, s2 := tcpPair(t)
+	s2.Close()
+	client = Client(c2, testClientConfig(t))
+	werr := &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", syscall.EPIPE)}
+	client.in.Lock()
+	got := client.alertAfterBrokenWrite(werr)
+	client.in.Unlock()
+	if got != error(werr) {
+		t.Fatalf("alertAfterBrokenWrite = %v, want the write error", got)
+	}
 }

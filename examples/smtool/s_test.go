@@ -248,11 +248,9 @@ func TestSClientHandshakeFailures(t *testing.T) {
 			wantServer: "no cipher suite in common",
 		},
 		{
-			name:   "client certificate required but missing",
-			server: []string{"-verify", "require-verify", "-CAfile", ca},
-			// The client learns of it by the alert or, if the server's
-			// close overtakes it, by a failed write.
-			wantClient: "",
+			name:       "client certificate required but missing",
+			server:     []string{"-verify", "require-verify", "-CAfile", ca},
+			wantClient: "remote error: tlcp: bad certificate",
 			wantServer: "the client sent no certificate",
 		},
 		{
