@@ -16,5 +16,10 @@
 // The arithmetic lives in internal packages: constant-time field and scalar
 // arithmetic, and points with complete addition formulas. Only signature
 // verification, which handles public values alone, uses variable-time
-// multi-scalar multiplication.
+// multi-scalar multiplication, with a fixed table of odd multiples of G and,
+// from a key's second verification on, a table of the key cached in it.
+//
+// Public keys are parsed at the cost of one on-curve check (plus a square
+// root for compressed input): a valid uncompressed encoding is kept as the
+// key's encoding rather than recomputed.
 package sm2

@@ -3,7 +3,7 @@ package sm2ec
 import "github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
 
 // jacobianPoint is a point in Jacobian coordinates (X:Y:Z), x = X/Z² and
-// y = Y/Z³; Z = 0 is the identity. Doubling costs 3M+5S here against 10M+3S
+// y = Y/Z³; Z = 0 is the identity. Doubling costs 4M+4S here against 10M+3S
 // for the complete projective formula, which is why the variable-base
 // multiplications, dominated by doublings, run in these coordinates. The
 // addition formula is not complete: callers handle the identity and P = Q,
