@@ -132,6 +132,11 @@ func alertFor(err error) alert {
 		return alertBadRecordMAC
 	case errors.Is(err, ciphersuite.ErrRecordOverflow):
 		return alertRecordOverflow
+	case errors.Is(err, ciphersuite.ErrSequenceOverflow):
+		// 2^64-1 records in one direction: TLCP has no way to rekey, so
+		// the connection ends, as crypto/tls ends a TLS 1.2 connection.
+		// Only a receiver can say so; a sender cannot seal the alert.
+		return alertInternalError
 	}
 	var a alert
 	if errors.As(err, &a) {

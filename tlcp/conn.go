@@ -292,6 +292,10 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 		var err error
 		data, err = c.in.rp.Open(uint8(typ), data)
 		if err != nil {
+			if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
+				return c.in.setErrorLocked(c.fail(errorf(alertFor(err),
+					"tlcp: the peer has sent all 2^64-1 records a connection allows: %w", err)))
+			}
 			return c.in.setErrorLocked(c.fail(errorf(alertFor(err), "tlcp: received record: %w", err)))
 		}
 	}
@@ -404,6 +408,12 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 			var err error
 			out, err = c.out.rp.Seal(out, uint8(typ), data[:m], c.config.rand())
 			if err != nil {
+				if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
+					// Nothing more can be sent, not even an alert (it
+					// too needs a sequence number); the error is
+					// sticky, and Close closes the transport.
+					err = fmt.Errorf("tlcp: this side has sent all 2^64-1 records a connection allows; close it and reconnect: %w", err)
+				}
 				return n, c.out.setErrorLocked(err)
 			}
 		} else {
