@@ -1,0 +1,298 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+)
+
+// These tests pin the crypto/tls behaviours that callers of a Conn rely
+// on.
+
+// TestWriteRunsHandshake: the first Write (or Read) runs the handshake.
+func TestWriteRunsHandshake(t *testing.T) {
+	c, s := tcpPair(t)
+	client, server := Client(c, testClientConfig(t)), Server(s, testServerConfig(t))
+	done := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 5)
+		_, err := io.ReadFull(server, buf)
+		if err == nil && string(buf) != "hello" {
+			err = errors.New("server read " + string(buf))
+		}
+		done <- err
+	}()
+	if _, err := client.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !client.ConnectionState().HandshakeComplete || !server.ConnectionState().HandshakeComplete {
+		t.Fatal("handshake not complete after Write/Read")
+	}
+}
+
+// TestConnectionStateBeforeHandshake: a zero state, not a block or panic.
+func TestConnectionStateBeforeHandshake(t *testing.T) {
+	c, _ := tcpPair(t)
+	client := Client(c, testClientConfig(t))
+	st := client.ConnectionState()
+	if st.HandshakeComplete || st.Version != 0 || st.CipherSuite != 0 || st.PeerCertificates != nil || st.DidResume {
+		t.Fatalf("state before handshake: %+v", st)
+	}
+	if err := client.VerifyHostname("tlcp.test"); err == nil {
+		t.Fatal("VerifyHostname before handshake succeeded")
+	}
+	if err := client.CloseWrite(); err == nil {
+		t.Fatal("CloseWrite before handshake succeeded")
+	}
+}
+
+// TestConcurrentHandshakes: several goroutines calling Handshake (and
+// Read and Write) at once run one handshake, and all see its result.
+func TestConcurrentHandshakes(t *testing.T) {
+	c, s := tcpPair(t)
+	client, server := Client(c, testClientConfig(t)), Server(s, testServerConfig(t))
+	go func() {
+		if err := server.Handshake(); err != nil {
+			t.Error(err)
+			return
+		}
+		io.Copy(server, server)
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 6 {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- client.Handshake() }()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err := client.Write([]byte("ping"))
+		errs <- err
+	}()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		buf := make([]byte, 4)
+		_, err := io.ReadFull(client, buf)
+		errs <- err
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if client.ConnectionState().DidResume {
+		t.Fatal("a second handshake ran")
+	}
+}
+
+// TestHandshakeErrorIsSticky: after a failed handshake every call returns
+// the same error, without touching the network again.
+func TestHandshakeErrorIsSticky(t *testing.T) {
+	ccfg := testClientConfig(t)
+	ccfg.ServerName = "wrong.test"
+	client, _, cerr, _ := handshakePair(t, ccfg, testServerConfig(t))
+	if cerr == nil {
+		t.Fatal("handshake with the wrong name succeeded")
+	}
+	if err := client.Handshake(); err != cerr {
+		t.Fatalf("second Handshake: %v, want %v", err, cerr)
+	}
+	if _, err := client.Write([]byte("x")); err != cerr {
+		t.Fatalf("Write: %v, want %v", err, cerr)
+	}
+	if _, err := client.Read(make([]byte, 1)); err != cerr {
+		t.Fatalf("Read: %v, want %v", err, cerr)
+	}
+	if err := client.HandshakeContext(context.Background()); err != cerr {
+		t.Fatalf("HandshakeContext: %v, want %v", err, cerr)
+	}
+}
+
+// TestHandshakeContextCancel: a context that ends during the handshake
+// makes HandshakeContext return its error promptly and closes the
+// connection; a context that was done before the call does too.
+func TestHandshakeContextCancel(t *testing.T) {
+	for _, already := range []bool{false, true} {
+		c, s := tcpPair(t) // the server never answers
+		client := Client(c, testClientConfig(t))
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		if already {
+			cancel()
+		}
+		start := time.Now()
+		err := client.HandshakeContext(ctx)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+			t.Fatalf("already=%v: error %v, want the context's", already, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("took %v", d)
+		}
+		// The transport is closed: the peer sees EOF (after at most a
+		// ClientHello), and the Conn cannot be used.
+		s.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.ReadAll(s); err != nil {
+			t.Fatalf("peer: %v, want EOF", err)
+		}
+		if _, err := client.Write([]byte("x")); err == nil {
+			t.Fatal("Write after a cancelled handshake succeeded")
+		}
+	}
+}
+
+// TestCloseUnblocksRead: Close from another goroutine ends a Read that is
+// waiting for data, after the handshake and during it.
+func TestCloseUnblocksRead(t *testing.T) {
+	t.Run("established", func(t *testing.T) {
+		client, _ := established(t, ciphersuite.ECC_SM4_GCM_SM3)
+		readErr := make(chan error, 1)
+		go func() {
+			_, err := client.Read(make([]byte, 1))
+			readErr <- err
+		}()
+		time.Sleep(20 * time.Millisecond)
+		if err := client.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-readErr:
+			if !errors.Is(err, net.ErrClosed) {
+				t.Fatalf("Read: %v, want net.ErrClosed", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("Read still blocked after Close")
+		}
+	})
+	t.Run("handshaking", func(t *testing.T) {
+		c, _ := tcpPair(t) // the server never answers
+		client := Client(c, testClientConfig(t))
+		readErr := make(chan error, 1)
+		go func() {
+			_, err := client.Read(make([]byte, 1))
+			readErr <- err
+		}()
+		time.Sleep(20 * time.Millisecond)
+		if err := client.Close(); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-readErr:
+			if !errors.Is(err, net.ErrClosed) {
+				t.Fatalf("Read: %v, want net.ErrClosed", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("Read still blocked after Close")
+		}
+	})
+}
+
+// TestUseAfterClose: Write and a second Close return net.ErrClosed, Read
+// fails, as with crypto/tls.
+func TestUseAfterClose(t *testing.T) {
+	client, _ := established(t, ciphersuite.ECC_SM4_CBC_SM3)
+	if err := client.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Write([]byte("x")); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("Write after Close: %v", err)
+	}
+	if err := client.Close(); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("second Close: %v", err)
+	}
+	if _, err := client.Read(make([]byte, 1)); err == nil {
+		t.Fatal("Read after Close succeeded")
+	}
+	// Before the handshake, too.
+	c, _ := tcpPair(t)
+	fresh := Client(c, testClientConfig(t))
+	if err := fresh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fresh.Write([]byte("x")); !errors.Is(err, net.ErrClosed) {
+		t.Fatalf("Write after Close before handshake: %v", err)
+	}
+	if err := fresh.Handshake(); err == nil {
+		t.Fatal("Handshake after Close succeeded")
+	}
+}
+
+// TestReadDeadline: a read timeout is a net.Error with Timeout, not
+// fatal: after a new deadline the connection reads on, as crypto/tls.
+func TestReadDeadline(t *testing.T) {
+	client, server := established(t, ciphersuite.ECC_SM4_GCM_SM3)
+	client.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	_, err := client.Read(make([]byte, 1))
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("Read past the deadline: %v, want a timeout", err)
+	}
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := server.Write([]byte("late")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4)
+	if _, err := io.ReadFull(client, buf); err != nil || string(buf) != "late" {
+		t.Fatalf("Read after the timeout: %q, %v", buf, err)
+	}
+
+	// A deadline during the handshake fails the handshake with a timeout.
+	c, _ := tcpPair(t) // the server never answers
+	hs := Client(c, testClientConfig(t))
+	hs.SetDeadline(time.Now().Add(20 * time.Millisecond))
+	err = hs.Handshake()
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("handshake past the deadline: %v, want a timeout", err)
+	}
+}
+
+// TestWriteDeadline: a write timeout is fatal for writing (a record may
+// be half sent), as with crypto/tls.
+func TestWriteDeadline(t *testing.T) {
+	client, _ := established(t, ciphersuite.ECC_SM4_GCM_SM3) // nobody reads
+	client.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+	buf := make([]byte, 1<<16)
+	var err error
+	for start := time.Now(); err == nil && time.Since(start) < 10*time.Second; {
+		_, err = client.Write(buf)
+	}
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("Write past the deadline: %v, want a timeout", err)
+	}
+	client.SetWriteDeadline(time.Time{})
+	if _, err2 := client.Write([]byte("x")); err2 == nil {
+		t.Fatal("Write after a write timeout succeeded")
+	}
+}
+
+// TestNilConfig: a server without a Config fails its handshake cleanly.
+func TestNilConfig(t *testing.T) {
+	c, s := tcpPair(t)
+	server := Server(s, nil)
+	go func() { c.Write([]byte{22, 1, 1, 0, 4, 1, 0, 0, 0}) }()
+	if err := server.Handshake(); err == nil {
+		t.Fatal("a server with a nil Config completed a handshake")
+	}
+	client := Client(c, nil) // needs ServerName or InsecureSkipVerify
+	if err := client.Handshake(); err == nil {
+		t.Fatal("a client with a nil Config completed a handshake")
+	}
+}
