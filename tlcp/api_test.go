@@ -296,3 +296,25 @@ func TestNilConfig(t *testing.T) {
 		t.Fatal("a client with a nil Config completed a handshake")
 	}
 }
+
+// TestClientConfigErrorSendsNothing: a client whose Config cannot make a
+// ClientHello fails without putting anything on the wire.
+func TestClientConfigErrorSendsNothing(t *testing.T) {
+	for name, cfg := range map[string]*Config{
+		"no ServerName":  {RootCAs: getPKI(t).roots},
+		"no suites":      {ServerName: "tlcp.test", CipherSuites: []uint16{ciphersuite.ECDHE_SM4_GCM_SM3}},
+		"unknown suites": {ServerName: "tlcp.test", CipherSuites: []uint16{0x1301}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, s := tcpPair(t)
+			client := Client(c, cfg)
+			if err := client.Handshake(); err == nil {
+				t.Fatal("handshake succeeded")
+			}
+			client.Close()
+			if got, err := io.ReadAll(s); err != nil || len(got) != 0 {
+				t.Fatalf("peer received %x, %v; want nothing", got, err)
+			}
+		})
+	}
+}

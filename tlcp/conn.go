@@ -789,7 +789,13 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 	err := c.handshakeFn(ctx)
 	if err != nil {
 		err = c.handshakeClosedError(c.alertAfterBrokenWrite(err))
-		c.fail(err)
+		// A client that fails before its ClientHello is out (no
+		// ServerName, no suites to offer) has a problem of its own that
+		// the server need not hear of: as with crypto/tls, it sends no
+		// alert, and the server sees the connection close.
+		if !c.isClient || c.lastHandshakeMsg != "" {
+			c.fail(err)
+		}
 		c.invalidateSession()
 	} else if !c.isHandshakeComplete.Load() {
 		err = errors.New("tlcp: internal error: handshake should have finished")
