@@ -13,6 +13,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
@@ -103,6 +104,17 @@ func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 	return hello, nil
 }
 
+// certsExpired reports whether any of certs is past its NotAfter at now:
+// resuming a session must not outlive the certificates it was made with.
+func certsExpired(now time.Time, certs ...*smx509.Certificate) bool {
+	for _, c := range certs {
+		if c != nil && now.After(c.NotAfter) {
+			return true
+		}
+	}
+	return false
+}
+
 // clientSessionCacheKey names the server in the ClientSessionCache.
 func clientSessionCacheKey(c *Conn) string {
 	if c.config.ServerName != "" {
@@ -126,8 +138,12 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if cache := c.config.ClientSessionCache; cache != nil {
 		cacheKey = clientSessionCacheKey(c)
 		if s, ok := cache.Get(cacheKey); ok && s != nil {
-			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
-			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) {
+			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime() && !certsExpired(c.config.time(), s.signCert, s.encCert)
+			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) &&
+				// A session made with InsecureSkipVerify, in a cache
+				// shared with this Config, must not let it skip
+				// verification, as crypto/tls also guards.
+				(c.config.InsecureSkipVerify || len(s.verifiedChains) > 0) {
 				hello.sessionID = s.sessionID
 				session = s
 				// A fatal alert from here on drops the offered session.

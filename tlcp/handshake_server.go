@@ -202,7 +202,7 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	if !ok {
 		return false
 	}
-	if cfg.time().Sub(s.created) >= cfg.lifetime() {
+	if cfg.time().Sub(s.created) >= cfg.lifetime() || certsExpired(cfg.time(), s.signCert, s.encCert) {
 		cache.remove(hs.clientHello.sessionID)
 		return false
 	}
@@ -213,6 +213,11 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	// policy that now requires one.
 	needCert := cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert
 	if needCert && s.signCert == nil {
+		return false
+	}
+	// Nor does one whose certificate was not verified satisfy a policy
+	// that verifies (the cache is shared by Config.Clone).
+	if s.signCert != nil && cfg.ClientAuth >= VerifyClientCertIfGiven && len(s.verifiedChains) == 0 {
 		return false
 	}
 	if s.serverName != hs.clientHello.serverName {
