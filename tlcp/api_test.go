@@ -10,11 +10,13 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/smx509"
 )
 
 // These tests pin the crypto/tls behaviours that callers of a Conn rely
@@ -316,5 +318,21 @@ func TestClientConfigErrorSendsNothing(t *testing.T) {
 				t.Fatalf("peer received %x, %v; want nothing", got, err)
 			}
 		})
+	}
+}
+
+// TestNoRootCAsHint: verification without RootCAs says why it failed.
+func TestNoRootCAsHint(t *testing.T) {
+	ccfg := testClientConfig(t)
+	ccfg.RootCAs = nil
+	_, _, cerr, serr := handshakePair(t, ccfg, testServerConfig(t))
+	if cerr == nil || !strings.Contains(cerr.Error(), "Config.RootCAs is not set") {
+		t.Fatalf("client error %v, want a hint about RootCAs", cerr)
+	}
+	wantAlert(t, cerr, alertUnknownCA)
+	wantAlert(t, serr, alertUnknownCA)
+	var ua smx509.UnknownAuthorityError
+	if !errors.As(cerr, &ua) {
+		t.Fatal("the hint hides the x509 error")
 	}
 }

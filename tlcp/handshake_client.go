@@ -10,6 +10,7 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"slices"
@@ -554,6 +555,11 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 		}
 		var err error
 		if chains, err = sign.Verify(opts); err != nil {
+			if cfg.RootCAs == nil {
+				// The usual cause, worth saying: unlike crypto/tls
+				// there is no system pool to fall back on.
+				err = fmt.Errorf("%w (Config.RootCAs is not set, and there are no built-in SM2 roots)", err)
+			}
 			return certificateAlert("server's signing certificate", err)
 		}
 		// The host name is checked on the signing certificate only; the
