@@ -154,3 +154,25 @@ func TestHTTPRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// A GetClientCertificate callback that prefers pairs the server can verify
+// and logs when it has to send one it probably cannot; without a callback
+// the client makes the same choice silently.
+func ExampleCertificateRequestInfo_SupportsCertificate() {
+	var pairs []tlcp.CertificatePair // e.g. from tlcp.LoadCertificatePair
+	cfg := &tlcp.Config{
+		GetClientCertificate: func(info *tlcp.CertificateRequestInfo) (*tlcp.CertificatePair, error) {
+			for i := range pairs {
+				if info.SupportsCertificate(&pairs[i]) == nil {
+					return &pairs[i], nil
+				}
+			}
+			if len(pairs) == 0 {
+				return &tlcp.CertificatePair{}, nil // an empty Certificate message
+			}
+			log.Printf("no client certificate from a CA the server accepts; sending %s", pairs[0].Sign.Leaf.Subject)
+			return &pairs[0], nil
+		},
+	}
+	_ = cfg
+}
