@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -334,5 +335,86 @@ func TestNoRootCAsHint(t *testing.T) {
 	var ua smx509.UnknownAuthorityError
 	if !errors.As(cerr, &ua) {
 		t.Fatal("the hint hides the x509 error")
+	}
+}
+
+// TestCloneCopiesEveryField guards Config.Clone against fields added later
+// and forgotten there.
+func TestCloneCopiesEveryField(t *testing.T) {
+	var c Config
+	v := reflect.ValueOf(&c).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		if !v.Type().Field(i).IsExported() {
+			continue
+		}
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(7)
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Func:
+			f.Set(reflect.MakeFunc(f.Type(), func([]reflect.Value) []reflect.Value { return nil }))
+		case reflect.Pointer:
+			f.Set(reflect.New(f.Type().Elem()))
+		case reflect.Interface:
+			switch f.Type() {
+			case reflect.TypeOf((*io.Reader)(nil)).Elem():
+				f.Set(reflect.ValueOf(strings.NewReader("")))
+			case reflect.TypeOf((*io.Writer)(nil)).Elem():
+				f.Set(reflect.ValueOf(io.Discard))
+			case reflect.TypeOf((*ClientSessionCache)(nil)).Elem():
+				f.Set(reflect.ValueOf(NewLRUClientSessionCache(1)))
+			default:
+				t.Fatalf("no test value for field %s", v.Type().Field(i).Name)
+			}
+		default:
+			t.Fatalf("no test value for field %s of kind %v", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	clone := reflect.ValueOf(c.Clone()).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if !v.Type().Field(i).IsExported() {
+			continue
+		}
+		if clone.Field(i).IsZero() {
+			t.Errorf("Clone does not copy %s", v.Type().Field(i).Name)
+		}
+	}
+}
+
+// TestCloseUnblocksWrite: Close ends a Write that is blocked because the
+// peer does not read, and does not itself hang on close_notify.
+func TestCloseUnblocksWrite(t *testing.T) {
+	client, _ := established(t, ciphersuite.ECC_SM4_GCM_SM3) // nobody reads
+	writeErr := make(chan error, 1)
+	go func() {
+		buf := make([]byte, 1<<16)
+		for {
+			if _, err := client.Write(buf); err != nil {
+				writeErr <- err
+				return
+			}
+		}
+	}()
+	time.Sleep(100 * time.Millisecond) // let the socket buffers fill
+	closed := make(chan error, 1)
+	go func() { closed <- client.Close() }()
+	select {
+	case err := <-writeErr:
+		if err == nil {
+			t.Fatal("Write succeeded")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Write still blocked after Close")
+	}
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close hung")
 	}
 }
