@@ -743,7 +743,15 @@ func (c *Conn) closeNotify() error {
 }
 
 // Handshake runs the handshake if it has not run yet. Most uses need not
-// call it: the first Read or Write does.
+// call it: the first Read or Write does. Concurrent calls run one
+// handshake, and its error is returned by every later call, Read and Write.
+//
+// If the peer hangs up mid-handshake, the error says which side did and
+// after which message ("tlcp: the server closed the connection during the
+// handshake (after ClientHello): EOF") and wraps the underlying error, so
+// errors.Is(err, io.EOF) still holds. If a write fails because the peer
+// rejected our flight, sent an alert and closed, the error is that alert
+// rather than "broken pipe".
 func (c *Conn) Handshake() error { return c.HandshakeContext(context.Background()) }
 
 // HandshakeContext is Handshake with a context: if ctx ends first, the
