@@ -180,6 +180,12 @@ func TestSClientSServer(t *testing.T) {
 			wantServer: []string{"Client certificates (1):", "Verified  : no"},
 		},
 		{
+			name:       "-www page",
+			server:     []string{"-www"},
+			client:     []string{"-msg", "GET / HTTP/1.0\r\nHost: localhost\r\n\r\n"},
+			wantClient: []string{"HTTP/1.0 200 OK", "Content-Type: text/plain", "Cipher    : ECC_SM4_GCM_SM3"},
+		},
+		{
 			name:       "ALPN",
 			server:     []string{"-alpn", "http/1.1"},
 			client:     []string{"-alpn", "h2,http/1.1"},
@@ -362,4 +368,29 @@ func TestSClientSServerBadInput(t *testing.T) {
 			oneLineError(t, errOut, tt.args[0], tt.want)
 		})
 	}
+}
+
+// TestSServerOnceAndBarePort: "-accept PORT" listens on every interface,
+// as openssl's does, and -once serves one connection.
+func TestSServerOnceAndBarePort(t *testing.T) {
+	srv := startServer(t, "-accept", "0", "-once")
+	_, port, err := net.SplitHostPort(srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host, _, _ := net.SplitHostPort(srv.addr); host == "127.0.0.1" {
+		t.Fatalf("a bare port listened on %s only", host)
+	}
+	code, out, errOut := smtool(clientArgs(t, "127.0.0.1:"+port, "-msg", "once")...)
+	if code != 0 || !strings.Contains(out, "reply (4 bytes): once") {
+		t.Fatalf("s_client exit %d: %s\n%s", code, errOut, out)
+	}
+	if code, out := srv.wait(t); code != 0 {
+		t.Fatalf("s_server exit %d: %s", code, out)
+	}
+	code, _, errOut = smtool("s_server", "-once", "-naccept", "2")
+	if code != 2 {
+		t.Errorf("-once -naccept 2: exit %d, want 2", code)
+	}
+	oneLineError(t, errOut, "s_server", "contradict")
 }
