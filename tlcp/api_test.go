@@ -418,3 +418,26 @@ func TestCloseUnblocksWrite(t *testing.T) {
 		t.Fatal("Close hung")
 	}
 }
+
+// TestHTTPPeer: a TLCP client talking to an HTTP server, or an HTTP
+// client to a TLCP server, gets an error that says so.
+func TestHTTPPeer(t *testing.T) {
+	c, s := tcpPair(t)
+	client := Client(c, testClientConfig(t))
+	go func() {
+		readRecords(t, s, 1)
+		io.WriteString(s, "HTTP/1.1 400 Bad Request\r\n\r\n")
+	}()
+	if err := client.Handshake(); err == nil || !strings.Contains(err.Error(), "server answered in HTTP") {
+		t.Fatalf("client error %v", err)
+	}
+
+	c, s = tcpPair(t)
+	server := Server(s, testServerConfig(t))
+	go io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	err := server.Handshake()
+	if err == nil || !strings.Contains(err.Error(), "client sent an HTTP request to a TLCP server") {
+		t.Fatalf("server error %v", err)
+	}
+	wantAlert(t, err, alertProtocolVersion)
+}

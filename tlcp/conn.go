@@ -269,6 +269,16 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 	vers := uint16(hdr[1])<<8 | uint16(hdr[2])
 	n := int(hdr[3])<<8 | int(hdr[4])
 	if vers != VersionTLCP {
+		if !handshakeComplete && looksLikeHTTP(hdr, c.isClient) {
+			// Port mix-ups are common enough to name, as crypto/tls
+			// and net/http do.
+			peer, what := "client sent an HTTP request", "server"
+			if c.isClient {
+				peer, what = "server answered in HTTP", "client"
+			}
+			return c.in.setErrorLocked(c.fail(errorf(alertProtocolVersion,
+				"tlcp: the %s to a TLCP %s (wrong port?)", peer, what)))
+		}
 		return c.in.setErrorLocked(c.fail(errorf(alertProtocolVersion,
 			"tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)))
 	}
@@ -360,6 +370,19 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 	}
 	c.retryCount = 0
 	return nil
+}
+
+// looksLikeHTTP reports whether the first five bytes of a connection are
+// the start of an HTTP response (client) or request (server).
+func looksLikeHTTP(hdr []byte, client bool) bool {
+	if client {
+		return string(hdr) == "HTTP/"
+	}
+	switch string(hdr) {
+	case "GET /", "HEAD ", "POST ", "PUT /", "DELET", "OPTIO", "PATCH", "CONNE":
+		return true
+	}
+	return false
 }
 
 // retryReadRecord reads the next record after one that carried nothing.
