@@ -1,5 +1,6 @@
 // Command smtool is a small toolbox for the Chinese commercial cryptography
-// stack: certificates today (smtool cert ...), TLCP client and server later.
+// stack: certificates (smtool cert ...) and a TLCP server and client in the
+// spirit of openssl s_server / s_client (smtool s_server, smtool s_client).
 //
 // Usage:
 //
