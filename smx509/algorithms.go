@@ -1,9 +1,11 @@
 package smx509
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"errors"
 
 	smx "github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
@@ -74,6 +76,80 @@ func getSignatureAlgorithm(ai pkix.AlgorithmIdentifier) SignatureAlgorithm {
 	}
 	return parsePSSParameters(ai.Parameters.FullBytes)
 }
+
+// signatureAlgorithmContents are the DER contents of the OIDs of
+// signatureAlgorithmDetails, index for index.
+var signatureAlgorithmContents = func() [][]byte {
+	out := make([][]byte, len(signatureAlgorithmDetails))
+	for i, d := range signatureAlgorithmDetails {
+		out[i] = oidContent(d.oid)
+	}
+	return out
+}()
+
+// sm2PublicKeyAlgorithmContent is the content of the AlgorithmIdentifier of
+// an SM2 SubjectPublicKeyInfo as nearly everyone writes it: id-ecPublicKey
+// with the sm2p256v1 curve.
+var sm2PublicKeyAlgorithmContent = func() []byte {
+	var b cryptobyte.Builder
+	b.AddASN1ObjectIdentifier(smx.OIDPublicKeyECDSA)
+	b.AddASN1ObjectIdentifier(smx.OIDNamedCurveSM2)
+	return b.BytesOrPanic()
+}()
+
+// parseSignatureAlgorithm maps the content of a signature
+// AlgorithmIdentifier to a SignatureAlgorithm. It gives the same answers as
+// parseAlgorithmIdentifier followed by getSignatureAlgorithm, and takes that
+// path for anything but a known, non-PSS identifier; the fast path only
+// avoids decoding the OID.
+func parseSignatureAlgorithm(der cryptobyte.String) (SignatureAlgorithm, error) {
+	probe := der
+	var oid cryptobyte.String
+	if probe.ReadASN1(&oid, cbasn1.OBJECT_IDENTIFIER) && !bytes.Equal(oid, signatureAlgorithmContents[indexRSAPSS]) {
+		for i, c := range signatureAlgorithmContents {
+			if !bytes.Equal(oid, c) {
+				continue
+			}
+			var params cryptobyte.String
+			if !probe.Empty() {
+				var tag cbasn1.Tag
+				if !probe.ReadAnyASN1Element(&params, &tag) || !probe.Empty() {
+					return 0, errors.New("x509: malformed algorithm identifier parameters")
+				}
+			}
+			switch algo := signatureAlgorithmDetails[i].algo; algo {
+			case PureEd25519:
+				if len(params) != 0 {
+					return UnknownSignatureAlgorithm, nil
+				}
+				return algo, nil
+			case SM2WithSM3:
+				if len(params) != 0 && !isNULL(params) {
+					return UnknownSignatureAlgorithm, nil
+				}
+				return algo, nil
+			default:
+				return algo, nil
+			}
+		}
+	}
+	ai, err := parseAlgorithmIdentifier(der)
+	if err != nil {
+		return 0, err
+	}
+	return getSignatureAlgorithm(ai), nil
+}
+
+// indexRSAPSS is the first RSASSA-PSS entry of signatureAlgorithmDetails;
+// PSS needs its parameters decoded, so it never takes the fast path.
+var indexRSAPSS = func() int {
+	for i, d := range signatureAlgorithmDetails {
+		if d.isRSAPSS {
+			return i
+		}
+	}
+	panic("smx509: internal error: no RSASSA-PSS entry")
+}()
 
 func isNULL(b []byte) bool {
 	return len(b) == 2 && b[0] == 5 && b[1] == 0

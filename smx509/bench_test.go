@@ -144,3 +144,75 @@ func BenchmarkSM2PublicKeyDecode(b *testing.B) {
 		}
 	}
 }
+
+// typicalLeafDER returns an SM2 and an ECDSA P-256 leaf in the shape of a
+// server certificate from a national CA: six-attribute names, SAN, EKU,
+// CRL distribution point and AIA. It mirrors the x509 rows of
+// examples/bench, so profiles taken here explain those numbers.
+func typicalLeafDER(b testing.TB) (sm2DER, ecdsaDER []byte) {
+	name := func(cn, ou string) pkix.Name {
+		return pkix.Name{Country: []string{"CN"}, Province: []string{"Beijing"}, Locality: []string{"Beijing"},
+			Organization: []string{"Shangmi Test Trust Services Co., Ltd."}, OrganizationalUnit: []string{ou}, CommonName: cn}
+	}
+	nb, na := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	ca := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: name("Shangmi Test Server CA", "Server CA"),
+		NotBefore: nb, NotAfter: na, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		BasicConstraintsValid: true, IsCA: true, MaxPathLenZero: true, SubjectKeyId: []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}}
+	leaf := &x509.Certificate{SerialNumber: new(big.Int).SetBytes([]byte{0x5a, 0x13, 0x9f, 0x02, 0x77, 0x41, 0xc8, 0x0e, 0x31, 0x6d, 0x2b, 0xe4}),
+		Subject:   name("www.shangmi.example", "Web Services"),
+		NotBefore: nb, NotAfter: na, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+		DNSNames:              []string{"www.shangmi.example", "shangmi.example", "api.shangmi.example"},
+		CRLDistributionPoints: []string{"http://crl.shangmi.example/server-ca.crl"},
+		OCSPServer:            []string{"http://ocsp.shangmi.example"},
+		IssuingCertificateURL: []string{"http://ca.shangmi.example/server-ca.cer"}}
+
+	conv := func(c *x509.Certificate) *Certificate {
+		return &Certificate{SerialNumber: c.SerialNumber, Subject: c.Subject, NotBefore: c.NotBefore, NotAfter: c.NotAfter,
+			KeyUsage: KeyUsage(c.KeyUsage), BasicConstraintsValid: c.BasicConstraintsValid, IsCA: c.IsCA,
+			MaxPathLenZero: c.MaxPathLenZero, SubjectKeyId: c.SubjectKeyId, DNSNames: c.DNSNames,
+			CRLDistributionPoints: c.CRLDistributionPoints, OCSPServer: c.OCSPServer,
+			IssuingCertificateURL: c.IssuingCertificateURL,
+			ExtKeyUsage:           []ExtKeyUsage{ExtKeyUsageServerAuth, ExtKeyUsageClientAuth}[:len(c.ExtKeyUsage)]}
+	}
+	smCA, _ := sm2.GenerateKey(rand.Reader)
+	smLeaf, _ := sm2.GenerateKey(rand.Reader)
+	smCADER, err := CreateCertificate(rand.Reader, conv(ca), conv(ca), smCA.Public(), smCA)
+	must(b, err)
+	smCACert, err := ParseCertificate(smCADER)
+	must(b, err)
+	sm2DER, err = CreateCertificate(rand.Reader, conv(leaf), smCACert, smLeaf.Public(), smCA)
+	must(b, err)
+
+	ecCA, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ecLeaf, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	ecCADER, err := x509.CreateCertificate(rand.Reader, ca, ca, ecCA.Public(), ecCA)
+	must(b, err)
+	ecCACert, err := x509.ParseCertificate(ecCADER)
+	must(b, err)
+	ecdsaDER, err = x509.CreateCertificate(rand.Reader, leaf, ecCACert, ecLeaf.Public(), ecCA)
+	must(b, err)
+	return sm2DER, ecdsaDER
+}
+
+func BenchmarkParseCertificateTypicalSM2(b *testing.B) {
+	der, _ := typicalLeafDER(b)
+	b.ReportMetric(float64(len(der)), "bytes/cert")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseCertificate(der); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkParseCertificateTypicalStdlibECDSA(b *testing.B) {
+	_, der := typicalLeafDER(b)
+	b.ReportMetric(float64(len(der)), "bytes/cert")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := x509.ParseCertificate(der); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -102,11 +102,10 @@ func ParseRevocationList(der []byte) (*RevocationList, error) {
 		return nil, errMalformed
 	}
 	rl.RawIssuer = issuerSeq
-	rdns, err := parseName(issuerSeq)
+	err = parseName(issuerSeq, nil, &rl.Issuer)
 	if err != nil {
 		return nil, err
 	}
-	rl.Issuer.FillFromRDNSequence(&rdns)
 
 	if rl.ThisUpdate, err = parseTime(&tbs); err != nil {
 		return nil, err

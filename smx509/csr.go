@@ -74,11 +74,10 @@ func ParseCertificateRequest(der []byte) (*CertificateRequest, error) {
 		return nil, errMalformed
 	}
 	csr.RawSubject = subjectSeq
-	rdns, err := parseName(subjectSeq)
+	err := parseName(subjectSeq, nil, &csr.Subject)
 	if err != nil {
 		return nil, err
 	}
-	csr.Subject.FillFromRDNSequence(&rdns)
 
 	var spki cryptobyte.String
 	if !info.ReadASN1Element(&spki, cbasn1.SEQUENCE) {
@@ -124,7 +123,7 @@ func ParseCertificateRequest(der []byte) (*CertificateRequest, error) {
 		csr.Extensions = append(csr.Extensions, exts...)
 		for _, e := range exts {
 			if e.Id.Equal(oidExtensionSubjectAltName) {
-				csr.DNSNames, csr.EmailAddresses, csr.IPAddresses, csr.URIs, err = parseSANExtension(e.Value)
+				csr.DNSNames, csr.EmailAddresses, csr.IPAddresses, csr.URIs, err = parseSANExtension(e.Value, nil)
 				if err != nil {
 					return nil, err
 				}

@@ -75,6 +75,7 @@ func TestDifferentialSystemRoots(t *testing.T) {
 		}
 		check("ExtKeyUsage", eku, oursEKU)
 		check("self-signature", std.CheckSignatureFrom(std) == nil, ours.CheckSignatureFrom(ours) == nil)
+		compareWithStdlib(t, std, ours)
 	}
 	t.Logf("compared %d certificates", n)
 }

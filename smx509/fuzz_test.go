@@ -1,6 +1,7 @@
 package smx509
 
 import (
+	"crypto/x509"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,6 +37,12 @@ func FuzzParseCertificate(f *testing.F) {
 		c, err := ParseCertificate(der)
 		if err != nil {
 			return
+		}
+		// Where crypto/x509 accepts the certificate too, the fields both
+		// packages have must agree (this package is more lenient in a few
+		// documented places, never stricter in a way that changes values).
+		if std, err := x509.ParseCertificate(der); err == nil {
+			compareWithStdlib(t, std, c)
 		}
 		// Whatever parses must be usable without panicking.
 		_ = c.CheckSignatureFrom(c)

@@ -32,7 +32,8 @@ func isPrintable(b byte) bool {
 }
 
 // parseASN1String decodes the string types that appear in names.
-func parseASN1String(tag cbasn1.Tag, value []byte) (string, error) {
+// Strings that are the DER bytes themselves come from strs (which may be nil).
+func parseASN1String(tag cbasn1.Tag, value []byte, strs *derStrings) (string, error) {
 	switch tag {
 	case cbasn1.T61String:
 		// Treated as ISO 8859-1, the common practice.
@@ -47,12 +48,12 @@ func parseASN1String(tag cbasn1.Tag, value []byte) (string, error) {
 				return "", errors.New("invalid PrintableString")
 			}
 		}
-		return string(value), nil
+		return strs.str(value), nil
 	case cbasn1.UTF8String:
 		if !utf8.Valid(value) {
 			return "", errors.New("invalid UTF-8 string")
 		}
-		return string(value), nil
+		return strs.str(value), nil
 	case cbasn1.Tag(asn1.TagBMPString):
 		if len(value)%2 != 0 {
 			return "", errors.New("invalid BMPString")
@@ -67,20 +68,28 @@ func parseASN1String(tag cbasn1.Tag, value []byte) (string, error) {
 		}
 		return string(utf16.Decode(s)), nil
 	case cbasn1.IA5String:
-		s := string(value)
-		if !isIA5String(s) {
+		if !isIA5(value) {
 			return "", errors.New("invalid IA5String")
 		}
-		return s, nil
+		return strs.str(value), nil
 	case cbasn1.Tag(asn1.TagNumericString):
 		for _, c := range value {
 			if !('0' <= c && c <= '9' || c == ' ') {
 				return "", errors.New("invalid NumericString")
 			}
 		}
-		return string(value), nil
+		return strs.str(value), nil
 	}
 	return "", fmt.Errorf("unsupported string type %v", tag)
+}
+
+func isIA5(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func isIA5String(s string) bool {
@@ -92,39 +101,123 @@ func isIA5String(s string) bool {
 	return true
 }
 
-// parseName parses an RDNSequence.
-func parseName(raw cryptobyte.String) (pkix.RDNSequence, error) {
-	errMalformed := errors.New("x509: malformed name")
-	if !raw.ReadASN1(&raw, cbasn1.SEQUENCE) {
-		return nil, errMalformed
+var errMalformedName = errors.New("x509: malformed name")
+
+// nameFieldIndex maps the attribute types that pkix.Name keeps in a []string
+// field (2.5.4.x, by x) to a slot of nameFields.
+func nameFieldIndex(oid asn1.ObjectIdentifier) int {
+	if len(oid) != 4 || oid[0] != 2 || oid[1] != 5 || oid[2] != 4 {
+		return -1
 	}
-	var rdnSeq pkix.RDNSequence
+	switch oid[3] {
+	case 6:
+		return 0
+	case 7:
+		return 1
+	case 8:
+		return 2
+	case 9:
+		return 3
+	case 10:
+		return 4
+	case 11:
+		return 5
+	case 17:
+		return 6
+	}
+	return -1
+}
+
+func nameFields(n *pkix.Name) [7]*[]string {
+	return [7]*[]string{&n.Country, &n.Locality, &n.Province, &n.StreetAddress,
+		&n.Organization, &n.OrganizationalUnit, &n.PostalCode}
+}
+
+// parseName parses an RDNSequence (raw includes its SEQUENCE header) into
+// name. The result is what pkix.Name.FillFromRDNSequence makes of the
+// sequence, but built with a handful of allocations per name rather than
+// several per attribute: the attributes are counted first, their object
+// identifiers share one buffer, their strings come from strs (which may be
+// nil), and the []string fields share one backing array.
+func parseName(raw cryptobyte.String, strs *derStrings, name *pkix.Name) error {
+	if !raw.ReadASN1(&raw, cbasn1.SEQUENCE) {
+		return errMalformedName
+	}
+	// First pass: check the structure and count the attributes.
+	n := 0
+	for rest := raw; !rest.Empty(); {
+		var set cryptobyte.String
+		if !rest.ReadASN1(&set, cbasn1.SET) {
+			return errMalformedName
+		}
+		for !set.Empty() {
+			if !set.SkipASN1(cbasn1.SEQUENCE) {
+				return errMalformedName
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+
+	names := make([]pkix.AttributeTypeAndValue, 0, n)
+	oids := make(oidBuffer, 0, 4*n)
+	var counts [7]int
 	for !raw.Empty() {
 		var set cryptobyte.String
-		if !raw.ReadASN1(&set, cbasn1.SET) {
-			return nil, errMalformed
-		}
-		var rdn pkix.RelativeDistinguishedNameSET
+		raw.ReadASN1(&set, cbasn1.SET)
 		for !set.Empty() {
-			var atav cryptobyte.String
-			var attr pkix.AttributeTypeAndValue
+			var atav, value cryptobyte.String
 			var valueTag cbasn1.Tag
-			var value cryptobyte.String
-			if !set.ReadASN1(&atav, cbasn1.SEQUENCE) ||
-				!atav.ReadASN1ObjectIdentifier(&attr.Type) ||
-				!atav.ReadAnyASN1(&value, &valueTag) || !atav.Empty() {
-				return nil, errMalformed
+			set.ReadASN1(&atav, cbasn1.SEQUENCE)
+			oid, ok := oids.read(&atav)
+			if !ok || !atav.ReadAnyASN1(&value, &valueTag) || !atav.Empty() {
+				return errMalformedName
 			}
-			s, err := parseASN1String(valueTag, value)
+			s, err := parseASN1String(valueTag, value, strs)
 			if err != nil {
-				return nil, fmt.Errorf("x509: invalid name attribute %v: %w", attr.Type, err)
+				return fmt.Errorf("x509: invalid name attribute %v: %w", oid, err)
 			}
-			attr.Value = s
-			rdn = append(rdn, attr)
+			names = append(names, pkix.AttributeTypeAndValue{Type: oid, Value: s})
+			if i := nameFieldIndex(oid); i >= 0 {
+				counts[i]++
+			}
 		}
-		rdnSeq = append(rdnSeq, rdn)
 	}
-	return rdnSeq, nil
+
+	name.Names = names
+	total := 0
+	for _, c := range counts {
+		total += c
+	}
+	var backing []string
+	if total > 0 {
+		backing = make([]string, total)
+	}
+	fields := nameFields(name)
+	for i, c := range counts {
+		if c > 0 {
+			*fields[i] = backing[:0:c]
+			backing = backing[c:]
+		}
+	}
+	for _, atv := range names {
+		s := atv.Value.(string)
+		if i := nameFieldIndex(atv.Type); i >= 0 {
+			*fields[i] = append(*fields[i], s)
+			continue
+		}
+		if t := atv.Type; len(t) == 4 && t[0] == 2 && t[1] == 5 && t[2] == 4 {
+			switch t[3] {
+			case 3:
+				name.CommonName = s
+			case 5:
+				name.SerialNumber = s
+			}
+		}
+	}
+	return nil
 }
 
 // parseAlgorithmIdentifier parses an AlgorithmIdentifier, keeping the
@@ -147,19 +240,25 @@ func parseAlgorithmIdentifier(der cryptobyte.String) (pkix.AlgorithmIdentifier, 
 	return ai, nil
 }
 
+var (
+	errMalformedUTCTime         = errors.New("x509: malformed UTCTime")
+	errMalformedGeneralizedTime = errors.New("x509: malformed GeneralizedTime")
+	errUnsupportedTimeFormat    = errors.New("x509: unsupported time format")
+)
+
 func parseTime(der *cryptobyte.String) (time.Time, error) {
 	var t time.Time
 	switch {
 	case der.PeekASN1Tag(cbasn1.UTCTime):
-		if !der.ReadASN1UTCTime(&t) {
-			return t, errors.New("x509: malformed UTCTime")
+		if !readTime(der, &t) {
+			return t, errMalformedUTCTime
 		}
 	case der.PeekASN1Tag(cbasn1.GeneralizedTime):
-		if !der.ReadASN1GeneralizedTime(&t) {
-			return t, errors.New("x509: malformed GeneralizedTime")
+		if !readTime(der, &t) {
+			return t, errMalformedGeneralizedTime
 		}
 	default:
-		return t, errors.New("x509: unsupported time format")
+		return t, errUnsupportedTimeFormat
 	}
 	return t, nil
 }
@@ -184,9 +283,19 @@ func parseValidity(der cryptobyte.String) (time.Time, time.Time, error) {
 func parseSPKI(spki []byte) (any, PublicKeyAlgorithm, error) {
 	s := cryptobyte.String(spki)
 	var inner, algo cryptobyte.String
+	if !s.ReadASN1(&inner, cbasn1.SEQUENCE) || !inner.ReadASN1(&algo, cbasn1.SEQUENCE) {
+		return nil, 0, errors.New("x509: malformed subject public key info")
+	}
+	if bytes.Equal(algo, sm2PublicKeyAlgorithmContent) {
+		// The usual SM2 identifier, recognised without decoding it.
+		pub, err := smx.ParsePKIXPublicKey(spki)
+		if err != nil {
+			return nil, SM2, err
+		}
+		return pub, SM2, nil
+	}
 	var oid asn1.ObjectIdentifier
-	if !s.ReadASN1(&inner, cbasn1.SEQUENCE) || !inner.ReadASN1(&algo, cbasn1.SEQUENCE) ||
-		!algo.ReadASN1ObjectIdentifier(&oid) {
+	if !algo.ReadASN1ObjectIdentifier(&oid) {
 		return nil, 0, errors.New("x509: malformed subject public key info")
 	}
 	pkAlgo := getPublicKeyAlgorithm(oid, algo)
@@ -264,6 +373,9 @@ func parseCertificate(der []byte) (*Certificate, error) {
 		return nil, errors.New("x509: malformed tbs certificate")
 	}
 	cert.RawTBSCertificate = tbs
+	// Every string of the certificate (names, SANs, URLs) is a substring
+	// of this one conversion.
+	strs := newDERStrings(tbs)
 	if !tbs.ReadASN1(&tbs, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: malformed tbs certificate")
 	}
@@ -299,22 +411,19 @@ func parseCertificate(der []byte) (*Certificate, error) {
 	if !bytes.Equal(outerSigAISeq, sigAISeq) {
 		return nil, errors.New("x509: inner and outer signature algorithm identifiers don't match")
 	}
-	sigAI, err := parseAlgorithmIdentifier(sigAISeq)
-	if err != nil {
+	var err error
+	if cert.SignatureAlgorithm, err = parseSignatureAlgorithm(sigAISeq); err != nil {
 		return nil, err
 	}
-	cert.SignatureAlgorithm = getSignatureAlgorithm(sigAI)
 
 	var issuerSeq cryptobyte.String
 	if !tbs.ReadASN1Element(&issuerSeq, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: malformed issuer")
 	}
 	cert.RawIssuer = issuerSeq
-	issuerRDNs, err := parseName(issuerSeq)
-	if err != nil {
+	if err := parseName(issuerSeq, strs, &cert.Issuer); err != nil {
 		return nil, err
 	}
-	cert.Issuer.FillFromRDNSequence(&issuerRDNs)
 
 	var validity cryptobyte.String
 	if !tbs.ReadASN1(&validity, cbasn1.SEQUENCE) {
@@ -330,11 +439,9 @@ func parseCertificate(der []byte) (*Certificate, error) {
 		return nil, errors.New("x509: malformed subject")
 	}
 	cert.RawSubject = subjectSeq
-	subjectRDNs, err := parseName(subjectSeq)
-	if err != nil {
+	if err := parseName(subjectSeq, strs, &cert.Subject); err != nil {
 		return nil, err
 	}
-	cert.Subject.FillFromRDNSequence(&subjectRDNs)
 
 	var spki cryptobyte.String
 	if !tbs.ReadASN1Element(&spki, cbasn1.SEQUENCE) {
@@ -358,7 +465,7 @@ func parseCertificate(der []byte) (*Certificate, error) {
 				return nil, errors.New("x509: malformed extensions")
 			}
 			if present {
-				if err := parseCertificateExtensions(cert, extensions); err != nil {
+				if err := parseCertificateExtensions(cert, extensions, strs); err != nil {
 					return nil, err
 				}
 			}
@@ -382,14 +489,21 @@ func readExtensions(der cryptobyte.String) ([]pkix.Extension, error) {
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: malformed extensions")
 	}
-	exts := make([]pkix.Extension, 0, 8)
-	for !der.Empty() {
-		var extension cryptobyte.String
-		if !der.ReadASN1(&extension, cbasn1.SEQUENCE) {
+	n := 0
+	for rest := der; !rest.Empty(); n++ {
+		if !rest.SkipASN1(cbasn1.SEQUENCE) {
 			return nil, errors.New("x509: malformed extension")
 		}
+	}
+	exts := make([]pkix.Extension, 0, n)
+	// Extension identifiers are mostly 2.5.29.x: four components each.
+	oids := make(oidBuffer, 0, 4*n+8)
+	for !der.Empty() {
+		var extension cryptobyte.String
+		der.ReadASN1(&extension, cbasn1.SEQUENCE)
 		var ext pkix.Extension
-		if !extension.ReadASN1ObjectIdentifier(&ext.Id) {
+		var ok bool
+		if ext.Id, ok = oids.read(&extension); !ok {
 			return nil, errors.New("x509: malformed extension OID field")
 		}
 		if extension.PeekASN1Tag(cbasn1.BOOLEAN) {
@@ -430,7 +544,7 @@ var (
 	oidAuthorityInfoAccessIssuers = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 48, 2}
 )
 
-func parseCertificateExtensions(cert *Certificate, der cryptobyte.String) error {
+func parseCertificateExtensions(cert *Certificate, der cryptobyte.String, strs *derStrings) error {
 	exts, err := readExtensions(der)
 	if err != nil {
 		return err
@@ -444,49 +558,66 @@ func parseCertificateExtensions(cert *Certificate, der cryptobyte.String) error 
 				return fmt.Errorf("x509: certificate contains duplicate extension %v", e.Id)
 			}
 		}
-		if err := processCertificateExtension(cert, e); err != nil {
+		if err := processCertificateExtension(cert, e, strs); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func processCertificateExtension(cert *Certificate, e pkix.Extension) error {
+// Extension identifiers under id-ce (2.5.29), by their last component.
+const (
+	idceSubjectKeyId          = 14
+	idceKeyUsage              = 15
+	idceSubjectAltName        = 17
+	idceBasicConstraints      = 19
+	idceNameConstraints       = 30
+	idceCRLDistributionPoints = 31
+	idceCertificatePolicies   = 32
+	idceAuthorityKeyId        = 35
+	idceExtendedKeyUsage      = 37
+)
+
+func processCertificateExtension(cert *Certificate, e pkix.Extension, strs *derStrings) error {
 	unhandled := false
 	var err error
+	id := -1
+	if len(e.Id) == 4 && e.Id[0] == 2 && e.Id[1] == 5 && e.Id[2] == 29 {
+		id = e.Id[3]
+	}
 	switch {
-	case e.Id.Equal(oidExtensionKeyUsage):
+	case id == idceKeyUsage:
 		cert.KeyUsage, err = parseKeyUsageExtension(e.Value)
-	case e.Id.Equal(oidExtensionBasicConstraints):
+	case id == idceBasicConstraints:
 		cert.IsCA, cert.MaxPathLen, err = parseBasicConstraintsExtension(e.Value)
 		cert.BasicConstraintsValid = err == nil
 		cert.MaxPathLenZero = cert.MaxPathLen == 0
-	case e.Id.Equal(oidExtensionSubjectAltName):
-		cert.DNSNames, cert.EmailAddresses, cert.IPAddresses, cert.URIs, err = parseSANExtension(e.Value)
+	case id == idceSubjectAltName:
+		cert.DNSNames, cert.EmailAddresses, cert.IPAddresses, cert.URIs, err = parseSANExtension(e.Value, strs)
 		if err == nil && len(cert.DNSNames)+len(cert.EmailAddresses)+len(cert.IPAddresses)+len(cert.URIs) == 0 {
 			// Only other name forms; keep the extension unhandled if
 			// critical so Verify does not silently ignore it.
 			unhandled = true
 		}
-	case e.Id.Equal(oidExtensionNameConstraints):
+	case id == idceNameConstraints:
 		unhandled, err = parseNameConstraintsExtension(cert, e)
-	case e.Id.Equal(oidExtensionCRLDistributionPoints):
-		cert.CRLDistributionPoints, err = parseCRLDistributionPoints(e.Value)
-	case e.Id.Equal(oidExtensionAuthorityKeyId):
+	case id == idceCRLDistributionPoints:
+		cert.CRLDistributionPoints, err = parseCRLDistributionPoints(e.Value, strs)
+	case id == idceAuthorityKeyId:
 		cert.AuthorityKeyId, err = parseAuthorityKeyId(e.Value)
-	case e.Id.Equal(oidExtensionExtendedKeyUsage):
+	case id == idceExtendedKeyUsage:
 		cert.ExtKeyUsage, cert.UnknownExtKeyUsage, err = parseExtKeyUsageExtension(e.Value)
-	case e.Id.Equal(oidExtensionSubjectKeyId):
+	case id == idceSubjectKeyId:
 		s := cryptobyte.String(e.Value)
 		var skid []byte
 		if !s.ReadASN1Bytes(&skid, cbasn1.OCTET_STRING) || !s.Empty() {
 			err = errors.New("x509: invalid subject key identifier")
 		}
 		cert.SubjectKeyId = skid
-	case e.Id.Equal(oidExtensionCertificatePolicies):
+	case id == idceCertificatePolicies:
 		cert.PolicyIdentifiers, err = parseCertificatePolicies(e.Value)
 	case e.Id.Equal(oidExtensionAuthorityInfoAccess):
-		cert.OCSPServer, cert.IssuingCertificateURL, err = parseAuthorityInfoAccess(e.Value)
+		cert.OCSPServer, cert.IssuingCertificateURL, err = parseAuthorityInfoAccess(e.Value, strs)
 	default:
 		unhandled = true
 	}
@@ -535,24 +666,6 @@ func parseBasicConstraintsExtension(der cryptobyte.String) (bool, int, error) {
 	return isCA, maxPathLen, nil
 }
 
-// forEachGeneralName calls fn for each GeneralName in a GeneralNames SEQUENCE.
-func forEachGeneralName(der cryptobyte.String, fn func(tag cbasn1.Tag, data []byte) error) error {
-	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
-		return errors.New("x509: invalid general names")
-	}
-	for !der.Empty() {
-		var san cryptobyte.String
-		var tag cbasn1.Tag
-		if !der.ReadAnyASN1(&san, &tag) {
-			return errors.New("x509: invalid general name")
-		}
-		if err := fn(tag, san); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 const (
 	nameTypeEmail = 1
 	nameTypeDNS   = 2
@@ -560,31 +673,63 @@ const (
 	nameTypeIP    = 7
 )
 
-func parseSANExtension(der cryptobyte.String) (dnsNames, emailAddresses []string, ipAddresses []net.IP, uris []*url.URL, err error) {
-	err = forEachGeneralName(der, func(tag cbasn1.Tag, data []byte) error {
+// parseSANExtension parses a SubjectAltName extension. The names of each
+// kind are counted first so that each slice is allocated once; strings come
+// from strs (which may be nil).
+func parseSANExtension(der cryptobyte.String, strs *derStrings) (dnsNames, emailAddresses []string, ipAddresses []net.IP, uris []*url.URL, err error) {
+	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
+		return nil, nil, nil, nil, errors.New("x509: invalid general names")
+	}
+	var counts [nameTypeIP + 1]int
+	for rest := der; !rest.Empty(); {
+		var tag cbasn1.Tag
+		var skipped cryptobyte.String
+		if !rest.ReadAnyASN1(&skipped, &tag) {
+			return nil, nil, nil, nil, errors.New("x509: invalid general name")
+		}
+		if t := tag ^ cbasn1.Tag(0x80); t < cbasn1.Tag(len(counts)) {
+			counts[t]++
+		}
+	}
+	if c := counts[nameTypeEmail]; c > 0 {
+		emailAddresses = make([]string, 0, c)
+	}
+	if c := counts[nameTypeDNS]; c > 0 {
+		dnsNames = make([]string, 0, c)
+	}
+	if c := counts[nameTypeURI]; c > 0 {
+		uris = make([]*url.URL, 0, c)
+	}
+	if c := counts[nameTypeIP]; c > 0 {
+		ipAddresses = make([]net.IP, 0, c)
+	}
+	for !der.Empty() {
+		var data cryptobyte.String
+		var tag cbasn1.Tag
+		der.ReadAnyASN1(&data, &tag)
 		switch tag ^ cbasn1.Tag(0x80) {
 		case nameTypeEmail:
-			if !isIA5String(string(data)) {
-				return errors.New("x509: SAN rfc822Name is malformed")
+			if !isIA5(data) {
+				return nil, nil, nil, nil, errors.New("x509: SAN rfc822Name is malformed")
 			}
-			emailAddresses = append(emailAddresses, string(data))
+			emailAddresses = append(emailAddresses, strs.str(data))
 		case nameTypeDNS:
-			if !isIA5String(string(data)) {
-				return errors.New("x509: SAN dNSName is malformed")
+			if !isIA5(data) {
+				return nil, nil, nil, nil, errors.New("x509: SAN dNSName is malformed")
 			}
-			dnsNames = append(dnsNames, string(data))
+			dnsNames = append(dnsNames, strs.str(data))
 		case nameTypeURI:
-			s := string(data)
-			if !isIA5String(s) {
-				return errors.New("x509: SAN uniformResourceIdentifier is malformed")
+			if !isIA5(data) {
+				return nil, nil, nil, nil, errors.New("x509: SAN uniformResourceIdentifier is malformed")
 			}
+			s := strs.str(data)
 			u, err := url.Parse(s)
 			if err != nil {
-				return fmt.Errorf("x509: cannot parse URI %q: %w", s, err)
+				return nil, nil, nil, nil, fmt.Errorf("x509: cannot parse URI %q: %w", s, err)
 			}
 			if len(u.Host) > 0 {
 				if _, ok := domainToReverseLabels(u.Host); !ok && net.ParseIP(u.Host) == nil {
-					return fmt.Errorf("x509: cannot parse URI %q: invalid domain", s)
+					return nil, nil, nil, nil, fmt.Errorf("x509: cannot parse URI %q: invalid domain", s)
 				}
 			}
 			uris = append(uris, u)
@@ -593,12 +738,11 @@ func parseSANExtension(der cryptobyte.String) (dnsNames, emailAddresses []string
 			case net.IPv4len, net.IPv6len:
 				ipAddresses = append(ipAddresses, append(net.IP(nil), data...))
 			default:
-				return fmt.Errorf("x509: cannot parse IP address of length %d", len(data))
+				return nil, nil, nil, nil, fmt.Errorf("x509: cannot parse IP address of length %d", len(data))
 			}
 		}
-		return nil
-	})
-	return
+	}
+	return dnsNames, emailAddresses, ipAddresses, uris, nil
 }
 
 func parseAuthorityKeyId(der cryptobyte.String) ([]byte, error) {
@@ -617,24 +761,55 @@ func parseAuthorityKeyId(der cryptobyte.String) ([]byte, error) {
 	return keyID, nil
 }
 
+// extKeyUsageContents are the DER contents of the extKeyUsageOIDs, so that
+// the usual purposes are recognised without decoding their identifiers.
+var extKeyUsageContents = func() [][]byte {
+	out := make([][]byte, len(extKeyUsageOIDs))
+	for i, e := range extKeyUsageOIDs {
+		out[i] = oidContent(e.oid)
+	}
+	return out
+}()
+
 func parseExtKeyUsageExtension(der cryptobyte.String) ([]ExtKeyUsage, []asn1.ObjectIdentifier, error) {
 	var usages []ExtKeyUsage
 	var unknown []asn1.ObjectIdentifier
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, nil, errors.New("x509: invalid extended key usages")
 	}
-	for !der.Empty() {
-		var oid asn1.ObjectIdentifier
-		if !der.ReadASN1ObjectIdentifier(&oid) {
+	n := 0
+	for rest := der; !rest.Empty(); n++ {
+		if !rest.SkipASN1(cbasn1.OBJECT_IDENTIFIER) {
 			return nil, nil, errors.New("x509: invalid extended key usages")
 		}
-		if u, ok := extKeyUsageFromOID(oid); ok {
+	}
+	for !der.Empty() {
+		elem := der
+		var content cryptobyte.String
+		der.ReadASN1(&content, cbasn1.OBJECT_IDENTIFIER)
+		if u, ok := extKeyUsageFromContent(content); ok {
+			if usages == nil {
+				usages = make([]ExtKeyUsage, 0, n)
+			}
 			usages = append(usages, u)
-		} else {
-			unknown = append(unknown, oid)
+			continue
 		}
+		var oid asn1.ObjectIdentifier
+		if !elem.ReadASN1ObjectIdentifier(&oid) {
+			return nil, nil, errors.New("x509: invalid extended key usages")
+		}
+		unknown = append(unknown, oid)
 	}
 	return usages, unknown, nil
+}
+
+func extKeyUsageFromContent(content []byte) (ExtKeyUsage, bool) {
+	for i, c := range extKeyUsageContents {
+		if bytes.Equal(content, c) {
+			return extKeyUsageOIDs[i].usage, true
+		}
+	}
+	return 0, false
 }
 
 func parseCertificatePolicies(der cryptobyte.String) ([]asn1.ObjectIdentifier, error) {
@@ -653,14 +828,29 @@ func parseCertificatePolicies(der cryptobyte.String) ([]asn1.ObjectIdentifier, e
 	return oids, nil
 }
 
-func parseAuthorityInfoAccess(der cryptobyte.String) (ocsp, issuers []string, err error) {
+var (
+	oidAuthorityInfoAccessOCSPContent    = oidContent(oidAuthorityInfoAccessOCSP)
+	oidAuthorityInfoAccessIssuersContent = oidContent(oidAuthorityInfoAccessIssuers)
+)
+
+func parseAuthorityInfoAccess(der cryptobyte.String, strs *derStrings) (ocsp, issuers []string, err error) {
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, nil, errors.New("x509: invalid authority info access")
 	}
 	for !der.Empty() {
-		var aia cryptobyte.String
-		var method asn1.ObjectIdentifier
-		if !der.ReadASN1(&aia, cbasn1.SEQUENCE) || !aia.ReadASN1ObjectIdentifier(&method) {
+		var aia, method cryptobyte.String
+		if !der.ReadASN1(&aia, cbasn1.SEQUENCE) {
+			return nil, nil, errors.New("x509: invalid authority info access")
+		}
+		// The method is only compared, never kept: check that it is a
+		// valid identifier without building it unless it is unusual.
+		probe := aia
+		if !aia.ReadASN1(&method, cbasn1.OBJECT_IDENTIFIER) {
+			return nil, nil, errors.New("x509: invalid authority info access")
+		}
+		isOCSP := bytes.Equal(method, oidAuthorityInfoAccessOCSPContent)
+		isIssuers := bytes.Equal(method, oidAuthorityInfoAccessIssuersContent)
+		if !isOCSP && !isIssuers && !probe.ReadASN1ObjectIdentifier(new(asn1.ObjectIdentifier)) {
 			return nil, nil, errors.New("x509: invalid authority info access")
 		}
 		if !aia.PeekASN1Tag(cbasn1.Tag(nameTypeURI).ContextSpecific()) {
@@ -671,16 +861,16 @@ func parseAuthorityInfoAccess(der cryptobyte.String) (ocsp, issuers []string, er
 			return nil, nil, errors.New("x509: invalid authority info access")
 		}
 		switch {
-		case method.Equal(oidAuthorityInfoAccessOCSP):
-			ocsp = append(ocsp, string(loc))
-		case method.Equal(oidAuthorityInfoAccessIssuers):
-			issuers = append(issuers, string(loc))
+		case isOCSP:
+			ocsp = append(ocsp, strs.str(loc))
+		case isIssuers:
+			issuers = append(issuers, strs.str(loc))
 		}
 	}
 	return ocsp, issuers, nil
 }
 
-func parseCRLDistributionPoints(der cryptobyte.String) ([]string, error) {
+func parseCRLDistributionPoints(der cryptobyte.String, strs *derStrings) ([]string, error) {
 	var urls []string
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: invalid CRL distribution points")
@@ -707,7 +897,7 @@ func parseCRLDistributionPoints(der cryptobyte.String) ([]string, error) {
 				return nil, errors.New("x509: invalid CRL distribution point")
 			}
 			if tag == cbasn1.Tag(nameTypeURI).ContextSpecific() {
-				urls = append(urls, string(uri))
+				urls = append(urls, strs.str(uri))
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package x509
 
 import (
+	"bytes"
 	"crypto/ecdsa"
 	stdx509 "crypto/x509"
 	"encoding/asn1"
@@ -21,16 +22,41 @@ func ParsePKIXPublicKey(der []byte) (any, error) {
 	var oid asn1.ObjectIdentifier
 	var bits asn1.BitString
 	if !input.ReadASN1(&spki, cbasn1.SEQUENCE) || !input.Empty() ||
-		!spki.ReadASN1(&algo, cbasn1.SEQUENCE) ||
-		!algo.ReadASN1ObjectIdentifier(&oid) ||
-		!spki.ReadASN1BitString(&bits) || !spki.Empty() {
-		return nil, errors.New("x509: malformed SubjectPublicKeyInfo")
+		!spki.ReadASN1(&algo, cbasn1.SEQUENCE) {
+		return nil, errMalformedSPKI
 	}
-	if !IsSM2PublicKeyAlgorithm(oid, []byte(algo)) {
+	// The usual SM2 identifier is recognised by its bytes; decoding the
+	// OIDs would cost more than the rest of the parse.
+	isSM2 := bytes.Equal(algo, sm2AlgorithmContent)
+	if !isSM2 && !algo.ReadASN1ObjectIdentifier(&oid) ||
+		!spki.ReadASN1BitString(&bits) || !spki.Empty() {
+		return nil, errMalformedSPKI
+	}
+	if !isSM2 && !IsSM2PublicKeyAlgorithm(oid, []byte(algo)) {
 		return stdx509.ParsePKIXPublicKey(der)
 	}
 	return parseSM2PublicKeyBits(bits)
 }
+
+var errMalformedSPKI = errors.New("x509: malformed SubjectPublicKeyInfo")
+
+// sm2AlgorithmContent is the content of the AlgorithmIdentifier
+// {id-ecPublicKey, sm2p256v1}. DER has one encoding per value, so equal
+// bytes mean equal identifiers.
+var sm2AlgorithmContent = func() []byte {
+	var b cryptobyte.Builder
+	b.AddASN1ObjectIdentifier(OIDPublicKeyECDSA)
+	b.AddASN1ObjectIdentifier(OIDNamedCurveSM2)
+	return b.BytesOrPanic()
+}()
+
+// sm2CurveElement is the DER of the sm2p256v1 OID, the parameters of an SM2
+// id-ecPublicKey.
+var sm2CurveElement = func() []byte {
+	var b cryptobyte.Builder
+	b.AddASN1ObjectIdentifier(OIDNamedCurveSM2)
+	return b.BytesOrPanic()
+}()
 
 // IsSM2PublicKeyAlgorithm reports whether an AlgorithmIdentifier with the
 // given algorithm OID and raw DER parameters (possibly empty) names an SM2
@@ -39,9 +65,8 @@ func ParsePKIXPublicKey(der []byte) (any, error) {
 func IsSM2PublicKeyAlgorithm(oid asn1.ObjectIdentifier, params []byte) bool {
 	switch {
 	case oid.Equal(OIDPublicKeyECDSA):
-		p := cryptobyte.String(params)
-		var curve asn1.ObjectIdentifier
-		return p.ReadASN1ObjectIdentifier(&curve) && p.Empty() && curve.Equal(OIDNamedCurveSM2)
+		// Equal DER is equal value, and only a valid OID equals it.
+		return bytes.Equal(params, sm2CurveElement)
 	case oid.Equal(OIDNamedCurveSM2):
 		if len(params) == 0 {
 			return true

@@ -1,0 +1,222 @@
+package smx509
+
+import (
+	"crypto/x509"
+	"encoding/asn1"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// The parser decodes OIDs and times itself to save allocations; these tests
+// hold it to exactly what cryptobyte accepts, since crypto/x509 uses that.
+
+func wrapDER(tag cbasn1.Tag, content []byte) []byte {
+	var b cryptobyte.Builder
+	b.AddASN1(tag, func(b *cryptobyte.Builder) { b.AddBytes(content) })
+	return b.BytesOrPanic()
+}
+
+func checkOIDAgainstCryptobyte(t *testing.T, content []byte) {
+	t.Helper()
+	der := wrapDER(cbasn1.OBJECT_IDENTIFIER, content)
+	var want asn1.ObjectIdentifier
+	s1 := cryptobyte.String(der)
+	wantOK := s1.ReadASN1ObjectIdentifier(&want)
+
+	buf := oidBuffer{7} // a non-empty buffer must not leak into the result
+	s2 := cryptobyte.String(der)
+	got, gotOK := buf.read(&s2)
+	if gotOK != wantOK || wantOK && (!got.Equal(want) || len(s2) != len(s1)) {
+		t.Fatalf("OID %x: got %v %v, cryptobyte %v %v", content, got, gotOK, want, wantOK)
+	}
+	if !gotOK && len(buf) != 1 {
+		t.Fatalf("OID %x: failed read left %d components in the buffer", content, len(buf)-1)
+	}
+	if gotOK && cap(got) != len(got) {
+		t.Fatalf("OID %x: result is not capacity-limited", content)
+	}
+}
+
+func TestOIDBufferMatchesCryptobyte(t *testing.T) {
+	cases := [][]byte{
+		{}, {0x00}, {0x2a}, {0x4f}, {0x50}, {0x7f}, {0x80}, {0x81}, {0x81, 0x00}, {0x80, 0x01},
+		{0x2a, 0x80, 0x01}, {0x2a, 0x81}, {0x55, 0x04, 0x03}, {0x55, 0x1d, 0x11},
+		{0x2a, 0x81, 0x1c, 0xcf, 0x55, 0x01, 0x83, 0x75},
+		{0x2a, 0x87, 0xff, 0xff, 0xff, 0x7f},       // 2^31-1: five octets
+		{0x2a, 0x88, 0x80, 0x80, 0x80, 0x00},       // 2^31: too large
+		{0x2a, 0x83, 0xff, 0xff, 0xff, 0x7f},       // fits
+		{0x2a, 0x81, 0x80, 0x80, 0x80, 0x80, 0x00}, // six octets
+		{0xff, 0xff, 0xff, 0x7f}, {0x87, 0xff, 0xff, 0xff, 0x7f}, {0x88, 0x80, 0x80, 0x80, 0x00},
+	}
+	for _, c := range cases {
+		checkOIDAgainstCryptobyte(t, c)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	alphabet := []byte{0x00, 0x01, 0x2a, 0x4f, 0x50, 0x7f, 0x80, 0x81, 0x87, 0x88, 0xff}
+	for range 20000 {
+		c := make([]byte, r.IntN(8))
+		for i := range c {
+			if r.IntN(2) == 0 {
+				c[i] = alphabet[r.IntN(len(alphabet))]
+			} else {
+				c[i] = byte(r.IntN(256))
+			}
+		}
+		checkOIDAgainstCryptobyte(t, c)
+	}
+}
+
+func checkTimeAgainstCryptobyte(t *testing.T, tag cbasn1.Tag, v string) {
+	t.Helper()
+	der := wrapDER(tag, []byte(v))
+	var want, got time.Time
+	var wantOK bool
+	s1 := cryptobyte.String(der)
+	if tag == cbasn1.UTCTime {
+		wantOK = s1.ReadASN1UTCTime(&want)
+	} else {
+		wantOK = s1.ReadASN1GeneralizedTime(&want)
+	}
+	s2 := cryptobyte.String(der)
+	gotOK := readTime(&s2, &got)
+	if gotOK != wantOK || got != want || len(s1) != len(s2) {
+		t.Fatalf("%v %q: got %v %v, cryptobyte %v %v", tag, v, got, gotOK, want, wantOK)
+	}
+}
+
+func TestReadTimeMatchesCryptobyte(t *testing.T) {
+	utc := []string{
+		"250101000000Z", "491231235959Z", "500101000000Z", "991231235959Z", "000229000000Z",
+		"240229120000Z", "230229120000Z", "520229000000Z", "250431000000Z", "250430000000Z",
+		"251301000000Z", "250001000000Z", "250100000000Z", "250101240000Z", "250101236000Z",
+		"250101235960Z", "2501010000Z", "250101000000+0800", "250101000000z", "2501010000001",
+		"25010100000aZ", "-50101000000Z", "250101000000", " 50101000000Z", "250101000000Z0",
+	}
+	for _, v := range utc {
+		checkTimeAgainstCryptobyte(t, cbasn1.UTCTime, v)
+	}
+	gen := []string{
+		"20250101000000Z", "20491231235959Z", "19500101000000Z", "99991231235959Z", "00000229000000Z",
+		"21000229000000Z", "20000229000000Z", "19000229000000Z", "20250631000000Z", "20250101240000Z",
+		"20250101000000.5Z", "20250101000000+0800", "2025010100000Z", "202501010000000Z",
+		"2025010100000aZ", "20250101000060Z", "20251231235959Z",
+	}
+	for _, v := range gen {
+		checkTimeAgainstCryptobyte(t, cbasn1.GeneralizedTime, v)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		b := []byte("00000000000000Z")
+		for i := 0; i < 14; i++ {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		checkTimeAgainstCryptobyte(t, cbasn1.GeneralizedTime, string(b))
+		checkTimeAgainstCryptobyte(t, cbasn1.UTCTime, string(b[2:]))
+	}
+}
+
+func TestDERStrings(t *testing.T) {
+	der := []byte("hello, world")
+	strs := newDERStrings(der)
+	if got := strs.str(der[7:12]); got != "world" {
+		t.Fatalf("got %q", got)
+	}
+	// A slice of another array with the same contents, or different ones,
+	// must still give its own bytes.
+	other := []byte("xxxxxxx world")
+	if got := strs.str(other[8:]); got != "world" {
+		t.Fatalf("got %q", got)
+	}
+	if got := strs.str([]byte("abc")); got != "abc" {
+		t.Fatalf("got %q", got)
+	}
+	var nilStrs *derStrings
+	if got := nilStrs.str(der[:5]); got != "hello" {
+		t.Fatalf("got %q", got)
+	}
+	// Strings do not alias the DER.
+	s := strs.str(der[:5])
+	der[0] = 'j'
+	if s != "hello" {
+		t.Fatalf("string changed with the DER: %q", s)
+	}
+}
+
+// TestParsedNameIndependence checks that the shared backing arrays of a
+// parsed name cannot be written through one field into another.
+func TestParsedNameIndependence(t *testing.T) {
+	sm2DER, _ := typicalLeafDER(t)
+	c, err := ParseCertificate(sm2DER)
+	must(t, err)
+	before := c.Subject.String()
+	loc := append([]string(nil), c.Subject.Locality...)
+	c.Subject.Country = append(c.Subject.Country, "XX")
+	c.Subject.Province = append(c.Subject.Province, "YY")
+	if !reflect.DeepEqual(c.Subject.Locality, loc) {
+		t.Fatalf("appending to Country/Province changed Locality: %v", c.Subject.Locality)
+	}
+	c.Subject.Names[0].Type = append(c.Subject.Names[0].Type, 99)
+	if c.Subject.Names[1].Type.String() != "2.5.4.8" {
+		t.Fatalf("appending to one attribute type changed the next: %v", c.Subject.Names[1].Type)
+	}
+	c2, err := ParseCertificate(sm2DER)
+	must(t, err)
+	if c2.Subject.String() != before {
+		t.Fatalf("a second parse sees the first one's changes: %s", c2.Subject.String())
+	}
+}
+
+// TestTypicalCertificateMatchesStdlib compares every field crypto/x509 and
+// this package share on an ECDSA certificate in the shape of the benchmark's,
+// so the allocation-saving paths are held to crypto/x509's results.
+func TestTypicalCertificateMatchesStdlib(t *testing.T) {
+	_, ecDER := typicalLeafDER(t)
+	std, err := x509.ParseCertificate(ecDER)
+	must(t, err)
+	ours, err := ParseCertificate(ecDER)
+	must(t, err)
+	compareWithStdlib(t, std, ours)
+}
+
+func compareWithStdlib(t *testing.T, std *x509.Certificate, ours *Certificate) {
+	t.Helper()
+	check := func(field string, a, b any) {
+		t.Helper()
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s differs:\ncrypto/x509 %#v\nsmx509      %#v", field, a, b)
+		}
+	}
+	check("Subject", std.Subject, ours.Subject)
+	check("Issuer", std.Issuer, ours.Issuer)
+	check("NotBefore", std.NotBefore, ours.NotBefore)
+	check("NotAfter", std.NotAfter, ours.NotAfter)
+	check("SerialNumber", std.SerialNumber, ours.SerialNumber)
+	check("Extensions", std.Extensions, ours.Extensions)
+	check("DNSNames", std.DNSNames, ours.DNSNames)
+	check("EmailAddresses", std.EmailAddresses, ours.EmailAddresses)
+	check("IPAddresses", std.IPAddresses, ours.IPAddresses)
+	check("URIs", std.URIs, ours.URIs)
+	check("OCSPServer", std.OCSPServer, ours.OCSPServer)
+	check("IssuingCertificateURL", std.IssuingCertificateURL, ours.IssuingCertificateURL)
+	check("CRLDistributionPoints", std.CRLDistributionPoints, ours.CRLDistributionPoints)
+	check("UnknownExtKeyUsage", std.UnknownExtKeyUsage, ours.UnknownExtKeyUsage)
+	check("PolicyIdentifiers", std.PolicyIdentifiers, ours.PolicyIdentifiers)
+	check("UnhandledCriticalExtensions", std.UnhandledCriticalExtensions, ours.UnhandledCriticalExtensions)
+	// crypto/x509 knows neither SM2 algorithm.
+	if ours.SignatureAlgorithm != SM2WithSM3 {
+		check("SignatureAlgorithm", int(std.SignatureAlgorithm), int(ours.SignatureAlgorithm))
+	}
+	if ours.PublicKeyAlgorithm != SM2 {
+		check("PublicKeyAlgorithm", int(std.PublicKeyAlgorithm), int(ours.PublicKeyAlgorithm))
+	}
+	var eku []ExtKeyUsage
+	for _, u := range std.ExtKeyUsage {
+		eku = append(eku, ExtKeyUsage(u))
+	}
+	check("ExtKeyUsage", eku, ours.ExtKeyUsage)
+}
