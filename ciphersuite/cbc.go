@@ -6,7 +6,6 @@ package ciphersuite
 
 import (
 	"crypto/cipher"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/subtle"
 	"hash"
@@ -65,7 +64,7 @@ func newCBC(k Keys, newHash func() hash.Hash) (*cbcRecord, error) {
 		block: b,
 		enc:   cipher.NewCBCEncrypter(b, zero[:]),
 		dec:   cipher.NewCBCDecrypter(b, zero[:]),
-		mac:   hmac.New(newHash, k.MAC),
+		mac:   newHMAC(newHash, k.MAC),
 	}, nil
 }
 

@@ -5,9 +5,11 @@
 package ciphersuite
 
 import (
+	"crypto/hmac"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"math"
 
@@ -90,6 +92,16 @@ func (s *Suite) NewRecordProtection(k Keys) (RecordProtection, error) {
 		return z, nil
 	}
 	return nil, fmt.Errorf("%w: %s", ErrUnsupported, s.Name)
+}
+
+// newHMAC returns the record MAC, ready for the first record. crypto/hmac
+// snapshots the keyed inner and outer hash states on its first Reset (two
+// small allocations) and restores them on every later Reset and Sum; taking
+// that snapshot here means no record, the first included, allocates.
+func newHMAC(newHash func() hash.Hash, key []byte) hash.Hash {
+	h := hmac.New(newHash, key)
+	h.Reset()
+	return h
 }
 
 // seqNum is a direction's record sequence number.

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
@@ -437,6 +438,34 @@ func TestZeroAllocs(t *testing.T) {
 			})
 			if allocs != 0 {
 				t.Errorf("Seal (crypto/rand) + Open: %v allocations", allocs)
+			}
+		})
+	}
+}
+
+// TestFirstRecordAllocs checks that the very first Seal and Open of a new
+// RecordProtection allocate nothing either: AllocsPerRun would hide a one-off
+// allocation behind its warm-up call.
+func TestFirstRecordAllocs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, id := range supportedIDs {
+		t.Run(Name(id), func(t *testing.T) {
+			wr, rd := pair(t, id)
+			pt := testPlaintext(1000)
+			buf := make([]byte, 0, 1000+wr.Overhead())
+			rnd := io.Reader(&countReader{})
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			frag, err := wr.Seal(buf, 23, pt, rnd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := rd.Open(23, frag); err != nil {
+				t.Fatal(err)
+			}
+			runtime.ReadMemStats(&after)
+			if n := after.Mallocs - before.Mallocs; n != 0 {
+				t.Errorf("first Seal+Open: %d allocations", n)
 			}
 		})
 	}

@@ -5,7 +5,6 @@
 package ciphersuite
 
 import (
-	"crypto/hmac"
 	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
@@ -39,7 +38,7 @@ func newZUC(k Keys, newHash func() hash.Hash) (*zucRecord, error) {
 	if !ok {
 		return nil, fmt.Errorf("ciphersuite: zuc.NewCipher returned %T, not *zuc.Cipher", s)
 	}
-	z := &zucRecord{stream: c, mac: hmac.New(newHash, k.MAC)}
+	z := &zucRecord{stream: c, mac: newHMAC(newHash, k.MAC)}
 	copy(z.iv[:], k.IV)
 	return z, nil
 }
