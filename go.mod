@@ -2,8 +2,4 @@ module github.com/shangmi-go/shangmi
 
 go 1.26.0
 
-require (
-	github.com/stretchr/testify v1.12.1 // indirect
-	golang.org/x/crypto v0.59.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-)
+require golang.org/x/crypto v0.59.0
