@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"time"
 
 	"github.com/shangmi-go/shangmi/tlcp"
@@ -17,7 +18,7 @@ import (
 func init() {
 	register(&command{
 		name:    "s_client",
-		summary: "connect to a TLCP server, print the connection, send -msg",
+		summary: "connect to a TLCP server, print the connection, send -msg or standard input",
 		run:     sClient,
 	})
 }
@@ -32,6 +33,7 @@ func sClient(args []string, stdout io.Writer) error {
 	ecdhe71 := fs.Bool("ecdhe71", false, "send the 71-byte u16-prefixed ECDHE ClientKeyExchange (GmSSL >= 3.2)")
 	includeEnc := fs.Bool("include-enc", false, "send the encryption certificate with ECC client auth too (Tongsuo servers)")
 	msg := fs.String("msg", "", "send this text, half-close, and print the reply")
+	fromStdin := fs.Bool("stdin", false, "send standard input (up to EOF) instead of -msg, half-close, and print the reply")
 	reconnect := fs.Bool("reconnect", false, "connect a second time, resuming the session")
 	timeout := fs.Duration("timeout", 10*time.Second, "bound on each connection")
 	rest, err := parseInterspersed(fs, args, stdout)
@@ -43,6 +45,22 @@ func sClient(args []string, stdout io.Writer) error {
 	}
 	if *connect == "" {
 		return usagef("%v", errNoConnect)
+	}
+	if *fromStdin {
+		if *msg != "" {
+			return usagef("-msg and -stdin exclude each other")
+		}
+		if *reconnect {
+			return usagef("-stdin and -reconnect exclude each other (standard input can be read once)")
+		}
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return fmt.Errorf("reading standard input: %w", err)
+		}
+		if len(b) == 0 {
+			return usagef("-stdin: standard input is empty")
+		}
+		*msg = string(b)
 	}
 	cfg := &tlcp.Config{
 		ServerName:                     *serverName,
@@ -89,6 +107,9 @@ func sClient(args []string, stdout io.Writer) error {
 	}
 	return nil
 }
+
+// stdin is what -stdin sends; tests replace it.
+var stdin io.Reader = os.Stdin
 
 func clientRound(stdout io.Writer, addr string, cfg *tlcp.Config, msg string, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"net"
 	"path/filepath"
 	"regexp"
@@ -393,4 +394,27 @@ func TestSServerOnceAndBarePort(t *testing.T) {
 		t.Errorf("-once -naccept 2: exit %d, want 2", code)
 	}
 	oneLineError(t, errOut, "s_server", "contradict")
+}
+
+// TestSClientStdin: -stdin sends standard input, as a user piping a request
+// into s_client expects, and refuses to combine with -msg or -reconnect.
+func TestSClientStdin(t *testing.T) {
+	defer func(r io.Reader) { stdin = r }(stdin)
+	stdin = strings.NewReader("GET / HTTP/1.0\r\n\r\n")
+	srv := startServer(t, "-naccept", "1")
+	code, out, errOut := smtool(clientArgs(t, srv.addr, "-stdin")...)
+	if code != 0 {
+		t.Fatalf("s_client exit %d: %s\n%s", code, errOut, out)
+	}
+	mustContain(t, "s_client output", out, "reply (18 bytes): GET / HTTP/1.0")
+	srv.wait(t)
+
+	for _, extra := range [][]string{{"-stdin", "-msg", "x"}, {"-stdin", "-reconnect"}} {
+		stdin = strings.NewReader("x")
+		code, _, errOut := smtool(clientArgs(t, "127.0.0.1:1", extra...)...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (usage)", extra, code)
+		}
+		oneLineError(t, errOut, "s_client", "exclude each other")
+	}
 }
