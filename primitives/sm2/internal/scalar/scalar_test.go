@@ -105,3 +105,12 @@ func FuzzArithmetic(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkMul(b *testing.B) {
+	var x, y Scalar
+	x.One()
+	y.Add(&x, &x)
+	for b.Loop() {
+		x.Mul(&x, &y)
+	}
+}
