@@ -204,29 +204,7 @@ func (e *Element) squareN(a *Element, n int) *Element {
 func (e *Element) Invert(a *Element) *Element {
 	// p-2 in binary, from the top: 31 ones, 0, 128 ones, 32 zeros, 32 ones,
 	// 30 ones, 0, 1.
-	var x2, x3, x6, x12, x24, x30, x31, x32, t Element
-	x2.Square(a)
-	x2.Mul(&x2, a)
-	x3.Square(&x2)
-	x3.Mul(&x3, a)
-	x6.squareN(&x3, 3)
-	x6.Mul(&x6, &x3)
-	x12.squareN(&x6, 6)
-	x12.Mul(&x12, &x6)
-	x24.squareN(&x12, 12)
-	x24.Mul(&x24, &x12)
-	x30.squareN(&x24, 6)
-	x30.Mul(&x30, &x6)
-	x31.Square(&x30)
-	x31.Mul(&x31, a)
-	x32.Square(&x31)
-	x32.Mul(&x32, a)
-
-	t.Square(&x31)
-	for range 4 {
-		t.squareN(&t, 32)
-		t.Mul(&t, &x32)
-	}
+	t, x30, x32 := powTop160(a)
 	t.squareN(&t, 32)
 	t.squareN(&t, 32)
 	t.Mul(&t, &x32)
@@ -243,7 +221,22 @@ func (e *Element) Invert(a *Element) *Element {
 // is a^((p+1)/4).
 func (e *Element) Sqrt(a *Element) (*Element, int) {
 	// (p+1)/4 from the top: 31 ones, 0, 128 ones, 31 zeros, 1, 62 zeros.
-	var x2, x3, x6, x12, x24, x30, x31, x32, t, c Element
+	t, _, _ := powTop160(a)
+	t.squareN(&t, 32)
+	t.Mul(&t, a)
+	t.squareN(&t, 62)
+	var c Element
+	c.Square(&t)
+	ok := c.Equal(a)
+	*e = t
+	return e, ok
+}
+
+// powTop160 returns a raised to the 160-bit pattern that p-2 and (p+1)/4
+// both start with (31 ones, 0, 128 ones), and the powers a^(2^30-1) and
+// a^(2^32-1) that Invert needs to finish.
+func powTop160(a *Element) (t, x30, x32 Element) {
+	var x2, x3, x6, x12, x24, x31 Element
 	x2.Square(a)
 	x2.Mul(&x2, a)
 	x3.Square(&x2)
@@ -266,13 +259,7 @@ func (e *Element) Sqrt(a *Element) (*Element, int) {
 		t.squareN(&t, 32)
 		t.Mul(&t, &x32)
 	}
-	t.squareN(&t, 32)
-	t.Mul(&t, a)
-	t.squareN(&t, 62)
-	c.Square(&t)
-	ok := c.Equal(a)
-	*e = t
-	return e, ok
+	return t, x30, x32
 }
 
 // IsOdd returns 1 if the plain value of e is odd, as used for the sign bit
