@@ -26,7 +26,9 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// vectorDir finds ../shared/testvectors beside the module root.
+// vectorDir returns testdata/vectors at the root of the main module (this
+// package cannot import primitives/internal/testvec, which finds it the same
+// way). SHANGMI_TESTVECTORS overrides it.
 func vectorDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("SHANGMI_TESTVECTORS"); d != "" {
@@ -37,11 +39,12 @@ func vectorDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return filepath.Join(filepath.Dir(d), "shared", "testvectors")
+		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil && strings.HasPrefix(string(b), "module github.com/shangmi-go/shangmi\n") {
+			return filepath.Join(d, "testdata", "vectors")
 		}
 	}
-	t.Fatal("no go.mod above the package directory")
+	t.Fatal("no github.com/shangmi-go/shangmi go.mod above the package directory")
 	return ""
 }
 

@@ -1,5 +1,6 @@
-// Package testvec loads the project's known-answer vectors, which live in
-// ../shared/testvectors beside the repository (see its README for the schema).
+// Package testvec loads the project's known-answer vectors, which live in the
+// module under testdata/vectors (see the README there for the schema and
+// where each vector comes from).
 package testvec
 
 import (
@@ -10,29 +11,40 @@ import (
 	"path/filepath"
 )
 
-// Dir returns the directory holding the shared vector files. It walks up from
-// the working directory (a package directory under go test) to the module
-// root and looks beside it. SHANGMI_TESTVECTORS overrides the search.
+// Dir returns the directory holding the vector files: testdata/vectors at
+// the root of the main module. It walks up from the working directory (a
+// package directory under go test, also inside a read-only module cache) to
+// the directory whose go.mod declares the main module; nested modules such as
+// examples/bench have go.mod files of their own and are passed over.
+// SHANGMI_TESTVECTORS overrides the search.
 func Dir() (string, error) {
 	if d := os.Getenv("SHANGMI_TESTVECTORS"); d != "" {
 		return d, nil
 	}
+	root, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	v := filepath.Join(root, "testdata", "vectors")
+	if _, err := os.Stat(v); err != nil {
+		return "", fmt.Errorf("testvec: vectors not found at %s: %w", v, err)
+	}
+	return v, nil
+}
+
+// ModuleRoot returns the root directory of the main module, found by
+// walking up from the working directory.
+func ModuleRoot() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for d := wd; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			if isModuleRoot(d) {
-				v := filepath.Join(filepath.Dir(d), "shared", "testvectors")
-				if _, err := os.Stat(v); err != nil {
-					return "", fmt.Errorf("testvec: shared vectors not found at %s: %w", v, err)
-				}
-				return v, nil
-			}
+		if isModuleRoot(d) {
+			return d, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("testvec: no module root above %s", wd)
+			return "", fmt.Errorf("testvec: no github.com/shangmi-go/shangmi go.mod above %s", wd)
 		}
 	}
 }

@@ -1,6 +1,12 @@
 package testvec
 
-import "testing"
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
 
 func TestLoad(t *testing.T) {
 	type v struct {
@@ -13,5 +19,68 @@ func TestLoad(t *testing.T) {
 	}
 	if vs[0].ID == "" || len(vs[0].Digest) != 32 {
 		t.Fatalf("first vector looks wrong: %+v", vs[0])
+	}
+}
+
+// TestDirInModule pins where the vectors are read from: inside the module,
+// so that a clone or a module-cache copy tests itself with nothing beside it.
+func TestDirInModule(t *testing.T) {
+	t.Setenv("SHANGMI_TESTVECTORS", "")
+	dir, err := Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(root, "testdata", "vectors"); dir != want {
+		t.Fatalf("Dir() = %s, want %s", dir, want)
+	}
+}
+
+// TestSameAsShared compares the module's copy of the vectors with the
+// project's shared collection when a checkout has it beside the module root,
+// so that the two cannot drift apart unnoticed. A clone from the forge has
+// no ../shared, and the test skips.
+func TestSameAsShared(t *testing.T) {
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := filepath.Join(filepath.Dir(root), "shared", "testvectors")
+	if _, err := os.Stat(shared); err != nil {
+		t.Skipf("no shared vector collection at %s", shared)
+	}
+	ours := filepath.Join(root, "testdata", "vectors")
+	names := func(dir string) []string {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range entries {
+			if !e.IsDir() {
+				out = append(out, e.Name())
+			}
+		}
+		return out
+	}
+	a, b := names(ours), names(shared)
+	if !slices.Equal(a, b) {
+		t.Fatalf("testdata/vectors holds %v, ../shared/testvectors holds %v: copy the shared files into the module", a, b)
+	}
+	for _, name := range a {
+		x, err := os.ReadFile(filepath.Join(ours, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(shared, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(x, y) {
+			t.Errorf("testdata/vectors/%s differs from ../shared/testvectors/%s: copy the shared file into the module", name, name)
+		}
 	}
 }
