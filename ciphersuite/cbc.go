@@ -14,7 +14,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 )
 
-// cbcRecord is SM4-CBC + HMAC-SM3 record protection (tlcp.md §3.5), the TLS 1.1
+// cbcRecord is SM4-CBC + HMAC-SM3 record protection (tlcp/INTEROP.md §1.5), the TLS 1.1
 // layout: IV || CBC(plaintext || MAC || padding), MAC-then-encrypt.
 type cbcRecord struct {
 	block cipher.Block

@@ -50,16 +50,28 @@
 // which starts at zero (create a new value at each ChangeCipherSpec) and is never
 // allowed to wrap.
 //
-//   - SM4-CBC + HMAC-SM3 (tlcp.md §3.5): TLS 1.1 MAC-then-encrypt with a random
-//     explicit IV and minimal padding. Open checks padding and MAC in constant time,
-//     with the same number of SM3 compressions whatever the padding says, and reports
-//     both failures as ErrBadRecordMAC.
-//   - SM4-GCM (tlcp.md §3.6): 4-byte implicit and 8-byte explicit nonce (the
-//     sequence number when sealing, read from the record when opening), 13-byte AAD,
-//     16-byte tag.
-//   - ZUC-128 + HMAC-SM3 (zuc-record-protection.md): encrypt-then-MAC with a fresh
-//     keystream per record, IV = write_IV ⊕ seq; the MAC is checked before
-//     decrypting.
+//   - SM4-CBC + HMAC-SM3 (GB/T 38636 6.3; suites 0xE013, 0xE011): TLS 1.1
+//     MAC-then-encrypt. mac = HMAC-SM3(key, seq ‖ type ‖ 01 01 ‖
+//     u16(len) ‖ plaintext); the fragment is a random 16-byte IV followed by
+//     SM4-CBC(plaintext ‖ mac ‖ minimal padding). Open accepts any padding
+//     length, checks padding and MAC in constant time, with the same number of
+//     SM3 compressions whatever the padding says, and reports both failures as
+//     ErrBadRecordMAC.
+//   - SM4-GCM (suites 0xE053, 0xE051): the RFC 5288 layout. Nonce = 4-byte
+//     implicit IV from the key block ‖ 8-byte explicit nonce carried in the
+//     record (the sequence number when sealing, read from the record when
+//     opening, because Tongsuo starts it at a random value); AAD = seq ‖
+//     type ‖ 01 01 ‖ u16(len); 16-byte tag.
+//   - ZUC-128 + HMAC-SM3 (this project's private suites 0xFF13 and 0xFF11,
+//     opt-in): encrypt-then-MAC with a fresh keystream per record under
+//     IV = write_IV ⊕ (0^64 ‖ seq); mac = HMAC-SM3(key, seq ‖ type ‖ 01 01 ‖
+//     u16(len(C)) ‖ C) is appended and checked before anything is decrypted.
+//     The key block gives each direction a 32-byte MAC key, a 16-byte ZUC key
+//     and a 16-byte IV. ZUC.md, shipped beside this package's source, is the
+//     complete definition with known-answer values.
+//
+// The record formats of the SM4 suites, and where deployed peers read them
+// differently, are described in tlcp/INTEROP.md §1.
 //
 // Seal and Open do not allocate when dst has room: Seal can encrypt a plaintext
 // that already sits at dst[len(dst):], and Open decrypts in place.

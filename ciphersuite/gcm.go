@@ -12,7 +12,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 )
 
-// gcmRecord is SM4-GCM record protection (tlcp.md §3.6), the RFC 5288 layout:
+// gcmRecord is SM4-GCM record protection (tlcp/INTEROP.md §1.6), the RFC 5288 layout:
 // explicit_nonce(8) || ciphertext || tag(16), nonce = implicit_IV(4) || explicit_nonce.
 type gcmRecord struct {
 	aead  cipher.AEAD
@@ -76,7 +76,7 @@ func (g *gcmRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
 	if err := g.seq.check(); err != nil {
 		return nil, err
 	}
-	// Peers differ in how they choose the explicit nonce (tlcp.md §3.6), so take
+	// Peers differ in how they choose the explicit nonce (tlcp/INTEROP.md §1.6), so take
 	// it from the record; the AAD uses our own sequence number regardless.
 	copy(g.nonce[gcmIVLen:], fragment[:gcmExplicitLen])
 	ct := fragment[gcmExplicitLen:]

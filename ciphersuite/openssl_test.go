@@ -17,7 +17,7 @@ import (
 // These tests check the PRF and the CBC and ZUC record formats against the
 // OpenSSL command line (TLS1-PRF with SM3, SM4-CBC, HMAC-SM3), an independent
 // implementation. OpenSSL 3.0 has neither SM4-GCM nor ZUC; the GCM records are
-// covered by the §14.3 vectors and the ZUC keystream by its own vectors.
+// covered by the tlcp/INTEROP.md §10 values and the ZUC keystream by its own vectors.
 
 func openssl(t *testing.T, stdin []byte, args ...string) []byte {
 	t.Helper()

@@ -11,7 +11,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
 
-// Sizes of the key-schedule values (tlcp.md §6, §5.13).
+// Sizes of the key-schedule values (tlcp/INTEROP.md §4, §3.11).
 const (
 	MasterSecretLen = 48
 	VerifyDataLen   = 12
@@ -26,7 +26,7 @@ const (
 )
 
 // PRF fills dst with PRF(secret, label, seed) = P_SM3(secret, label || seed), the
-// TLS 1.2 construction (RFC 5246 §5) over HMAC-SM3 (tlcp.md §2.9).
+// TLS 1.2 construction (RFC 5246 §5) over HMAC-SM3 (tlcp/INTEROP.md §4.2).
 func PRF(dst, secret []byte, label string, seed []byte) {
 	prf(dst, secret, label, seed, nil)
 }
@@ -72,7 +72,7 @@ func pHash(dst []byte, h hash.Hash, label, seed1, seed2 []byte) {
 	clear(buf)
 }
 
-// MasterSecret returns the 48-byte master secret (tlcp.md §6.2):
+// MasterSecret returns the 48-byte master secret (tlcp/INTEROP.md §4.2):
 //
 //	PRF(premaster, "master secret", client_random || server_random)[0:48]
 //
@@ -92,7 +92,7 @@ type Keys struct {
 }
 
 // KeyBlock expands the master secret into the client's and the server's write keys
-// (tlcp.md §6.3, zuc-record-protection.md):
+// (tlcp/INTEROP.md §4.2, ZUC.md):
 //
 //	key_block = PRF(master, "key expansion", server_random || client_random)
 //
@@ -116,7 +116,7 @@ func (s *Suite) KeyBlock(master, clientRandom, serverRandom []byte) (client, ser
 }
 
 // FinishedVerifyData returns the 12-byte verify_data of a Finished message
-// (tlcp.md §5.13): PRF(master, label, transcriptHash)[0:12], where label is
+// (tlcp/INTEROP.md §3.11): PRF(master, label, transcriptHash)[0:12], where label is
 // LabelClientFinished or LabelServerFinished and transcriptHash is the SM3 hash of
 // the handshake messages so far. Compare received values with hmac.Equal.
 func FinishedVerifyData(master []byte, label string, transcriptHash []byte) []byte {

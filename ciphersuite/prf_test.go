@@ -95,7 +95,7 @@ func TestPRFVectors(t *testing.T) {
 	}
 }
 
-// Values of tlcp.md §14.3.
+// Values of tlcp/INTEROP.md §10.
 var (
 	katClientRandom = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 	katServerRandom = "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
@@ -155,10 +155,10 @@ func TestKeyBlockKAT(t *testing.T) {
 	}
 	cbcClient := Keys{MAC: kb[0:32], Key: kb[64:80], IV: kb[96:112]}
 	cbcServer := Keys{MAC: kb[32:64], Key: kb[80:96], IV: kb[112:128]}
-	// The spelled-out values of §14.3 guard the offsets above.
+	// The spelled-out values of INTEROP.md §10 guard the offsets above.
 	if !bytes.Equal(cbcClient.Key, unhex(t, "2223cc88c5b0a67318b669533ebb030c")) ||
 		!bytes.Equal(cbcServer.Key, unhex(t, "2b34fde2b691650662b0ed0fd0acc94e")) {
-		t.Fatal("test offsets disagree with tlcp.md §14.3")
+		t.Fatal("test offsets disagree with tlcp/INTEROP.md §10")
 	}
 	gcmClient := Keys{MAC: []byte{}, Key: unhex(t, "e41131a49d4d2a4b720062f4628d57ed"), IV: unhex(t, "957c63b8")}
 	gcmServer := Keys{MAC: []byte{}, Key: unhex(t, "fa4a35be8c5fa4c885e4752b4217b1b5"), IV: unhex(t, "4db8809a")}

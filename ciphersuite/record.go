@@ -16,7 +16,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
 
-// Record size limits (tlcp.md §3.3, zuc-record-protection.md).
+// Record size limits (tlcp/INTEROP.md §1.3, ZUC.md).
 const (
 	MaxPlaintext     = 1 << 14             // largest plaintext fragment
 	MaxCiphertext    = MaxPlaintext + 2048 // largest protected fragment
@@ -107,7 +107,7 @@ func newHMAC(newHash func() hash.Hash, key []byte) hash.Hash {
 // seqNum is a direction's record sequence number.
 type seqNum uint64
 
-// check refuses the last value, so that the counter can never wrap (tlcp.md §3.4).
+// check refuses the last value, so that the counter can never wrap (tlcp/INTEROP.md §1.4).
 func (s seqNum) check() error {
 	if s == math.MaxUint64 {
 		return ErrSequenceOverflow
@@ -116,7 +116,7 @@ func (s seqNum) check() error {
 }
 
 // putHeader writes the 13 bytes that TLCP authenticates with each record:
-// seq || type || version || length (tlcp.md §3.5, §3.6).
+// seq || type || version || length (tlcp/INTEROP.md §1.5, §1.6).
 func putHeader(b *[13]byte, seq seqNum, typ uint8, n int) {
 	binary.BigEndian.PutUint64(b[0:8], uint64(seq))
 	b[8] = typ

@@ -91,7 +91,7 @@ func testPlaintext(n int) []byte {
 }
 
 func TestCBCRecordKAT(t *testing.T) {
-	// tlcp.md §14.3 B: client→server, seq 0, type 23, IV fixed to a0…af.
+	// tlcp/INTEROP.md §10 B: client→server, seq 0, type 23, IV fixed to a0…af.
 	s := Lookup(ECC_SM4_CBC_SM3)
 	client, _ := s.KeyBlock(unhex(t, katMaster), unhex(t, katClientRandom), unhex(t, katServerRandom))
 	rp, err := s.NewRecordProtection(client)
@@ -109,7 +109,7 @@ func TestCBCRecordKAT(t *testing.T) {
 		t.Fatalf("record = %x\n want %x", got, want)
 	}
 
-	// The MAC of §14.3 is the last 32 plaintext bytes before the padding.
+	// The MAC of INTEROP.md §10 is the last 32 plaintext bytes before the padding.
 	rd, _ := s.NewRecordProtection(client)
 	b := append([]byte{}, frag...)
 	pt, err := rd.Open(23, b)
@@ -130,7 +130,7 @@ func header(typ uint8, n int) []byte {
 }
 
 func TestGCMRecordKAT(t *testing.T) {
-	// tlcp.md §14.3 B: the same plaintext in records 0 and 1.
+	// tlcp/INTEROP.md §10 B: the same plaintext in records 0 and 1.
 	s := Lookup(ECC_SM4_GCM_SM3)
 	client, _ := s.KeyBlock(unhex(t, katMaster), unhex(t, katClientRandom), unhex(t, katServerRandom))
 	wr, _ := s.NewRecordProtection(client)
@@ -153,7 +153,7 @@ func TestGCMRecordKAT(t *testing.T) {
 }
 
 func TestGCMForeignExplicitNonce(t *testing.T) {
-	// Tongsuo starts the explicit nonce at a random value (tlcp.md §3.6): a
+	// Tongsuo starts the explicit nonce at a random value (tlcp/INTEROP.md §1.6): a
 	// receiver must use the nonce from the record, and its own seq in the AAD.
 	s := Lookup(ECC_SM4_GCM_SM3)
 	k := randomKeys(t, s)

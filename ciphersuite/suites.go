@@ -40,7 +40,7 @@ const (
 	RSA_SM4_GCM_SHA256 ID = 0xE05A
 
 	// This project's private, opt-in ZUC-128 suites (0xFFxx is reserved for private
-	// use), defined in zuc-record-protection.md. Never offered by default.
+	// use), defined in ZUC.md. Never offered by default.
 	ECDHE_ZUC128_SM3 ID = 0xFF11
 	ECC_ZUC128_SM3   ID = 0xFF13
 )
@@ -83,11 +83,11 @@ func (k KeyExchange) String() string {
 type Cipher int
 
 const (
-	// CipherSM4CBC: SM4-CBC with HMAC, MAC-then-encrypt, explicit IV (tlcp.md §3.5).
+	// CipherSM4CBC: SM4-CBC with HMAC, MAC-then-encrypt, explicit IV (tlcp/INTEROP.md §1.5).
 	CipherSM4CBC Cipher = iota + 1
-	// CipherSM4GCM: SM4-GCM with a 4-byte implicit and 8-byte explicit nonce (§3.6).
+	// CipherSM4GCM: SM4-GCM with a 4-byte implicit and 8-byte explicit nonce (§1.6).
 	CipherSM4GCM
-	// CipherZUC128: ZUC-128 with HMAC-SM3, encrypt-then-MAC (zuc-record-protection.md).
+	// CipherZUC128: ZUC-128 with HMAC-SM3, encrypt-then-MAC (ZUC.md).
 	CipherZUC128
 	// CipherSM1: SM1-CBC with HMAC. SM1 has no software implementation.
 	CipherSM1
@@ -139,7 +139,7 @@ type Suite struct {
 	Cipher      Cipher
 	Hash        Hash
 
-	// Lengths, per direction, of the key-block parts (tlcp.md §6.3): MAC key,
+	// Lengths, per direction, of the key-block parts (tlcp/INTEROP.md §4.2): MAC key,
 	// encryption key and IV (the GCM implicit nonce; unused by the CBC suites).
 	MACLen, KeyLen, IVLen int
 
@@ -188,7 +188,7 @@ func zucSuite(id ID, name string, kx KeyExchange) Suite {
 		MACLen: zucMACLen, KeyLen: zucKeyLen, IVLen: zucIVLen, Supported: true, OptIn: true}
 }
 
-// suites is the table, in code-point order (tlcp.md §4.1, §4.2, zuc-record-protection.md).
+// suites is the table, in code-point order (tlcp/INTEROP.md §2.1, §2.1, ZUC.md).
 var suites = [...]Suite{
 	sm1Suite(ECDHE_SM1_SM3, "ECDHE_SM1_SM3", KeyExchangeECDHE, HashSM3),
 	sm1Suite(ECC_SM1_SM3, "ECC_SM1_SM3", KeyExchangeECC, HashSM3),
@@ -266,7 +266,7 @@ func Name(id ID) string {
 		return s.Name
 	}
 	if id == 0x00FF {
-		// Commonly appended by clients (tlcp.md §4.4); it is not a suite.
+		// Commonly appended by clients (tlcp/INTEROP.md §2.2); it is not a suite.
 		return "EMPTY_RENEGOTIATION_INFO_SCSV"
 	}
 	return fmt.Sprintf("0x%04X", id)
@@ -283,7 +283,7 @@ func All() []*Suite {
 }
 
 // DefaultPreference returns the suites offered and preferred by default, most
-// preferred first: GCM before CBC, ECC before ECDHE (tlcp.md §16 item 2). The opt-in
+// preferred first: GCM before CBC, ECC before ECDHE (INTEROP.md §2.2). The opt-in
 // ZUC suites are never included. The returned slice is a fresh copy.
 func DefaultPreference() []ID {
 	return []ID{ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, ECDHE_SM4_GCM_SM3, ECDHE_SM4_CBC_SM3}

@@ -15,7 +15,7 @@ import (
 )
 
 // zucRecord is this project's ZUC-128 + HMAC-SM3 record protection
-// (zuc-record-protection.md): C = P ⊕ ZUC-128(key, IV ⊕ seq), fragment = C || MAC,
+// (ZUC.md): C = P ⊕ ZUC-128(key, IV ⊕ seq), fragment = C || MAC,
 // MAC = HMAC-SM3(seq || type || version || len(C) || C), encrypt-then-MAC.
 type zucRecord struct {
 	stream *zuc.Cipher

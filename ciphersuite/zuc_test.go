@@ -10,7 +10,7 @@ import (
 )
 
 func TestZUCRecordKAT(t *testing.T) {
-	// zuc-record-protection.md, "Known-answer values".
+	// ZUC.md, "Known-answer values".
 	k := Keys{
 		MAC: unhex(t, "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"),
 		Key: unhex(t, "00112233445566778899aabbccddeeff"),

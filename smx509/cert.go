@@ -255,7 +255,7 @@ func (c *Certificate) Equal(other *Certificate) bool {
 }
 
 // IsTLCPSignCert reports whether c can be the signing certificate of a TLCP
-// double-certificate pair (GB/T 38636-2020; tlcp.md §7): an end-entity SM2
+// double-certificate pair (GB/T 38636-2020; tlcp/INTEROP.md §5): an end-entity SM2
 // certificate whose key usage, if the extension is present, includes
 // digitalSignature. As in Tencent Kona and RFC 5280, a certificate without a
 // key-usage extension is not restricted and qualifies for both roles; CA

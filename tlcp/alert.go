@@ -13,7 +13,7 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
-// Alert levels (tlcp.md §9).
+// Alert levels (INTEROP.md §7).
 const (
 	alertLevelWarning = 1
 	alertLevelError   = 2
@@ -128,7 +128,7 @@ func alertFor(err error) alert {
 	case errors.As(err, &pe):
 		return pe.alert
 	case errors.Is(err, ciphersuite.ErrBadRecordMAC):
-		// Padding and MAC failures are one alert (tlcp.md §3.5).
+		// Padding and MAC failures are one alert (INTEROP.md §1.5).
 		return alertBadRecordMAC
 	case errors.Is(err, ciphersuite.ErrRecordOverflow):
 		return alertRecordOverflow

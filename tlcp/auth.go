@@ -16,8 +16,8 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
-// transcriptHash is the running SM3 hash of the handshake messages (tlcp.md
-// §5.14). It keeps the raw bytes too when a CertificateVerify of the GmSSL
+// transcriptHash is the running SM3 hash of the handshake messages (INTEROP.md
+// §3.12). It keeps the raw bytes too when a CertificateVerify of the GmSSL
 // raw-transcript form may have to be made or checked (D1).
 type transcriptHash struct {
 	h       hash.Hash
@@ -40,7 +40,7 @@ func (t *transcriptHash) Write(p []byte) {
 func (t *transcriptHash) Sum() []byte { return t.h.Sum(nil) }
 
 // sign makes an SM2 signature with the default ID over msg (e = SM3(Z ‖
-// msg), tlcp.md §2.5), DER encoded.
+// msg), GB/T 32918.2), DER encoded.
 func sign(rand io.Reader, key crypto.PrivateKey, msg []byte) ([]byte, error) {
 	if k, ok := key.(*sm2.PrivateKey); ok {
 		return sm2.SignASN1(rand, k, msg, nil)
@@ -67,7 +67,7 @@ func verify(cert *smx509.Certificate, msg, sig []byte) bool {
 	return ok && sm2.VerifyASN1(pub, msg, nil, sig)
 }
 
-// serverKeyExchangeTBS is what ServerKeyExchange signs (tlcp.md §5.6): the
+// serverKeyExchangeTBS is what ServerKeyExchange signs (INTEROP.md §3.6): the
 // two randoms followed, for ECC, by the encryption certificate as an
 // opaque u24 vector or, for ECDHE, by the 69-byte ECDHE parameters.
 func serverKeyExchangeTBS(clientRandom, serverRandom, encCertDER, params []byte) []byte {
@@ -86,7 +86,7 @@ func serverKeyExchangeTBS(clientRandom, serverRandom, encCertDER, params []byte)
 }
 
 // certificateVerifyMessage is what CertificateVerify signs: the 32-byte SM3
-// transcript hash (GB/T 38636 6.4.5.9, tlcp.md §5.11), or with raw set the
+// transcript hash (GB/T 38636 6.4.5.9, INTEROP.md §3.10), or with raw set the
 // transcript itself, the GmSSL 3.0.0/≥3.2 form.
 func certificateVerifyMessage(t *transcriptHash, raw bool) []byte {
 	if raw {

@@ -95,7 +95,7 @@ func (c *lruClientSessionCache) Put(key string, cs *ClientSessionState) {
 	c.c.put(key, cs)
 }
 
-// serverSession is what a server remembers about a session (tlcp.md §8.1).
+// serverSession is what a server remembers about a session (INTEROP.md §6.1).
 type serverSession struct {
 	cipherSuite    uint16
 	masterSecret   []byte

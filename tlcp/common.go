@@ -25,14 +25,14 @@ import (
 // every record and in both hellos.
 const VersionTLCP = 0x0101
 
-// Record layer constants (tlcp.md §3).
+// Record layer constants (INTEROP.md §1).
 const (
 	recordHeaderLen = 5
 	maxPlaintext    = ciphersuite.MaxPlaintext
 	maxCiphertext   = ciphersuite.MaxCiphertext
 )
 
-// Record content types (tlcp.md §3.2).
+// Record content types (INTEROP.md §1.2).
 type recordType uint8
 
 const (
@@ -45,7 +45,7 @@ const (
 // ClientAuthType is the server's policy for client certificates, as in
 // crypto/tls. The ECDHE suites always request a certificate and always
 // require one, whatever the policy, because the SM2 key exchange needs the
-// client's encryption key (tlcp.md §5.2).
+// client's encryption key (INTEROP.md §3.2).
 type ClientAuthType int
 
 const (
@@ -103,7 +103,7 @@ func (c *Certificate) leaf() (*smx509.Certificate, error) {
 	return parseCertificate(c.Certificate[0])
 }
 
-// CertificatePair is the double certificate of TLCP (tlcp.md §5.5, §7): the
+// CertificatePair is the double certificate of TLCP (INTEROP.md §3.5, §5): the
 // signing certificate (key usage digitalSignature) and the encryption
 // certificate (keyEncipherment, dataEncipherment or keyAgreement) of one
 // entity. The two fields name the roles so that they cannot be swapped by
@@ -248,7 +248,7 @@ type Config struct {
 	// SendServerName is set, sent in the server_name extension.
 	ServerName string
 	// SendServerName makes the client send server_name. TLCP peers such as
-	// GmSSL 3.1 reject any extension, so it is off by default (tlcp.md §10).
+	// GmSSL 3.1 reject any extension, so it is off by default (INTEROP.md §8).
 	SendServerName bool
 
 	// VerifyPeerCertificate, if set, is called after normal verification
@@ -282,18 +282,18 @@ type Config struct {
 	// ClientECDHEFraming71 makes the client send ClientECDHEParams as a
 	// u16-prefixed vector (71 bytes), the literal reading of GB/T 38636
 	// 6.4.5.8 that GmSSL 3.2+ requires. The default is the bare 69-byte
-	// form the deployed base uses. Servers accept both (tlcp.md D2).
+	// form the deployed base uses. Servers accept both (INTEROP.md D2).
 	ClientECDHEFraming71 bool
 	// CertificateVerifyRawTranscript selects the CertificateVerify form of
 	// GmSSL 3.0.0 and ≥ 3.2, which signs the raw handshake transcript
-	// instead of its SM3 hash (tlcp.md D1, §5.11). On a client it changes
+	// instead of its SM3 hash (INTEROP.md D1, §3.10). On a client it changes
 	// what is signed. On a server it makes the server accept that form as
 	// well as the standard one. Off by default: the standard form is what
 	// GB/T 38636 6.4.5.9 specifies and every other implementation uses.
 	CertificateVerifyRawTranscript bool
 	// ClientCertIncludeEnc makes a client send its encryption certificate
 	// after the signing one for ECC suites too, as Tongsuo servers require
-	// (tlcp.md D3). ECDHE suites always send it.
+	// (INTEROP.md D3). ECDHE suites always send it.
 	ClientCertIncludeEnc bool
 
 	mu          sync.Mutex

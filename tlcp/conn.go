@@ -46,7 +46,7 @@ type Conn struct {
 	serverName       string
 	clientProtocol   string
 
-	// For invalidating the session after a fatal alert (tlcp.md §8.1).
+	// For invalidating the session after a fatal alert (INTEROP.md §6.1).
 	sessionMu        sync.Mutex
 	clientSessionKey string // client: key in ClientSessionCache
 	serverSessionID  []byte // server: ID in the session cache
@@ -101,7 +101,7 @@ func (hc *halfConn) setErrorLocked(err error) error {
 }
 
 // changeCipherSpec switches to the pending protection; its sequence number
-// starts at zero (tlcp.md §3.4).
+// starts at zero (INTEROP.md §1.4).
 func (hc *halfConn) changeCipherSpec() error {
 	if hc.nextRP == nil {
 		return errorf(alertUnexpectedMessage, "tlcp: ChangeCipherSpec before keys were agreed")
@@ -181,7 +181,7 @@ func (c *Conn) sendAlert(a alert) error {
 }
 
 // invalidateSession removes the connection's session from the caches after
-// a fatal alert, sent or received (tlcp.md §8.1).
+// a fatal alert, sent or received (INTEROP.md §6.1).
 func (c *Conn) invalidateSession() {
 	c.sessionMu.Lock()
 	defer c.sessionMu.Unlock()
@@ -313,7 +313,7 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 		return c.in.setErrorLocked(c.fail(errorf(alertRecordOverflow, "tlcp: decrypted record too large")))
 	}
 	// A handshake message split over records must not have other records
-	// inside it (tlcp.md §3.7).
+	// inside it (INTEROP.md §1.7).
 	if typ != recordTypeHandshake && c.hand.Len() > 0 {
 		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage,
 			"tlcp: %s record inside a fragmented handshake message", typeName(typ))))
@@ -459,8 +459,8 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 	return n, nil
 }
 
-// writeHandshake sends one handshake message in its own record (tlcp.md
-// §3.7: GmSSL cannot parse coalesced messages) and adds it to transcript.
+// writeHandshake sends one handshake message in its own record (INTEROP.md
+// §1.7: GmSSL cannot parse coalesced messages) and adds it to transcript.
 func (c *Conn) writeHandshake(msg handshakeMessage, transcript *transcriptHash) error {
 	data, err := msg.marshal()
 	if err != nil {
@@ -624,7 +624,7 @@ func nameOf(m handshakeMessage) string {
 // handlePostHandshakeMessage processes a handshake message after the
 // handshake. TLCP has no secure renegotiation, so a HelloRequest (client)
 // or ClientHello (server) is declined with a no_renegotiation warning and
-// anything else is fatal (tlcp.md §8.2).
+// anything else is fatal (INTEROP.md §6.2).
 func (c *Conn) handlePostHandshakeMessage() error {
 	msg, err := c.readHandshake(nil)
 	if err != nil {

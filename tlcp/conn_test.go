@@ -126,7 +126,7 @@ func (c *tamperConn) Write(b []byte) (int, error) {
 }
 
 // TestBadPaddingAndBadMACSameAlert: CBC padding and MAC failures are both
-// bad_record_mac (tlcp.md §3.5), and GCM tag failures too.
+// bad_record_mac (INTEROP.md §1.5), and GCM tag failures too.
 func TestBadPaddingAndBadMACSameAlert(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -324,7 +324,7 @@ func (c *fragmentConn) flush() error {
 
 // TestFragmentedAndCoalescedHandshake: the reassembly buffer handles
 // messages split over records and records holding several messages, in
-// both directions (tlcp.md §3.7).
+// both directions (INTEROP.md §1.7).
 func TestFragmentedAndCoalescedHandshake(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 100} {
 		for _, suite := range []uint16{ciphersuite.ECC_SM4_CBC_SM3, ciphersuite.ECDHE_SM4_GCM_SM3} {

@@ -36,8 +36,12 @@
 //
 // # Interoperability choices
 //
-// Where deployed implementations disagree on the wire (tlcp.md §12), the
-// defaults follow the majority and a Config field selects the other form:
+// GmSSL, Tongsuo, gotlcp, Kona, TASSL and tjfoc do not all read GB/T 38636
+// the same way. Where they disagree on the wire, the defaults follow the
+// majority and a Config field selects the other form. The decisions are
+// numbered D1–D18; INTEROP.md, shipped beside this package's source, gives
+// each in full together with the record and message formats the package
+// relies on.
 //
 //   - CertificateVerify signs the SM3 hash of the transcript (GB/T 38636
 //     6.4.5.9; D1). GmSSL 3.0.0 and ≥ 3.2 sign the raw transcript instead;
@@ -59,18 +63,31 @@
 //   - Each handshake message goes in its own record (GmSSL cannot parse
 //     several in one, D14); received messages may be fragmented or
 //     coalesced freely.
+//   - The server sends SIGN, ENC, then intermediates; the client also
+//     recognises TASSL's SIGN, CA…, ENC order (D4). The ECDHE curve id is
+//     sent as 41 and not checked on receipt (D7).
+//   - The GCM explicit nonce is the sequence number when sending and is read
+//     from the record when receiving, since Tongsuo starts at a random value
+//     (D8).
+//   - ECDHE servers always send CertificateRequest (D11). Bytes after the
+//     DER of an SM2 ciphertext are tolerated (D15). The host name is checked
+//     on the signing certificate; the encryption certificate must name the
+//     same entity (D16). A server completes client chains from its own
+//     intermediates, because gotlcp clients send leaves only (D17).
 //
 // There is no renegotiation (a HelloRequest or a new ClientHello is
 // declined with a no_renegotiation warning), no session tickets, no
 // extended master secret and no compression. Sessions resume by session ID
-// on both sides; a session is forgotten when its connection ends with a
-// fatal alert.
+// on both sides (D12; GmSSL does not resume); a session is forgotten when
+// its connection ends with a fatal alert. Tickets are never used (D13).
 //
 // # Suites
 //
 // The four SM2 suites of GB/T 38636-2020 are enabled by default, in the
 // order ECC_SM4_GCM_SM3, ECC_SM4_CBC_SM3, ECDHE_SM4_GCM_SM3,
 // ECDHE_SM4_CBC_SM3 (the server chooses by its own preference). This
-// project's private ZUC-128 suites are negotiated only when both sides list
-// them in [Config.CipherSuites].
+// project's private ZUC-128 suites (0xFF13 ECC_ZUC128_SM3 and 0xFF11
+// ECDHE_ZUC128_SM3: ZUC-128 with HMAC-SM3, encrypt-then-MAC, a fresh
+// keystream per record; defined in the ciphersuite package) are negotiated
+// only when both sides list them in [Config.CipherSuites].
 package tlcp

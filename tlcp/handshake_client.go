@@ -36,7 +36,7 @@ type clientHandshakeState struct {
 }
 
 // makeRandom returns a hello random: 4 bytes of time and 28 random bytes
-// (tlcp.md §5.3).
+// (INTEROP.md §3.3).
 func makeRandom(cfg *Config) ([]byte, error) {
 	r := make([]byte, 32)
 	binary.BigEndian.PutUint32(r, uint32(cfg.time().Unix()))
@@ -47,8 +47,8 @@ func makeRandom(cfg *Config) ([]byte, error) {
 }
 
 // clientCanDoECDHE reports whether the client has what ECDHE needs: a pair
-// with an encryption key usable for the SM2 key exchange (tlcp.md §16 item
-// 2). With GetClientCertificate it cannot know beforehand and assumes yes.
+// with an encryption key usable for the SM2 key exchange (INTEROP.md §3.2).
+// With GetClientCertificate it cannot know beforehand and assumes yes.
 func clientCanDoECDHE(cfg *Config) bool {
 	if cfg.GetClientCertificate != nil {
 		return true
@@ -228,8 +228,8 @@ func (hs *clientHandshakeState) handshake() error {
 	return nil
 }
 
-// processServerHello checks ServerHello against what was offered (tlcp.md
-// §5.4).
+// processServerHello checks ServerHello against what was offered (INTEROP.md
+// §3.4).
 func (hs *clientHandshakeState) processServerHello() error {
 	c, sh := hs.c, hs.serverHello
 	if sh.vers != VersionTLCP {
@@ -260,7 +260,7 @@ func (hs *clientHandshakeState) processServerHello() error {
 	return nil
 }
 
-// doResumeHandshake runs the abbreviated flow (tlcp.md §5.2, §8.1).
+// doResumeHandshake runs the abbreviated flow (INTEROP.md §3.2, §6.1).
 func (hs *clientHandshakeState) doResumeHandshake() error {
 	c, s := hs.c, hs.session
 	if s.cipherSuite != hs.serverHello.cipherSuite {
@@ -309,7 +309,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 	}
 	skx, ok := msg.(*serverKeyExchangeMsg)
 	if !ok {
-		// ServerKeyExchange is mandatory in TLCP (tlcp.md §5.6).
+		// ServerKeyExchange is mandatory in TLCP (INTEROP.md §3.6).
 		return unexpectedMessageError("ServerKeyExchange", msg)
 	}
 	if err := hs.ka.processServerKeyExchange(cfg, hs.hello.random, hs.serverHello.random, c.peerSignCert, c.peerEncCert, skx); err != nil {
@@ -455,7 +455,7 @@ func issuedByOneOf(c *Certificate, names [][]byte) bool {
 }
 
 // clientCertificateList is the client's Certificate message content
-// (tlcp.md §5.9): SIGN, ENC, chain for ECDHE (or when asked to include the
+// (INTEROP.md §3.8): SIGN, ENC, chain for ECDHE (or when asked to include the
 // encryption certificate); SIGN, chain otherwise. Self-signed roots are
 // never sent.
 func clientCertificateList(pair *CertificatePair, withEnc bool) ([][]byte, error) {
@@ -486,7 +486,7 @@ func isCA(c *smx509.Certificate) bool { return c.BasicConstraintsValid && c.IsCA
 
 // splitServerCertificates finds the signing and encryption certificates in
 // a server's list: SIGN, ENC, CA… normally, SIGN, CA…, ENC from TASSL built
-// with ENC_CERT_LAST, recognised as Kona does (tlcp.md §5.5, D4).
+// with ENC_CERT_LAST, recognised as Kona does (INTEROP.md §3.5, D4).
 func splitServerCertificates(certs []*smx509.Certificate) (sign, enc *smx509.Certificate, intermediates []*smx509.Certificate) {
 	n := len(certs)
 	if n >= 3 && isCA(certs[1]) && !isCA(certs[n-1]) {
@@ -496,7 +496,7 @@ func splitServerCertificates(certs []*smx509.Certificate) (sign, enc *smx509.Cer
 }
 
 // sameEntity reports whether two certificates name the same entity: same
-// subject, or a DNS name or IP address in common (tlcp.md §7, D16).
+// subject, or a DNS name or IP address in common (INTEROP.md §5, D16).
 func sameEntity(a, b *smx509.Certificate) bool {
 	if bytes.Equal(a.RawSubject, b.RawSubject) {
 		return true
@@ -620,7 +620,7 @@ func (hs *clientHandshakeState) readFinished() error {
 	return readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelServerFinished)
 }
 
-// sendFinished sends ChangeCipherSpec and Finished (tlcp.md §5.12, §5.13).
+// sendFinished sends ChangeCipherSpec and Finished (INTEROP.md §3.11, §3.11).
 func sendFinished(c *Conn, t *transcriptHash, master []byte, label string) error {
 	if err := c.writeChangeCipherSpec(); err != nil {
 		return err

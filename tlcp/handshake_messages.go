@@ -11,7 +11,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 )
 
-// Handshake message types, GB/T 38636-2020 6.4.5.1 (tlcp.md §5.1).
+// Handshake message types, GB/T 38636-2020 6.4.5.1 (INTEROP.md §3.1).
 const (
 	typeHelloRequest       uint8 = 0
 	typeClientHello        uint8 = 1
@@ -25,21 +25,21 @@ const (
 	typeFinished           uint8 = 20
 )
 
-// Hello extensions this package understands (GM/T 0024-2023 Annex A, tlcp.md
-// §10). Everything else is parsed past and ignored.
+// Hello extensions this package understands (GM/T 0024-2023 Annex A, INTEROP.md
+// §8). Everything else is parsed past and ignored.
 const (
 	extensionServerName uint16 = 0
 	extensionALPN       uint16 = 16
 )
 
-// Certificate types in CertificateRequest (tlcp.md §5.7). In TLCP ecdsa_sign
+// Certificate types in CertificateRequest (INTEROP.md §3.7). In TLCP ecdsa_sign
 // means SM2.
 const (
 	certTypeRSASign   uint8 = 1
 	certTypeECDSASign uint8 = 64
 )
 
-// ECDHE parameters (tlcp.md §5.6): curve_type named_curve, curve 41 (curveSM2)
+// ECDHE parameters (INTEROP.md §3.6): curve_type named_curve, curve 41 (curveSM2)
 // and a 65-byte uncompressed point, 69 bytes in all.
 const (
 	curveTypeNamedCurve uint8  = 3
@@ -87,7 +87,7 @@ func readBody(data []byte, typ uint8) (cryptobyte.String, bool) {
 	return body, true
 }
 
-// clientHelloMsg is ClientHello (tlcp.md §5.3). Extensions are optional; by
+// clientHelloMsg is ClientHello (INTEROP.md §3.3). Extensions are optional; by
 // default a TLCP client sends none, so hasExtensions is false unless
 // serverName or alpnProtocols is set.
 type clientHelloMsg struct {
@@ -228,7 +228,7 @@ func (m *clientHelloMsg) unmarshal(data []byte) bool {
 			}
 		default:
 			// Unknown extensions (supported_groups, signature_algorithms,
-			// session_ticket, …) are ignored, tlcp.md §10.
+			// session_ticket, …) are ignored, INTEROP.md §8.
 		}
 	}
 	return true
@@ -245,7 +245,7 @@ func readUint8LengthPrefixed(s *cryptobyte.String, out *[]byte) bool {
 	return true
 }
 
-// serverHelloMsg is ServerHello (tlcp.md §5.4). Extensions are only ever
+// serverHelloMsg is ServerHello (INTEROP.md §3.4). Extensions are only ever
 // replies to what the client sent.
 type serverHelloMsg struct {
 	original          []byte
@@ -352,7 +352,7 @@ func (m *serverHelloMsg) unmarshal(data []byte) bool {
 	return true
 }
 
-// certificateMsg is Certificate (tlcp.md §5.5, §5.9): vec24 of vec24 DER.
+// certificateMsg is Certificate (INTEROP.md §3.5, §3.8): vec24 of vec24 DER.
 type certificateMsg struct {
 	original     []byte
 	certificates [][]byte
@@ -396,7 +396,7 @@ func (m *certificateMsg) unmarshal(data []byte) bool {
 	return true
 }
 
-// serverKeyExchangeMsg is ServerKeyExchange (tlcp.md §5.6). For ECC suites
+// serverKeyExchangeMsg is ServerKeyExchange (INTEROP.md §3.6). For ECC suites
 // params is nil and the body is just the signature; for ECDHE suites params
 // holds the 69-byte ServerECDHParams. The two layouts cannot be confused: an
 // ECC body starts with the high byte of a signature length (0 for any SM2
@@ -457,7 +457,7 @@ func marshalECDHEParams(point []byte) []byte {
 
 // parseECDHEParams splits 69 bytes of ECDHE parameters. The named curve is
 // returned but not checked: GB/T 38636 says it is ignored with SM2, and GmSSL
-// 2 sent 30 (tlcp.md D7). The point must be 65 bytes starting 04; that it
+// 2 sent 30 (INTEROP.md D7). The point must be 65 bytes starting 04; that it
 // lies on the curve is checked by sm2.NewPublicKey.
 func parseECDHEParams(p []byte) (curve uint16, point []byte, ok bool) {
 	s := cryptobyte.String(p)
@@ -469,7 +469,7 @@ func parseECDHEParams(p []byte) (curve uint16, point []byte, ok bool) {
 	return curve, point, true
 }
 
-// certificateRequestMsg is CertificateRequest (tlcp.md §5.7), TLS 1.1 layout
+// certificateRequestMsg is CertificateRequest (INTEROP.md §3.7), TLS 1.1 layout
 // with no signature algorithms.
 type certificateRequestMsg struct {
 	original               []byte
@@ -529,7 +529,7 @@ func (m *serverHelloDoneMsg) unmarshal(data []byte) bool {
 	return ok && s.Empty()
 }
 
-// helloRequestMsg is HelloRequest, which TLCP never acts on (§8.2).
+// helloRequestMsg is HelloRequest, which TLCP never acts on (§6.2).
 type helloRequestMsg struct{}
 
 func (m *helloRequestMsg) marshal() ([]byte, error) {
@@ -541,7 +541,7 @@ func (m *helloRequestMsg) unmarshal(data []byte) bool {
 	return ok && s.Empty()
 }
 
-// clientKeyExchangeMsg is ClientKeyExchange (tlcp.md §5.10). For ECC suites
+// clientKeyExchangeMsg is ClientKeyExchange (INTEROP.md §3.9). For ECC suites
 // ciphertext is the DER SM2 ciphertext (sent with a u16 prefix). For ECDHE
 // suites params is the 69-byte ClientECDHEParams, sent bare (the deployed
 // form) or, if vector is set, with a u16 prefix (the literal reading of GB/T
@@ -601,7 +601,7 @@ func (m *clientKeyExchangeMsg) unmarshal(data []byte) bool {
 	return true
 }
 
-// certificateVerifyMsg is CertificateVerify (tlcp.md §5.11): u16 + DER
+// certificateVerifyMsg is CertificateVerify (INTEROP.md §3.10): u16 + DER
 // signature, no algorithm field.
 type certificateVerifyMsg struct {
 	original  []byte
@@ -636,7 +636,7 @@ func (m *certificateVerifyMsg) unmarshal(data []byte) bool {
 	return true
 }
 
-// finishedMsg is Finished (tlcp.md §5.13): 12 bytes of verify_data.
+// finishedMsg is Finished (INTEROP.md §3.11): 12 bytes of verify_data.
 type finishedMsg struct {
 	original   []byte
 	verifyData []byte

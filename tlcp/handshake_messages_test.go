@@ -22,7 +22,7 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// Points from tlcp.md §14.3 C.
+// Points from INTEROP.md §10 C.
 const (
 	katServerEphPub = "041e97d8c8d2122c6790a9dcf9ff293e7d84d078548f28773512b4bbc429f94aca" +
 		"a717c4fd6f526c4a2049aad7b9401236ee8a1303b4dcb8c89c569a510427e5ef"
@@ -30,7 +30,7 @@ const (
 		"8fd142cc5a9c570cfe4bfb266790001cfe5f8dd806c6d45b45e09513dd4e1d09"
 )
 
-// TestGoldenMessages checks marshalled bytes against tlcp.md §5 and §14.
+// TestGoldenMessages checks marshalled bytes against INTEROP.md §3 and §10.
 func TestGoldenMessages(t *testing.T) {
 	clientParams := marshalECDHEParams(unhex(t, katClientEphPub))
 	serverParams := marshalECDHEParams(unhex(t, katServerEphPub))
@@ -186,7 +186,7 @@ func TestParseRejects(t *testing.T) {
 }
 
 // TestClientHelloIgnoresUnknownExtensions: supported_groups and
-// signature_algorithms from a GO client must not fail the parse (§10).
+// signature_algorithms from a GO client must not fail the parse (§8).
 func TestClientHelloIgnoresUnknownExtensions(t *testing.T) {
 	b := unhex(t, "0100003b 0101"+strings.Repeat("00", 32)+"00 0002e053 0100 0010 000a00040002 0029 000d0004 00020704")
 	m, ok := parseHandshakeMessage(b)
@@ -252,7 +252,7 @@ func FuzzParseHandshakeMessage(f *testing.F) {
 	})
 }
 
-// gotlcpClientHello is a ClientHello record recorded from gotlcp (tlcp.md's
+// gotlcpClientHello is a ClientHello record recorded from gotlcp (INTEROP.md's
 // GO): SNI, supported_groups {41} and signature_algorithms {07 04}.
 const gotlcpClientHello = "16010100530100004f01016b0c7d5ab806b0452bfbd8c550054c4b80d7b923f5d507" +
 	"9e1ad21190323db48f000004e053e013010000220000000e000c000009746c63702e74657374000a000400020029000d000400020704"

@@ -168,7 +168,7 @@ func negotiateALPN(server, client []string) string {
 	return ""
 }
 
-// pickCipherSuite chooses by the server's preference (tlcp.md §4.3). ECDHE
+// pickCipherSuite chooses by the server's preference (INTEROP.md §2.2). ECDHE
 // needs the encryption key as an *sm2.PrivateKey.
 func (hs *serverHandshakeState) pickCipherSuite() error {
 	c := hs.c
@@ -190,8 +190,8 @@ func (hs *serverHandshakeState) pickCipherSuite() error {
 	return errorf(alertHandshakeFailure, "tlcp: no cipher suite in common with the client")
 }
 
-// checkForResumption looks the offered session ID up in the cache (tlcp.md
-// §8.1).
+// checkForResumption looks the offered session ID up in the cache (INTEROP.md
+// §6.1).
 func (hs *serverHandshakeState) checkForResumption() bool {
 	c, cfg := hs.c, hs.c.config
 	cache := cfg.sessionCache()
@@ -257,7 +257,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
-	// SIGN, ENC, then the signing chain's intermediates (tlcp.md §5.5).
+	// SIGN, ENC, then the signing chain's intermediates (INTEROP.md §3.5).
 	certs := append([][]byte{hs.pair.Sign.Certificate[0], hs.pair.Enc.Certificate[0]},
 		withoutRoots(hs.pair.Sign.Certificate[1:])...)
 	if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
@@ -270,7 +270,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	if err := c.writeHandshake(skx, hs.transcript); err != nil {
 		return err
 	}
-	// ECDHE always asks for the client's certificates (tlcp.md D11).
+	// ECDHE always asks for the client's certificates (INTEROP.md D11).
 	requestCert := ecdhe || cfg.ClientAuth >= RequestClientCert
 	if requestCert {
 		req := &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}}
@@ -337,7 +337,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		}
 		// The standard form signs SM3(transcript); the GmSSL 3.0.0/≥3.2
 		// form, the raw transcript, is accepted only when configured
-		// (tlcp.md D1).
+		// (INTEROP.md D1).
 		if !verify(c.peerSignCert, hashed, cv.signature) &&
 			(raw == nil || !verify(c.peerSignCert, raw, cv.signature)) {
 			return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid")
@@ -352,7 +352,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 }
 
 // processClientCertificates handles the client's Certificate message in
-// either shape (tlcp.md §5.9, D3): cert[0] is the signing certificate; for
+// either shape (INTEROP.md §3.8, D3): cert[0] is the signing certificate; for
 // ECDHE the encryption certificate is cert[1] (or the last one, after CAs);
 // every other certificate only helps build chains. It returns the client's
 // encryption certificate for ECDHE.

@@ -317,7 +317,7 @@ func TestECCWithoutClientEncCert(t *testing.T) {
 }
 
 // TestResumptionDroppedAfterFatalAlert: a session is removed from both
-// caches when a connection using it ends with a fatal alert (tlcp.md §8.1).
+// caches when a connection using it ends with a fatal alert (INTEROP.md §6.1).
 func TestResumptionDroppedAfterFatalAlert(t *testing.T) {
 	ccfg, scfg := testClientConfig(t), testServerConfig(t)
 	ccfg.ClientSessionCache = NewLRUClientSessionCache(4)

@@ -17,7 +17,7 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
-// Known-answer values of tlcp.md §14.3.
+// Known-answer values of INTEROP.md §10.
 const (
 	katClientRandom   = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 	katServerRandom   = "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
@@ -58,7 +58,7 @@ func fixedRand(t *testing.T, h string) io.Reader {
 	return io.MultiReader(bytes.NewReader(unhex(t, h)), rand.Reader)
 }
 
-// TestKATECDHE: §14.3 D, both roles, through the key agreement code.
+// TestKATECDHE: INTEROP.md §10 D, both roles, through the key agreement code.
 func TestKATECDHE(t *testing.T) {
 	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
 	signKey, srvEnc, cliEnc := katKey(t, katServerSignPrv), katKey(t, katServerEncPrv), katKey(t, katClientEncPrv)
@@ -118,7 +118,7 @@ func TestKATECDHE(t *testing.T) {
 	}
 }
 
-// TestKATSignatures: §14.3 E, fixed signatures verify with the right input
+// TestKATSignatures: INTEROP.md §10 E, fixed signatures verify with the right input
 // and the D1 raw-transcript reading is rejected.
 func TestKATSignatures(t *testing.T) {
 	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
@@ -158,7 +158,7 @@ func TestKATSignatures(t *testing.T) {
 	}
 }
 
-// TestKATECCPremaster: §14.3 F, and the D9 substitution on bad input.
+// TestKATECCPremaster: INTEROP.md §10 F, and the D9 substitution on bad input.
 func TestKATECCPremaster(t *testing.T) {
 	pair := &CertificatePair{Enc: Certificate{PrivateKey: katKey(t, katServerEncPrv)}}
 	ka := eccKeyAgreement{}
@@ -205,7 +205,7 @@ type recordingConn struct {
 
 func (c *recordingConn) Write(b []byte) (int, error) { return c.buf.Write(b) }
 
-// TestKATRecordsAndFinished: §14.3 A and B through this package's record
+// TestKATRecordsAndFinished: INTEROP.md §10 A and B through this package's record
 // writer and reader: the key block of the ECC premaster, the client
 // Finished message, and the first two GCM records and the CBC record
 // (whose IV comes from Config.Rand).

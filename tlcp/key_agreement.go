@@ -15,7 +15,7 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
-// premasterLen is the length of every TLCP premaster secret (tlcp.md §6.1).
+// premasterLen is the length of every TLCP premaster secret (INTEROP.md §4.1).
 const premasterLen = 48
 
 // keyAgreement is one key-exchange family, as in crypto/tls. The server
@@ -37,8 +37,8 @@ func newKeyAgreement(s *ciphersuite.Suite) keyAgreement {
 }
 
 // eccKeyAgreement: the client encrypts a 48-byte premaster to the server's
-// encryption certificate with SM2 (tlcp.md §5.10); ServerKeyExchange signs
-// that certificate (§5.6).
+// encryption certificate with SM2 (INTEROP.md §3.9); ServerKeyExchange signs
+// that certificate (§3.6).
 type eccKeyAgreement struct{}
 
 func (eccKeyAgreement) generateServerKeyExchange(cfg *Config, pair *CertificatePair, encCert *smx509.Certificate, cr, sr []byte) (*serverKeyExchangeMsg, error) {
@@ -52,7 +52,7 @@ func (eccKeyAgreement) generateServerKeyExchange(cfg *Config, pair *CertificateP
 // processClientKeyExchange decrypts the premaster. On any failure —
 // decryption, length, or a version other than 0101 — it continues with a
 // random premaster instead, so the handshake fails only at Finished and a
-// peer learns nothing from the timing or kind of the failure (tlcp.md D9,
+// peer learns nothing from the timing or kind of the failure (INTEROP.md D9,
 // as RFC 5246 §7.4.7.1 for RSA).
 func (eccKeyAgreement) processClientKeyExchange(cfg *Config, pair *CertificatePair, ckx *clientKeyExchangeMsg, _ *smx509.Certificate) ([]byte, error) {
 	if ckx.ciphertext == nil {
@@ -75,7 +75,7 @@ func decryptPremaster(cfg *Config, key crypto.PrivateKey, ciphertext []byte) ([]
 	switch k := key.(type) {
 	case *sm2.PrivateKey:
 		// DecryptASN1 tolerates bytes after the SEQUENCE, as deployed
-		// clients need (tlcp.md D15).
+		// clients need (INTEROP.md D15).
 		return sm2.DecryptASN1(k, ciphertext)
 	case crypto.Decrypter:
 		return k.Decrypt(cfg.rand(), ciphertext, nil)
@@ -110,7 +110,7 @@ func (eccKeyAgreement) generateClientKeyExchange(cfg *Config, encCert *smx509.Ce
 	return premaster, &clientKeyExchangeMsg{ciphertext: ct}, nil
 }
 
-// ecdheKeyAgreement: the SM2 key exchange of GB/T 32918.3 (tlcp.md §2.8)
+// ecdheKeyAgreement: the SM2 key exchange of GB/T 32918.3 (GB/T 32918.3)
 // with the server as initiator and the client as responder, each using its
 // encryption key pair as the static key, the default ID and a 48-byte
 // output, which is the premaster.
@@ -168,7 +168,7 @@ func (ka *ecdheKeyAgreement) processServerKeyExchange(cfg *Config, cr, sr []byte
 	if skx.params == nil {
 		return errorf(alertUnexpectedMessage, "tlcp: ServerKeyExchange lacks ECDHE parameters, but the suite is ECDHE")
 	}
-	// Check the signature before using anything it covers (tlcp.md §5.6).
+	// Check the signature before using anything it covers (INTEROP.md §3.6).
 	if !verify(signCert, serverKeyExchangeTBS(cr, sr, nil, skx.params), skx.signature) {
 		return errorf(alertDecryptError, "tlcp: ServerKeyExchange signature by the signing certificate is invalid")
 	}

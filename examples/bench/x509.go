@@ -135,7 +135,7 @@ var sm2Chain = sync.OnceValues(func() (*sm2ChainT, error) {
 	ch := &sm2ChainT{root: rootDER, inter: interDER, leaf: leafDER, leafKey: scalar(keys[2])}
 
 	// The encryption certificate differs from the signing one in its key
-	// usage (tlcp.md §5.5); the client's pair names a client.
+	// usage (tlcp/INTEROP.md §3.5); the client's pair names a client.
 	encUsage := gmx509.KeyUsageKeyEncipherment | gmx509.KeyUsageDataEncipherment | gmx509.KeyUsageKeyAgreement
 	se := conv(lt)
 	se.SerialNumber, se.KeyUsage = big.NewInt(3), encUsage

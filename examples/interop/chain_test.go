@@ -122,8 +122,8 @@ func TestIntermediateChain(t *testing.T) {
 	// gmtls puts each configured chain on the wire one after the other, so
 	// the position of the intermediate in its Certificates decides the
 	// order: after ENC is the usual SIGN, ENC, CA; after SIGN gives the
-	// TASSL order SIGN, CA, ENC that our client must recognise (tlcp.md
-	// §5.5, D4).
+	// TASSL order SIGN, CA, ENC that our client must recognise (tlcp/INTEROP.md
+	// §3.5, D4).
 	for _, order := range []string{"sign-enc-ca", "sign-ca-enc"} {
 		t.Run("our client, their server/"+order, func(t *testing.T) {
 			sign, enc := m.theirCert(t, "server_sign"), m.theirCert(t, "server_enc")
@@ -232,7 +232,7 @@ func TestIntermediateChain(t *testing.T) {
 
 // TestEncCertWithoutSAN: an encryption certificate that shares its subject
 // with the signing certificate but names no host. Our client accepts it
-// (host name on SIGN, same entity on ENC: tlcp.md D16). The gmtls client
+// (host name on SIGN, same entity on ENC: tlcp/INTEROP.md D16). The gmtls client
 // checks the host name on every certificate and refuses it
 // (TestGmtlsQuirks), which is why testdata gives encryption certificates
 // the SANs too.

@@ -237,7 +237,7 @@ func TestOurClientTheirServer(t *testing.T) {
 		for _, tc := range []struct {
 			name          string
 			mutual        bool
-			includeEnc    bool // client sends SIGN, ENC (tlcp.md D3)
+			includeEnc    bool // client sends SIGN, ENC (tlcp/INTEROP.md D3)
 			defaultSuites bool // our client offers its whole default list
 			extensions    bool // our client sends server_name and ALPN
 		}{

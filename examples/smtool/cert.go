@@ -89,7 +89,7 @@ func (s *tlcpSet) all() []issued {
 	return []issued{s.CA, s.ServerSign, s.ServerEnc, s.ClientSign, s.ClientEnc}
 }
 
-// Key usages of the two TLCP roles (tlcp.md §7): the signing key signs
+// Key usages of the two TLCP roles (tlcp/INTEROP.md §5): the signing key signs
 // ServerKeyExchange/CertificateVerify; the encryption key decrypts the ECC
 // premaster or takes part in the SM2 key exchange.
 const (

@@ -88,7 +88,7 @@ func main() {
 	for _, s := range tlcp.CipherSuites() {
 		for _, auth := range []bool{false, true} {
 			if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !auth {
-				continue // ECDHE always authenticates the client (§5.2)
+				continue // ECDHE always authenticates the client (§3.2)
 			}
 			if err := runSuite(base, s, auth, roots, clientPair); err != nil {
 				log.Fatalf("%s: %v", s.Name, err)
@@ -197,7 +197,7 @@ func get(c *http.Client, url string) ([]byte, error) {
 }
 
 // doubleCert issues the signing and the encryption certificate of one
-// entity, with the same subject and names (tlcp.md §7).
+// entity, with the same subject and names (tlcp/INTEROP.md §5).
 func doubleCert(ca *smx509.Certificate, caKey *sm2.PrivateKey, cn string, eku smx509.ExtKeyUsage) tlcp.CertificatePair {
 	leaf := func(ku smx509.KeyUsage) tlcp.Certificate {
 		cert, key := issue(&smx509.Certificate{

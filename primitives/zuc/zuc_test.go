@@ -238,7 +238,7 @@ func TestZUC256Vectors(t *testing.T) {
 }
 
 // TestRecordKeystream checks the keystream part of the ZUC-128 record
-// protection known-answer values (shared/docs/zuc-record-protection.md):
+// protection known-answer values (ciphersuite/ZUC.md):
 // C = P XOR ZUC-128(write_key, write_IV XOR seq), the first len(P) bytes of
 // each fragment.
 func TestRecordKeystream(t *testing.T) {

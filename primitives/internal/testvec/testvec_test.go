@@ -40,9 +40,10 @@ func TestDirInModule(t *testing.T) {
 }
 
 // TestSameAsShared compares the module's copy of the vectors with the
-// project's shared collection when a checkout has it beside the module root,
-// so that the two cannot drift apart unnoticed. A clone from the forge has
-// no ../shared, and the test skips.
+// project's own collection (the testvectors folder of the "shared" directory
+// that a development checkout has beside the module root), so that the two
+// cannot drift apart unnoticed. A clone from the forge has no such
+// directory, and the test skips.
 func TestSameAsShared(t *testing.T) {
 	root, err := ModuleRoot()
 	if err != nil {
@@ -68,7 +69,7 @@ func TestSameAsShared(t *testing.T) {
 	}
 	a, b := names(ours), names(shared)
 	if !slices.Equal(a, b) {
-		t.Fatalf("testdata/vectors holds %v, ../shared/testvectors holds %v: copy the shared files into the module", a, b)
+		t.Fatalf("testdata/vectors holds %v, %s holds %v: copy the collection into the module", a, shared, b)
 	}
 	for _, name := range a {
 		x, err := os.ReadFile(filepath.Join(ours, name))
@@ -80,7 +81,7 @@ func TestSameAsShared(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(x, y) {
-			t.Errorf("testdata/vectors/%s differs from ../shared/testvectors/%s: copy the shared file into the module", name, name)
+			t.Errorf("testdata/vectors/%s differs from %s: copy it into the module", name, filepath.Join(shared, name))
 		}
 	}
 }
