@@ -143,7 +143,7 @@ func parsePrivateKeyBlock(block *pem.Block, password []byte, curve asn1.ObjectId
 			return nil, errors.New("x509: ENCRYPTED PRIVATE KEY block has legacy encryption headers as well")
 		}
 		if password == nil {
-			return nil, fmt.Errorf("%w (legacy PEM encryption, %s, in a %s block)", ErrPasswordRequired, c.name, block.Type)
+			return nil, fmt.Errorf("%w (%s block with legacy PEM encryption, %s)", ErrPasswordRequired, block.Type, c.name)
 		}
 		der, err = decryptLegacyPEM(c, iv, block.Bytes, password)
 		if err != nil {
@@ -172,10 +172,13 @@ func parseKeyDER(typ string, der, password []byte, curve asn1.ObjectIdentifier) 
 		return ParsePKCS8PrivateKey(der)
 	case PEMTypeEncryptedPrivateKey:
 		if password == nil {
-			if p, _, err := parseEncryptedPrivateKeyInfo(der); err == nil {
-				return nil, fmt.Errorf("%w (PKCS #8, %v)", ErrPasswordRequired, p)
+			// An unsupported scheme is reported as such: no
+			// password would help.
+			p, _, err := parseEncryptedPrivateKeyInfo(der)
+			if err != nil {
+				return nil, err
 			}
-			return nil, fmt.Errorf("%w (PKCS #8)", ErrPasswordRequired)
+			return nil, fmt.Errorf("%w (PKCS #8, %v)", ErrPasswordRequired, p)
 		}
 		return ParsePKCS8PrivateKeyWithPassword(der, password)
 	case PEMTypeECPrivateKey, PEMTypeSM2PrivateKey:

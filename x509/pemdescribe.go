@@ -112,7 +112,7 @@ func describeBlock(b *pem.Block) phrase {
 	case b.Type == PEMTypeEncryptedPrivateKey:
 		p, _, err := parseEncryptedPrivateKeyInfo(b.Bytes)
 		if err != nil {
-			return phrase{prefix: "encrypted ", noun: "private key", suffix: " (PKCS #8, " + strings.TrimPrefix(err.Error(), "x509: ") + ")"}
+			return phrase{prefix: "encrypted ", noun: "private key", suffix: " (PKCS #8, " + pkcs8SchemeProblem(b.Bytes) + ")"}
 		}
 		return phrase{prefix: "encrypted ", noun: "private key", suffix: " (PKCS #8, " + p.String() + ")"}
 	}
@@ -121,6 +121,26 @@ func describeBlock(b *pem.Block) phrase {
 		return phrase{prefix: "malformed ", noun: "private key", suffix: " (" + formatName(b.Type) + ")"}
 	}
 	return phrase{prefix: keyAlgorithm(key) + " ", noun: "private key", suffix: " (" + formatName(b.Type) + ")"}
+}
+
+// pkcs8SchemeProblem names what makes an EncryptedPrivateKeyInfo unreadable.
+func pkcs8SchemeProblem(der []byte) string {
+	s := cryptobyte.String(der)
+	var seq, algo cryptobyte.String
+	var oid asn1.ObjectIdentifier
+	if !s.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadASN1(&algo, cbasn1.SEQUENCE) || !algo.ReadASN1ObjectIdentifier(&oid) {
+		return "malformed"
+	}
+	for _, e := range pbes1Names {
+		if oid.Equal(e.oid) {
+			return "PBES1 " + e.name + ", unsupported"
+		}
+	}
+	if !oid.Equal(OIDPBES2) {
+		return "unsupported scheme " + oid.String()
+	}
+	_, _, err := parseEncryptedPrivateKeyInfo(der)
+	return "PBES2, " + strings.TrimPrefix(err.Error(), "x509: ")
 }
 
 func formatName(pemType string) string {
