@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,9 @@ func parseCertFile(data []byte) (*certFile, error) {
 		c, err := smx509.ParseCertificate(block.Bytes)
 		if err != nil {
 			return nil, fmt.Errorf("tlcp: certificate %d of %d in the certificate file: %w", len(f.certs)+1, total, err)
+		}
+		if slices.ContainsFunc(f.ders, func(d []byte) bool { return bytes.Equal(d, block.Bytes) }) {
+			continue // a certificate pasted twice means nothing more
 		}
 		f.ders = append(f.ders, block.Bytes)
 		f.certs = append(f.certs, c)
@@ -254,6 +258,7 @@ func pickCertificate(f *certFile, keys []crypto.Signer, role keyRole) (Certifica
 			for _, k := range keys {
 				if pub, ok := c.PublicKey.(*sm2.PublicKey); ok && pub.Equal(k.Public()) {
 					matches = append(matches, match{i, k})
+					break // the same key twice is still one match
 				}
 			}
 		}

@@ -247,6 +247,11 @@ func TestCombinedFileRoles(t *testing.T) {
 	if _, err := tlcp.X509CertificatePair(certs, keys, certs, keys); err == nil || !strings.Contains(err.Error(), "cannot tell which certificate is the signing certificate") {
 		t.Fatalf("ambiguous roles: %v", err)
 	}
+	// A certificate and a key pasted twice are still one certificate.
+	c, err := tlcp.X509KeyPair(certPEMOf(sign, ca, sign), keyPEMOf(t, k1, k1))
+	if err != nil || len(c.Certificate) != 2 {
+		t.Fatalf("duplicates: %v", err)
+	}
 	// One certificate given for both halves.
 	one := certPEMOf(sign, ca)
 	k1PEM := keyPEMOf(t, k1)
