@@ -224,8 +224,8 @@ func describeKeys(keys []crypto.Signer) string {
 	return plural(len(keys), "private key", "private keys") + " (" + strings.Join(kinds, ", ") + ")"
 }
 
-// parseKeyFile parses every private key of a key file. withPassword tells
-// whether the caller's API takes a password, for the hint of the error.
+// parseKeyFile parses every private key of a key file. withPasswordAPI names
+// the function that takes a password, for the hint of the error.
 func parseKeyFile(data, password []byte, withPasswordAPI string) ([]crypto.Signer, error) {
 	keys, err := smx.ParsePrivateKeysPEM(data, password)
 	if err == nil {

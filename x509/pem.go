@@ -51,9 +51,9 @@ func ParsePrivateKeyPEM(pemBytes, password []byte) (crypto.Signer, error) {
 //     "SM2 PARAMETERS" block right before a key names its curve if the key
 //     does not);
 //   - "RSA PRIVATE KEY": PKCS #1;
-//   - any of these with legacy "Proc-Type: 4,ENCRYPTED" / "DEK-Info"
-//     encryption (SM4-CBC, AES-128/192/256-CBC or DES-EDE3-CBC, key from
-//     OpenSSL's EVP_BytesToKey).
+//   - any of the four unencrypted labels with legacy "Proc-Type:
+//     4,ENCRYPTED" / "DEK-Info" encryption (SM4-CBC, AES-128/192/256-CBC or
+//     DES-EDE3-CBC, key from OpenSSL's EVP_BytesToKey).
 //
 // password is used for encrypted keys only; nil means none was given, and an
 // encrypted key then gives an error wrapping ErrPasswordRequired. A wrong
