@@ -306,7 +306,7 @@ func pickCertificate(f *certFile, keys []crypto.Signer, role keyRole) (Certifica
 	}
 	if chosen < 0 {
 		if role == roleAny {
-			return Certificate{}, errors.New("tlcp: " + holds() + ", and several certificates have their key here: this is a TLCP signing and encryption pair (GmSSL writes them so); load it with LoadCertificatePair(certFile, keyFile, certFile, keyFile) or X509CertificatePair, or give one certificate and its key")
+			return Certificate{}, errors.New("tlcp: " + holds() + ", and several certificates have their key here: this is a TLCP signing and encryption pair (GmSSL writes them so); load it with LoadCertificatePair(certFile, keyFile, certFile, keyFile) (LoadCertificatePairWithPassword for encrypted keys) or X509CertificatePair, or give one certificate and its key")
 		}
 		return Certificate{}, fmt.Errorf("tlcp: cannot tell which certificate is the %s certificate: %s, and their key usages do not tell the roles apart", role, holds())
 	}
