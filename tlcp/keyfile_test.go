@@ -108,14 +108,15 @@ func TestGmSSLCombinedFiles(t *testing.T) {
 		t.Fatalf("wrong password: %v", err)
 	}
 
-	handshake(t, pair)
+	handshake(t, pair, readTestdata(t, "ca.pem"))
 }
 
-// handshake runs one TLCP handshake with pair as the server's credentials.
-func handshake(t *testing.T, pair tlcp.CertificatePair) {
+// handshake runs one TLCP handshake with pair as the server's credentials
+// and a client that trusts rootPEM.
+func handshake(t *testing.T, pair tlcp.CertificatePair, rootPEM []byte) {
 	t.Helper()
 	roots := smx509.NewCertPool()
-	if !roots.AppendCertsFromPEM(readTestdata(t, "ca.pem")) {
+	if !roots.AppendCertsFromPEM(rootPEM) {
 		t.Fatal("no CA")
 	}
 	c1, c2 := net.Pipe()
@@ -132,6 +133,63 @@ func handshake(t *testing.T, pair tlcp.CertificatePair) {
 	if err := <-errc; err != nil {
 		t.Fatalf("server: %v", err)
 	}
+}
+
+// TestGmSSLGeneratedFiles (with SHANGMI_GMSSL set to a gmssl 3 binary):
+// the server credentials made exactly as GmSSL's tlcp_server help shows
+// (a root CA, a TLCP sub-CA, sign and enc certificates, `cat` into one
+// certificate and one key file) load as a pair and serve a handshake.
+func TestGmSSLGeneratedFiles(t *testing.T) {
+	path := os.Getenv("SHANGMI_GMSSL")
+	if path == "" {
+		t.Skip("SHANGMI_GMSSL is not set")
+	}
+	dir := t.TempDir()
+	prefix := filepath.Dir(filepath.Dir(path))
+	gmssl := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command(path, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(prefix, "lib"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("gmssl %s: %v\n%s", args[0], err, out)
+		}
+	}
+	const pw = "P@ssw0rd"
+	subj := []string{"-C", "CN", "-ST", "Beijing", "-L", "Haidian", "-O", "GmSSL", "-OU", "Test"}
+	gmssl("sm2keygen", "-pass", pw, "-out", "root_key.pem")
+	gmssl(append(append([]string{"certgen"}, subj...), "-CN", "Root CA", "-days", "3650", "-key", "root_key.pem", "-pass", pw,
+		"-out", "root.pem", "-key_usage", "keyCertSign", "-key_usage", "cRLSign", "-ca")...)
+	gmssl("sm2keygen", "-pass", pw, "-out", "ca_key.pem")
+	gmssl(append(append([]string{"reqgen"}, subj...), "-CN", "TLCP CA", "-key", "ca_key.pem", "-pass", pw, "-out", "ca_req.pem")...)
+	gmssl("reqsign", "-in", "ca_req.pem", "-days", "1825", "-key_usage", "keyCertSign", "-key_usage", "cRLSign", "-path_len_constraint", "0",
+		"-cacert", "root.pem", "-key", "root_key.pem", "-pass", pw, "-out", "ca.pem", "-ca")
+	var certs, keys []byte
+	for _, role := range []string{"sign", "enc"} {
+		ku := map[string]string{"sign": "digitalSignature", "enc": "keyEncipherment"}[role]
+		gmssl("sm2keygen", "-pass", pw, "-out", role+"_key.pem")
+		gmssl(append(append([]string{"reqgen"}, subj...), "-CN", "TLCP Server", "-key", role+"_key.pem", "-pass", pw, "-out", role+"_req.pem")...)
+		gmssl("reqsign", "-in", role+"_req.pem", "-days", "365", "-key_usage", ku, "-ext_key_usage", "serverAuth", "-subject_dns_name", "localhost",
+			"-cacert", "ca.pem", "-key", "ca_key.pem", "-pass", pw, "-out", role+".pem")
+		certs = append(certs, readFile(t, filepath.Join(dir, role+".pem"))...)
+		keys = append(keys, readFile(t, filepath.Join(dir, role+"_key.pem"))...)
+	}
+	certs = append(certs, readFile(t, filepath.Join(dir, "ca.pem"))...)
+	pair, err := tlcp.X509CertificatePairWithPassword(certs, keys, certs, keys, []byte(pw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pair.Sign.Certificate) != 2 || len(pair.Enc.Certificate) != 2 {
+		t.Fatal("chains do not hold the sub-CA")
+	}
+	handshake(t, pair, readFile(t, filepath.Join(dir, "root.pem")))
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	must(t, err)
+	return b
 }
 
 // TestGmSSLFilesAsOneCertificate: with one key, a combined certificate

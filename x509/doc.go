@@ -8,8 +8,8 @@
 // ParsePrivateKeyPEM and ParsePrivateKeysPEM read the private key files that
 // OpenSSL, Tongsuo and GmSSL write:
 //
-//   - PKCS #8 "PRIVATE KEY", and SEC 1 under "EC PRIVATE KEY" (GmSSL) and
-//     "SM2 PRIVATE KEY" (`openssl ec`, Tongsuo), with or without the curve
+//   - PKCS #8 "PRIVATE KEY", and SEC 1 under "EC PRIVATE KEY" (GmSSL,
+//     Tongsuo) and "SM2 PRIVATE KEY" (`openssl ec`), with or without the curve
 //     OID and the public key, with the SM2 curve written out as explicit
 //     parameters, or after an "EC PARAMETERS" / "SM2 PARAMETERS" block;
 //   - "ENCRYPTED PRIVATE KEY": PBES2 with PBKDF2 or scrypt, and SM4-CBC,

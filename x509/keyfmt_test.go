@@ -734,3 +734,96 @@ func TestOpenSSLBothWays(t *testing.T) {
 		t.Errorf("PBES2OptionsForOpenSSL wrote:\n%s", text)
 	}
 }
+
+// peerTool returns the path of a GmSSL or Tongsuo binary named by the
+// environment variable env (for example SHANGMI_TONGSUO=/opt/tongsuo/bin/tongsuo),
+// or skips: neither tool is packaged for the CI machine.
+func peerTool(t *testing.T, env string) func(stdin string, args ...string) ([]byte, error) {
+	path := os.Getenv(env)
+	if path == "" {
+		t.Skip(env + " is not set")
+	}
+	prefix := filepath.Dir(filepath.Dir(path))
+	return func(stdin string, args ...string) ([]byte, error) {
+		cmd := exec.Command(path, args...)
+		cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+filepath.Join(prefix, "lib")+":"+filepath.Join(prefix, "lib64"))
+		cmd.Stdin = strings.NewReader(stdin)
+		return cmd.Output()
+	}
+}
+
+// TestTongsuoBothWays (with SHANGMI_TONGSUO set): Tongsuo's HMAC-SM3 and
+// HMAC-SHA3 PBES2, its legacy SM4 PEM and its SEC 1 output read here, and
+// Tongsuo reads what PBES2OptionsForTongsuo and PBES2OptionsForOpenSSL write.
+func TestTongsuoBothWays(t *testing.T) {
+	tongsuo := peerTool(t, "SHANGMI_TONGSUO")
+	dir := t.TempDir()
+	sk := sm2Key(t)
+	plain, err := MarshalPrivateKeyPEM(sk)
+	must(t, err)
+	in := filepath.Join(dir, "plain.pem")
+	must(t, os.WriteFile(in, plain, 0o600))
+	for name, args := range map[string][]string{
+		"pkcs8 sm4 hmacWithSM3":           {"pkcs8", "-topk8", "-v2", "sm4", "-v2prf", "hmacWithSM3", "-passout", "pass:pw"},
+		"pkcs8 aes-256-cbc hmac-sha3-256": {"pkcs8", "-topk8", "-v2", "aes-256-cbc", "-v2prf", "hmac-sha3-256", "-passout", "pass:pw"},
+		"ec -sm4":                         {"ec", "-sm4", "-passout", "pass:pw"},
+		"ec":                              {"ec"},
+	} {
+		out, err := tongsuo("", append(args, "-in", in)...)
+		must(t, err)
+		got, err := ParsePrivateKeyPEM(out, []byte("pw"))
+		if err != nil || !sk.Equal(got) {
+			t.Errorf("tongsuo %s: %v", name, err)
+		}
+	}
+	for name, opts := range map[string]*PBES2Options{"Tongsuo": PBES2OptionsForTongsuo(), "OpenSSL": PBES2OptionsForOpenSSL()} {
+		enc, err := MarshalPrivateKeyPEMWithPassword(rand.Reader, sk, []byte("pw"), opts)
+		must(t, err)
+		f := filepath.Join(dir, name+".pem")
+		must(t, os.WriteFile(f, enc, 0o600))
+		out, err := tongsuo("", "pkey", "-in", f, "-passin", "pass:pw")
+		if err != nil {
+			t.Errorf("tongsuo cannot read PBES2OptionsFor%s: %v", name, err)
+			continue
+		}
+		if got, err := ParsePrivateKeyPEM(out, nil); err != nil || !sk.Equal(got) {
+			t.Errorf("tongsuo decrypted PBES2OptionsFor%s to another key: %v", name, err)
+		}
+	}
+}
+
+// TestGmSSLBothWays (with SHANGMI_GMSSL set): `gmssl sm2keygen -pass`
+// output reads here, and GmSSL signs with a key we encrypted with the
+// default options (the signature verifies under our public key).
+func TestGmSSLBothWays(t *testing.T) {
+	gmssl := peerTool(t, "SHANGMI_GMSSL")
+	dir := t.TempDir()
+	keyFile, pubFile := filepath.Join(dir, "k.pem"), filepath.Join(dir, "pub.pem")
+	_, err := gmssl("", "sm2keygen", "-pass", "pw", "-out", keyFile, "-pubout", pubFile)
+	must(t, err)
+	k, err := ParsePrivateKeyPEM(readFile(t, keyFile), []byte("pw"))
+	must(t, err)
+	pub, err := ParsePublicKeyPEM(readFile(t, pubFile))
+	must(t, err)
+	if !k.(*sm2.PrivateKey).PublicKey().Equal(pub) {
+		t.Fatal("gmssl key parsed to another key")
+	}
+	sk := sm2Key(t)
+	enc, err := MarshalPrivateKeyPEMWithPassword(rand.Reader, sk, []byte("pw"), nil)
+	must(t, err)
+	must(t, os.WriteFile(keyFile, enc, 0o600))
+	sig, err := gmssl("hello", "sm2sign", "-key", keyFile, "-pass", "pw")
+	if err != nil {
+		t.Fatalf("gmssl cannot use our default encrypted key: %v", err)
+	}
+	if !sm2.VerifyASN1(sk.PublicKey(), []byte("hello"), []byte(sm2.DefaultUID), sig) {
+		t.Fatal("gmssl signed with another key")
+	}
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	must(t, err)
+	return b
+}

@@ -17,7 +17,7 @@ const (
 	PEMTypePrivateKey          = "PRIVATE KEY"           // PKCS #8
 	PEMTypeEncryptedPrivateKey = "ENCRYPTED PRIVATE KEY" // PKCS #8 PBES2
 	PEMTypeECPrivateKey        = "EC PRIVATE KEY"        // SEC 1
-	PEMTypeSM2PrivateKey       = "SM2 PRIVATE KEY"       // SEC 1, as OpenSSL 3 and Tongsuo label SM2 keys
+	PEMTypeSM2PrivateKey       = "SM2 PRIVATE KEY"       // SEC 1, as `openssl ec` (OpenSSL 3) labels SM2 keys
 	PEMTypeRSAPrivateKey       = "RSA PRIVATE KEY"       // PKCS #1
 	PEMTypePublicKey           = "PUBLIC KEY"            // SubjectPublicKeyInfo
 	PEMTypeECParameters        = "EC PARAMETERS"         // SEC 1 ECParameters, read and skipped
