@@ -665,6 +665,9 @@ func TestDescribePEM(t *testing.T) {
 			t.Errorf("DescribePEM(%.40q)\n got %s\nwant %s", c.data, got, c.want)
 		}
 	}
+	if _, err := ParsePublicKeyPEM(pemOf(PEMTypePrivateKey, pkcs8)); err == nil || !strings.HasSuffix(err.Error(), "it holds 1 SM2 private key (PKCS #8)") {
+		t.Fatal(err)
+	}
 	// Errors for files without a key carry the description.
 	_, err := ParsePrivateKeyPEM(append(cert, cert...), nil)
 	if err == nil || err.Error() != "x509: no private key found in PEM data; it holds 2 certificates" {

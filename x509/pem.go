@@ -218,7 +218,7 @@ func ParsePublicKeyPEM(pemBytes []byte) (any, error) {
 		var block *pem.Block
 		block, rest = pem.Decode(rest)
 		if block == nil {
-			return nil, errors.New("x509: no PUBLIC KEY block found in PEM data")
+			return nil, errors.New("x509: no PUBLIC KEY block found in PEM data; it holds " + DescribePEM(pemBytes))
 		}
 		if block.Type == PEMTypePublicKey {
 			return ParsePKIXPublicKey(block.Bytes)
