@@ -81,6 +81,15 @@
 // on both sides (D12; GmSSL does not resume); a session is forgotten when
 // its connection ends with a fatal alert. Tickets are never used (D13).
 //
+// # Memory a peer can make a server hold
+//
+// Parsed certificates are shared between connections through a
+// process-wide cache bounded to 4 MiB (estimated: DER plus parsed form;
+// about a thousand typical certificates). Only a Config's own
+// certificates and a peer's verified certificates enter it; what an
+// unauthenticated peer sends is parsed for its connection and released
+// with it.
+//
 // # Suites
 //
 // The four SM2 suites of GB/T 38636-2020 are enabled by default, in the

@@ -527,7 +527,7 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 	}
 	certs := make([]*smx509.Certificate, len(raw))
 	for i, der := range raw {
-		cert, err := parseCertificate(der)
+		cert, err := parsePeerCertificate(der)
 		if err != nil {
 			return errorf(alertBadCertificate, "tlcp: parsing server certificate %d: %w", i, err)
 		}
@@ -576,6 +576,10 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 		if err := cfg.VerifyPeerCertificate(raw, chains); err != nil {
 			return errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
 		}
+	}
+	if chains != nil {
+		// Verified: worth keeping parsed for the next connection.
+		rememberVerified(chains, enc)
 	}
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc

@@ -373,7 +373,7 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 	}
 	certs := make([]*smx509.Certificate, len(raw))
 	for i, der := range raw {
-		cert, err := parseCertificate(der)
+		cert, err := parsePeerCertificate(der)
 		if err != nil {
 			return nil, errorf(alertBadCertificate, "tlcp: parsing client certificate %d: %w", i, err)
 		}
@@ -430,6 +430,10 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 		if err := cfg.VerifyPeerCertificate(raw, chains); err != nil {
 			return nil, errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
 		}
+	}
+	if chains != nil {
+		// Verified: worth keeping parsed for the next connection.
+		rememberVerified(chains, enc)
 	}
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc
