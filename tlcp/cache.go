@@ -14,24 +14,26 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
-// lru is a small map + list LRU used by both caches.
+// lru is a small map + list LRU used by the session caches. It holds at
+// most maxEntries entries and, if maxBytes > 0, entries whose costs add up
+// to at most maxBytes, evicting the least recently used beyond either.
 type lru[V any] struct {
-	mu       sync.Mutex
-	capacity int
-	m        map[string]*list.Element
-	q        list.List
+	mu         sync.Mutex
+	maxEntries int
+	maxBytes   int64
+	used       int64
+	m          map[string]*list.Element
+	q          list.List // front is most recently used
 }
 
 type lruEntry[V any] struct {
 	key   string
 	value V
+	cost  int64
 }
 
-func newLRU[V any](capacity int) *lru[V] {
-	if capacity < 1 {
-		capacity = 1
-	}
-	return &lru[V]{capacity: capacity, m: make(map[string]*list.Element)}
+func newLRU[V any](maxEntries int, maxBytes int64) *lru[V] {
+	return &lru[V]{maxEntries: max(maxEntries, 1), maxBytes: maxBytes, m: make(map[string]*list.Element)}
 }
 
 func (c *lru[V]) get(key string) (v V, ok bool) {
@@ -44,35 +46,44 @@ func (c *lru[V]) get(key string) (v V, ok bool) {
 	return v, false
 }
 
-func (c *lru[V]) put(key string, v V) {
+// put adds or replaces an entry of the given cost. An entry that costs
+// more than a quarter of maxBytes is not stored (and replaces nothing),
+// so that one cannot flush all the others.
+func (c *lru[V]) put(key string, v V, cost int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.m[key]; ok {
-		e.Value.(*lruEntry[V]).value = v
-		c.q.MoveToFront(e)
+		c.removeLocked(e)
+	}
+	if c.maxBytes > 0 && cost > c.maxBytes/4 {
 		return
 	}
-	if c.q.Len() >= c.capacity {
-		old := c.q.Back()
-		c.q.Remove(old)
-		delete(c.m, old.Value.(*lruEntry[V]).key)
+	for c.q.Len() > 0 && (c.q.Len() >= c.maxEntries || (c.maxBytes > 0 && c.used+cost > c.maxBytes)) {
+		c.removeLocked(c.q.Back())
 	}
-	c.m[key] = c.q.PushFront(&lruEntry[V]{key, v})
+	c.m[key] = c.q.PushFront(&lruEntry[V]{key, v, cost})
+	c.used += cost
 }
 
 func (c *lru[V]) remove(key string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.m[key]; ok {
-		c.q.Remove(e)
-		delete(c.m, key)
+		c.removeLocked(e)
 	}
 }
 
-func (c *lru[V]) len() int {
+func (c *lru[V]) removeLocked(e *list.Element) {
+	ent := c.q.Remove(e).(*lruEntry[V])
+	delete(c.m, ent.key)
+	c.used -= ent.cost
+}
+
+// stats returns the number of entries and their total cost.
+func (c *lru[V]) stats() (n int, used int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.q.Len()
+	return c.q.Len(), c.used
 }
 
 // lruClientSessionCache is the ClientSessionCache of NewLRUClientSessionCache.
@@ -84,7 +95,7 @@ func NewLRUClientSessionCache(capacity int) ClientSessionCache {
 	if capacity < 1 {
 		capacity = 64
 	}
-	return &lruClientSessionCache{newLRU[*ClientSessionState](capacity)}
+	return &lruClientSessionCache{newLRU[*ClientSessionState](capacity, 0)}
 }
 
 func (c *lruClientSessionCache) Get(key string) (*ClientSessionState, bool) { return c.c.get(key) }
@@ -94,31 +105,120 @@ func (c *lruClientSessionCache) Put(key string, cs *ClientSessionState) {
 		c.c.remove(key)
 		return
 	}
-	c.c.put(key, cs)
+	c.c.put(key, cs, 0)
 }
 
-// serverSession is what a server remembers about a session (INTEROP.md §6.1).
-type serverSession struct {
-	cipherSuite    uint16
-	masterSecret   []byte
-	peerCerts      []*smx509.Certificate
-	signCert       *smx509.Certificate
-	encCert        *smx509.Certificate
-	verifiedChains [][]*smx509.Certificate
-	serverName     string
-	alpn           string
-	created        time.Time
+// sessionPeer is what a session keeps of the peer's certificates: what
+// resumption needs and no more (issue 10). Verified certificates are kept
+// parsed, with their chains; unverified ones only as the DER of the two
+// leaves, parsed again when the session resumes, so that a peer nobody
+// authenticated costs the cache its two leaves and nothing else it sent.
+type sessionPeer struct {
+	sign, enc       *smx509.Certificate
+	chains          [][]*smx509.Certificate
+	signDER, encDER []byte
 }
+
+func newSessionPeer(sign, enc *smx509.Certificate, chains [][]*smx509.Certificate) sessionPeer {
+	if len(chains) > 0 {
+		return sessionPeer{sign: sign, enc: enc, chains: chains}
+	}
+	var p sessionPeer
+	if sign != nil {
+		p.signDER = sign.Raw
+	}
+	if enc != nil && enc != sign {
+		p.encDER = enc.Raw
+	}
+	return p
+}
+
+// hasCert reports whether the peer authenticated with a certificate.
+func (p *sessionPeer) hasCert() bool { return p.sign != nil || p.signDER != nil }
+
+// verified reports whether the peer's certificates were verified.
+func (p *sessionPeer) verified() bool { return len(p.chains) > 0 }
+
+// certificates returns the peer's signing and encryption certificates
+// and the list ConnectionState.PeerCertificates shows after resumption:
+// SIGN, ENC (if any), then the intermediates of the first verified chain.
+func (p *sessionPeer) certificates() (sign, enc *smx509.Certificate, list []*smx509.Certificate, err error) {
+	sign, enc = p.sign, p.enc
+	if p.signDER != nil {
+		if sign, err = parsePeerCertificate(p.signDER); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if p.encDER != nil {
+		if enc, err = parsePeerCertificate(p.encDER); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if sign == nil {
+		return nil, nil, nil, nil
+	}
+	list = append(list, sign)
+	if enc != nil {
+		list = append(list, enc)
+	}
+	if len(p.chains) > 0 && len(p.chains[0]) > 2 {
+		list = append(list, p.chains[0][1:len(p.chains[0])-1]...)
+	}
+	return sign, enc, list, nil
+}
+
+// cost estimates the memory the certificates hold. Roots belong to the
+// Config's pool and are not counted.
+func (p *sessionPeer) cost() int64 {
+	n := int64(len(p.signDER) + len(p.encDER))
+	seen := make(map[*smx509.Certificate]bool)
+	add := func(c *smx509.Certificate) {
+		if c != nil && !seen[c] {
+			seen[c] = true
+			n += certCost(c)
+		}
+	}
+	add(p.sign)
+	add(p.enc)
+	for _, chain := range p.chains {
+		for _, c := range chain[:len(chain)-1] {
+			add(c)
+		}
+	}
+	return n
+}
+
+// serverSession is what a server remembers about a session (INTEROP.md
+// §6.1): only what resuming it needs.
+type serverSession struct {
+	cipherSuite  uint16
+	masterSecret []byte
+	peer         sessionPeer
+	serverName   string
+	created      time.Time
+}
+
+// cost estimates the memory of a cached session: the entry, its key and
+// map slot, the secrets and names, and the client's certificates.
+func (s *serverSession) cost() int64 {
+	return 256 + int64(len(s.masterSecret)+len(s.serverName)) + s.peer.cost()
+}
+
+// sessionBytesPerEntry is the average memory per session the server's
+// cache allows: Config.SessionCacheSize sessions hold at most that many
+// times this. It fits a session with a verified double certificate of
+// ordinary size, so that a cache of such sessions is bounded by count.
+const sessionBytesPerEntry = 8 << 10
 
 // serverSessionCache maps session IDs to sessions.
 type serverSessionCache struct{ c *lru[*serverSession] }
 
-func newServerSessionCache(capacity int) *serverSessionCache {
-	return &serverSessionCache{newLRU[*serverSession](capacity)}
+func newServerSessionCache(maxEntries int) *serverSessionCache {
+	return &serverSessionCache{newLRU[*serverSession](maxEntries, int64(maxEntries)*sessionBytesPerEntry)}
 }
 
 func (c *serverSessionCache) get(id []byte) (*serverSession, bool) { return c.c.get(string(id)) }
-func (c *serverSessionCache) put(id []byte, s *serverSession)      { c.c.put(string(id), s) }
+func (c *serverSessionCache) put(id []byte, s *serverSession)      { c.c.put(string(id), s, s.cost()) }
 func (c *serverSessionCache) remove(id []byte)                     { c.c.remove(string(id)) }
 
 // The parsed-certificate cache.

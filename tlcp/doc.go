@@ -90,6 +90,10 @@
 // unauthenticated peer sends is parsed for its connection and released
 // with it.
 //
+// The server's session cache keeps only what resuming a session needs
+// and is bounded in bytes as well as in sessions (see
+// [Config.SessionCacheSize]).
+//
 // # Suites
 //
 // The four SM2 suites of GB/T 38636-2020 are enabled by default, in the

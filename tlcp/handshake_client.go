@@ -139,12 +139,18 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if cache := c.config.ClientSessionCache; cache != nil {
 		cacheKey = clientSessionCacheKey(c)
 		if s, ok := cache.Get(cacheKey); ok && s != nil {
-			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime() && !certsExpired(c.config.time(), s.signCert, s.encCert)
+			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
+			var sign, enc *smx509.Certificate
+			if fresh {
+				var err error
+				sign, enc, _, err = s.server.certificates()
+				fresh = err == nil && !certsExpired(c.config.time(), sign, enc)
+			}
 			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) &&
 				// A session made with InsecureSkipVerify, in a cache
 				// shared with this Config, must not let it skip
 				// verification, as crypto/tls also guards.
-				(c.config.InsecureSkipVerify || len(s.verifiedChains) > 0) {
+				(c.config.InsecureSkipVerify || s.server.verified()) {
 				hello.sessionID = s.sessionID
 				session = s
 				// A fatal alert from here on drops the offered session.
@@ -181,14 +187,11 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	}
 	if cacheKey != "" && len(sh.sessionID) > 0 && !c.didResume {
 		c.config.ClientSessionCache.Put(cacheKey, &ClientSessionState{
-			sessionID:      bytes.Clone(sh.sessionID),
-			cipherSuite:    c.cipherSuite,
-			masterSecret:   hs.masterSecret,
-			serverCerts:    c.peerCertificates,
-			signCert:       c.peerSignCert,
-			encCert:        c.peerEncCert,
-			verifiedChains: c.verifiedChains,
-			receivedAt:     c.config.time(),
+			sessionID:    bytes.Clone(sh.sessionID),
+			cipherSuite:  c.cipherSuite,
+			masterSecret: hs.masterSecret,
+			server:       newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
+			receivedAt:   c.config.time(),
 		})
 	}
 	if cacheKey != "" && len(sh.sessionID) > 0 {
@@ -267,9 +270,13 @@ func (hs *clientHandshakeState) doResumeHandshake() error {
 		return errorf(alertIllegalParameter, "tlcp: server resumed a session with a different cipher suite")
 	}
 	c.didResume = true
-	c.peerCertificates = s.serverCerts
-	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
-	c.verifiedChains = s.verifiedChains
+	sign, enc, list, err := s.server.certificates()
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: the cached session's server certificate no longer parses: %w", err)
+	}
+	c.peerCertificates = list
+	c.peerSignCert, c.peerEncCert = sign, enc
+	c.verifiedChains = s.server.chains
 	hs.masterSecret = s.masterSecret
 	// A line per client random lets Wireshark decrypt resumed connections.
 	if err := c.config.writeKeyLog(hs.hello.random, hs.masterSecret); err != nil {

@@ -202,7 +202,7 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	if !ok {
 		return false
 	}
-	if cfg.time().Sub(s.created) >= cfg.lifetime() || certsExpired(cfg.time(), s.signCert, s.encCert) {
+	if cfg.time().Sub(s.created) >= cfg.lifetime() {
 		cache.remove(hs.clientHello.sessionID)
 		return false
 	}
@@ -212,21 +212,26 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	// A session made without a client certificate does not satisfy a
 	// policy that now requires one.
 	needCert := cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert
-	if needCert && s.signCert == nil {
+	if needCert && !s.peer.hasCert() {
 		return false
 	}
 	// Nor does one whose certificate was not verified satisfy a policy
 	// that verifies (the cache is shared by Config.Clone).
-	if s.signCert != nil && cfg.ClientAuth >= VerifyClientCertIfGiven && len(s.verifiedChains) == 0 {
+	if s.peer.hasCert() && cfg.ClientAuth >= VerifyClientCertIfGiven && !s.peer.verified() {
 		return false
 	}
 	if s.serverName != hs.clientHello.serverName {
 		return false
 	}
+	sign, enc, list, err := s.peer.certificates()
+	if err != nil || certsExpired(cfg.time(), sign, enc) {
+		cache.remove(hs.clientHello.sessionID)
+		return false
+	}
 	hs.session = s
-	c.peerCertificates = s.peerCerts
-	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
-	c.verifiedChains = s.verifiedChains
+	c.peerCertificates = list
+	c.peerSignCert, c.peerEncCert = sign, enc
+	c.verifiedChains = s.peer.chains
 	return true
 }
 
@@ -464,15 +469,11 @@ func (hs *serverHandshakeState) saveSession() {
 		return
 	}
 	cache.put(hs.hello.sessionID, &serverSession{
-		cipherSuite:    hs.hello.cipherSuite,
-		masterSecret:   hs.masterSecret,
-		peerCerts:      c.peerCertificates,
-		signCert:       c.peerSignCert,
-		encCert:        c.peerEncCert,
-		verifiedChains: c.verifiedChains,
-		serverName:     hs.clientHello.serverName,
-		alpn:           c.clientProtocol,
-		created:        c.config.time(),
+		cipherSuite:  hs.hello.cipherSuite,
+		masterSecret: hs.masterSecret,
+		peer:         newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
+		serverName:   hs.clientHello.serverName,
+		created:      c.config.time(),
 	})
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID

@@ -162,6 +162,28 @@ func (h *hostilePeer) hello(suites ...uint16) error {
 
 func (h *hostilePeer) Close() error { return h.conn.Close() }
 
+// bigPair returns a double certificate with keys, each certificate about
+// size bytes (see bigCertificate), issued by a CA nobody trusts.
+func bigPair(t testing.TB, cn string, size int) CertificatePair {
+	t.Helper()
+	ca, caKey := mustIssue(t, &smx509.Certificate{
+		Subject:               pkix.Name{CommonName: "Untrusted CA"},
+		KeyUsage:              smx509.KeyUsageCertSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}, nil, nil)
+	leaf := func(ku smx509.KeyUsage) Certificate {
+		cert, key := mustIssue(t, &smx509.Certificate{
+			Subject:         pkix.Name{CommonName: cn},
+			DNSNames:        []string{cn},
+			KeyUsage:        ku,
+			ExtraExtensions: []pkix.Extension{{Id: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 99999, 1}, Value: make([]byte, size)}},
+		}, ca, caKey)
+		return Certificate{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}
+	}
+	return CertificatePair{Sign: leaf(smx509.KeyUsageDigitalSignature), Enc: leaf(smx509.KeyUsageKeyAgreement)}
+}
+
 // bigCertificate returns an SM2 certificate of about size bytes, padded with
 // a non-critical private extension, issued by a CA nobody trusts. The
 // padding is a run of 'P' bytes, so that a test can stamp each copy with

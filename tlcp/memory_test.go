@@ -5,6 +5,7 @@
 package tlcp
 
 import (
+	"bytes"
 	"net"
 	"runtime"
 	"sync"
@@ -186,6 +187,113 @@ func TestVerifiedCertificatesCached(t *testing.T) {
 			if got := parsedCerts.lookup(der) != nil; got != verify {
 				t.Fatalf("verified %v: certificate cached %v", verify, got)
 			}
+		}
+	}
+}
+
+// TestSessionCacheBounded is issue 10's second attack: 200 anonymous ECDHE
+// sessions, each client with two 100 KiB certificates nobody verifies. The
+// server's session cache may keep only what resumption needs, within its
+// byte bound, and the sessions must still resume.
+func TestSessionCacheBounded(t *testing.T) {
+	const sessions, certSize = 200, 100 << 10
+	p := getPKI(t)
+	pair := bigPair(t, "anonymous", certSize)
+	scfg := &Config{Certificates: []CertificatePair{p.server}}
+	ln, err := Listen("tcp", "127.0.0.1:0", scfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait := serveAll(ln)
+	defer wait()
+	dial := func(cache ClientSessionCache) (*Conn, error) {
+		return Dial("tcp", ln.Addr().String(), &Config{
+			InsecureSkipVerify: true,
+			Certificates:       []CertificatePair{pair},
+			CipherSuites:       []uint16{ciphersuite.ECDHE_SM4_GCM_SM3},
+			ClientSessionCache: cache,
+		})
+	}
+	// Warm up first-use allocations, and make a session to resume at the
+	// end (the most recent is kept whatever the bound).
+	before := liveHeap()
+	var last ClientSessionCache
+	for range sessions {
+		last = NewLRUClientSessionCache(1)
+		c, err := dial(last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+	}
+	// Only the server's cache holds anything now; the clients' caches
+	// are garbage except the last.
+	retained := int64(liveHeap()) - int64(before)
+	t.Logf("server retains %.1f MiB for %d sessions with two %d KiB client certificates each",
+		float64(retained)/(1<<20), sessions, certSize>>10)
+	if limit := int64(sessionCacheBytes(scfg)) + 2<<20; retained > limit {
+		t.Fatalf("%.1f MiB retained, want at most %.1f MiB (the cache's bound and some slack)",
+			float64(retained)/(1<<20), float64(limit)/(1<<20))
+	}
+	c, err := dial(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Handshake(); err != nil || !c.ConnectionState().DidResume {
+		t.Fatalf("the newest session did not resume (%v)", err)
+	}
+}
+
+// sessionCount is the number of sessions in a server Config's cache.
+func sessionCount(c *Config) int {
+	n, _ := c.sessionCache().c.stats()
+	return n
+}
+
+// sessionCacheBytes is the byte bound of a server Config's cache.
+func sessionCacheBytes(c *Config) int64 { return c.sessionCache().c.maxBytes }
+
+// TestSessionKeepsOnlyWhatResumptionNeeds: a session with unverified
+// client certificates keeps the DER of the two leaves and nothing else the
+// client sent; one with verified certificates keeps them parsed with their
+// chains. Both resume with the same certificates in ConnectionState.
+func TestSessionKeepsOnlyWhatResumptionNeeds(t *testing.T) {
+	p := getPKI(t)
+	for _, verify := range []bool{false, true} {
+		scfg := testServerConfig(t)
+		scfg.CipherSuites = []uint16{ciphersuite.ECDHE_SM4_GCM_SM3}
+		if !verify {
+			scfg.ClientCAs = nil
+		}
+		ccfg := testClientConfig(t)
+		ccfg.ClientSessionCache = NewLRUClientSessionCache(1)
+		_, server, cerr, serr := handshakePair(t, ccfg, scfg)
+		if cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+		s, ok := scfg.sessionCache().get(server.serverSessionID)
+		if !ok {
+			t.Fatal("no session cached")
+		}
+		if verify {
+			if s.peer.sign == nil || s.peer.enc == nil || len(s.peer.chains) == 0 || s.peer.signDER != nil || s.peer.encDER != nil {
+				t.Fatalf("verified session keeps %+v", s.peer)
+			}
+		} else {
+			if s.peer.sign != nil || s.peer.enc != nil || s.peer.chains != nil ||
+				!bytes.Equal(s.peer.signDER, p.client.Sign.Certificate[0]) || !bytes.Equal(s.peer.encDER, p.client.Enc.Certificate[0]) {
+				t.Fatalf("unverified session keeps %+v", s.peer)
+			}
+		}
+		_, resumed, cerr, serr := handshakePair(t, ccfg, scfg)
+		if cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+		st := resumed.ConnectionState()
+		if !st.DidResume || !st.PeerSignCertificate.Equal(p.client.Sign.Leaf) || !st.PeerEncCertificate.Equal(p.client.Enc.Leaf) ||
+			len(st.PeerCertificates) != 2 || (len(st.VerifiedChains) > 0) != verify {
+			t.Fatalf("verified %v: resumed state %+v", verify, st)
 		}
 	}
 }
