@@ -502,6 +502,20 @@ func splitServerCertificates(certs []*smx509.Certificate) (sign, enc *smx509.Cer
 	return certs[0], certs[1], certs[2:]
 }
 
+// checkPeerKeyType refuses a peer certificate whose key is not SM2 with
+// unsupported_certificate (INTEROP.md §7). It runs before the key-usage
+// checks, which would call such a certificate bad_certificate.
+func checkPeerKeyType(peer, role string, cert *smx509.Certificate) error {
+	if cert.PublicKeyAlgorithm == smx509.SM2 {
+		return nil
+	}
+	kind := cert.PublicKeyAlgorithm.String()
+	if cert.PublicKeyAlgorithm == smx509.UnknownPublicKeyAlgorithm {
+		kind = "unknown"
+	}
+	return errorf(alertUnsupportedCertificate, "tlcp: the %s's %s certificate has an %s key; TLCP needs SM2", peer, role, kind)
+}
+
 // sameEntity reports whether two certificates name the same entity: same
 // subject, or a DNS name or IP address in common (INTEROP.md §5, D16).
 func sameEntity(a, b *smx509.Certificate) bool {
@@ -541,6 +555,12 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 		certs[i] = cert
 	}
 	sign, enc, inter := splitServerCertificates(certs)
+	if err := checkPeerKeyType("server", "signing", sign); err != nil {
+		return err
+	}
+	if err := checkPeerKeyType("server", "encryption", enc); err != nil {
+		return err
+	}
 	if !sign.IsTLCPSignCert() {
 		return errorf(alertBadCertificate, "tlcp: the server's signing certificate (first in its list) is not an SM2 end-entity certificate with key usage digitalSignature")
 	}

@@ -392,6 +392,14 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 	} else {
 		others = certs[1:]
 	}
+	if err := checkPeerKeyType("client", "signing", sign); err != nil {
+		return nil, err
+	}
+	if enc != nil {
+		if err := checkPeerKeyType("client", "encryption", enc); err != nil {
+			return nil, err
+		}
+	}
 	if !sign.IsTLCPSignCert() {
 		return nil, errorf(alertBadCertificate, "tlcp: the client's first certificate is not an SM2 end-entity certificate with key usage digitalSignature")
 	}

@@ -6,11 +6,15 @@ package tlcp
 
 import (
 	"bufio"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"errors"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"testing"
 	"time"
@@ -214,6 +218,29 @@ func bigCertificate(t testing.TB, cn string, ku smx509.KeyUsage, size int) (der 
 	}
 	t.Fatal("padding not found")
 	return nil, 0
+}
+
+// ecdsaCertificate returns a self-signed ECDSA P-256 certificate with the
+// given key usage: a certificate TLCP cannot use, whatever its usage.
+func ecdsaCertificate(t testing.TB, cn string, ku smx509.KeyUsage) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &smx509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: cn},
+		DNSNames:     []string{cn},
+		KeyUsage:     ku,
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+	}
+	der, err := smx509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return der
 }
 
 // stamp returns a copy of der with n written into its padding at pad.

@@ -151,3 +151,65 @@ func TestMessageSizeLimits(t *testing.T) {
 		}
 	})
 }
+
+// TestNonSM2CertificateAlert is issue 10's sixth finding: a certificate
+// with a key other than SM2 is unsupported_certificate (43), whatever its
+// key usage, on both sides; the key type is checked before the usage.
+func TestNonSM2CertificateAlert(t *testing.T) {
+	p := getPKI(t)
+	ecSign := ecdsaCertificate(t, "tlcp.test", smx509.KeyUsageDigitalSignature)
+	ecEnc := ecdsaCertificate(t, "tlcp.test", smx509.KeyUsageKeyEncipherment)
+	for _, tc := range []struct {
+		name       string
+		sign, enc  []byte
+		wantInText string
+	}{
+		{"ECDSA signing certificate", ecSign, p.server.Enc.Certificate[0], "signing certificate has an ECDSA key"},
+		{"ECDSA encryption certificate", p.server.Sign.Certificate[0], ecEnc, "encryption certificate has an ECDSA key"},
+	} {
+		t.Run("server sends "+tc.name, func(t *testing.T) {
+			c, s := tcpPair(t)
+			fakeServer(t, s, func(ch *clientHelloMsg) []handshakeMessage {
+				return []handshakeMessage{
+					&serverHelloMsg{vers: VersionTLCP, random: make([]byte, 32), sessionID: []byte{}, cipherSuite: ciphersuite.ECC_SM4_GCM_SM3},
+					&certificateMsg{certificates: [][]byte{tc.sign, tc.enc}},
+				}
+			})
+			err := Client(c, testClientConfig(t)).Handshake()
+			if err == nil || !strings.Contains(err.Error(), tc.wantInText) {
+				t.Fatalf("client error %v", err)
+			}
+			if got := readAlert(s); got != int(alertUnsupportedCertificate) {
+				t.Fatalf("client sent alert %d, want unsupported_certificate", got)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name       string
+		sign, enc  []byte
+		wantInText string
+	}{
+		{"ECDSA signing certificate", ecSign, p.client.Enc.Certificate[0], "signing certificate has an ECDSA key"},
+		{"ECDSA encryption certificate", p.client.Sign.Certificate[0], ecEnc, "encryption certificate has an ECDSA key"},
+	} {
+		t.Run("client sends "+tc.name, func(t *testing.T) {
+			c, s := tcpPair(t)
+			errc := make(chan error, 1)
+			go func() { errc <- Server(s, testServerConfig(t)).Handshake() }()
+			h := newHostilePeer(c)
+			if err := h.hello(ciphersuite.ECDHE_SM4_GCM_SM3); err != nil {
+				t.Fatal(err)
+			}
+			if err := h.readUntil(typeServerHelloDone); err != nil {
+				t.Fatal(err)
+			}
+			h.send(&certificateMsg{certificates: [][]byte{tc.sign, tc.enc}})
+			if got := h.readAlert(); got != int(alertUnsupportedCertificate) {
+				t.Fatalf("server sent alert %d, want unsupported_certificate", got)
+			}
+			if err := <-errc; err == nil || !strings.Contains(err.Error(), tc.wantInText) {
+				t.Fatalf("server error %v", err)
+			}
+		})
+	}
+}
