@@ -133,12 +133,17 @@ func (c *Conn) NetConn() net.Conn { return c.conn }
 
 // isLocalFailure reports whether err was found on this side and should be
 // reported to the peer with an alert. Network errors and alerts from the
-// peer are not.
+// peer are not, nor is a plain HTTP request, which a client speaking HTTP
+// cannot read an alert in reply to (ServeHTTP answers it in HTTP).
 func isLocalFailure(err error) bool {
 	var ne net.Error
 	return !(errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed))
+		errors.Is(err, net.ErrClosed) || errors.Is(err, errClientSpeaksHTTP))
 }
+
+// errClientSpeaksHTTP is the failure of a server whose client sent an HTTP
+// request instead of a ClientHello.
+var errClientSpeaksHTTP = errors.New("tlcp: the client sent an HTTP request to a TLCP server (wrong port?)")
 
 // fail sends the alert that err maps to, unless the failure is not ours to
 // report, and returns err. It is the one path by which errors become alerts.
@@ -294,7 +299,7 @@ func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
 			if c.isClient {
 				return errorf(alertProtocolVersion, "tlcp: the server answered in HTTP to a TLCP client (wrong port?)")
 			}
-			return errorf(alertProtocolVersion, "tlcp: the client sent an HTTP request to a TLCP server (wrong port?)")
+			return errorf(alertProtocolVersion, "%w", errClientSpeaksHTTP)
 		}
 		return errorf(alertProtocolVersion, "tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)
 	}

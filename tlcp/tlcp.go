@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -53,7 +54,9 @@ func (l *listener) Accept() (net.Conn, error) {
 }
 
 // NewListener returns a listener whose connections are TLCP server
-// connections over those of inner. The handshake runs on first use.
+// connections over those of inner. The handshake runs on first use, with
+// no time limit unless the caller sets one (see "Handshake timeouts" in
+// the package documentation); for HTTP, use ServeHTTP.
 func NewListener(inner net.Listener, config *Config) net.Listener {
 	return &listener{inner, config}
 }
@@ -70,12 +73,24 @@ func Listen(network, laddr string, config *Config) (net.Listener, error) {
 	return NewListener(l, config), nil
 }
 
-// Dialer dials TLCP connections, like crypto/tls.Dialer.
+// Dialer dials TLCP connections, like crypto/tls.Dialer, optionally
+// through an HTTP CONNECT proxy.
 type Dialer struct {
-	// NetDialer dials the transport; nil means a zero net.Dialer.
+	// NetDialer dials the transport; nil means a zero net.Dialer. Its
+	// Timeout and Deadline bound the whole dial, handshake included.
 	NetDialer *net.Dialer
 	// Config is the client configuration; nil means the zero Config.
 	Config *Config
+	// Proxy, if set, chooses an HTTP CONNECT proxy for each address, as
+	// http.Transport.Proxy does: it is called with a GET request for
+	// https://addr/ and returns the proxy's URL (http:// or https://), or
+	// nil to connect directly. http.ProxyFromEnvironment and
+	// http.ProxyURL fit.
+	Proxy func(*http.Request) (*url.URL, error)
+	// HandshakeTimeout, if positive, bounds the TLCP handshake alone; its
+	// expiry is an error that says "tlcp handshake timeout" and is a
+	// net.Error whose Timeout method reports true.
+	HandshakeTimeout time.Duration
 }
 
 // Dial connects and runs the handshake.
@@ -86,14 +101,24 @@ func (d *Dialer) Dial(network, addr string) (net.Conn, error) {
 // DialContext connects and runs the handshake, both bounded by ctx. The
 // returned net.Conn is a *Conn.
 func (d *Dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	nd := d.NetDialer
-	if nd == nil {
-		nd = new(net.Dialer)
+	c, err := d.dial(ctx, network, addr, nil)
+	if err != nil {
+		return nil, err // not a non-nil interface holding a nil *Conn
 	}
-	return dial(ctx, nd, network, addr, d.Config)
+	return c, nil
 }
 
-func dial(ctx context.Context, nd *net.Dialer, network, addr string, config *Config) (*Conn, error) {
+func (d *Dialer) netDialer() *net.Dialer {
+	if d.NetDialer != nil {
+		return d.NetDialer
+	}
+	return new(net.Dialer)
+}
+
+// dial connects to addr, through d.Proxy's choice if any (sending
+// proxyHeader with the CONNECT), and runs the handshake.
+func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader http.Header) (*Conn, error) {
+	nd := d.netDialer()
 	if nd.Timeout != 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, nd.Timeout)
@@ -104,10 +129,25 @@ func dial(ctx context.Context, nd *net.Dialer, network, addr string, config *Con
 		ctx, cancel = context.WithDeadline(ctx, nd.Deadline)
 		defer cancel()
 	}
-	raw, err := nd.DialContext(ctx, network, addr)
+	var proxyURL *url.URL
+	if d.Proxy != nil {
+		var err error
+		proxyURL, err = d.Proxy(&http.Request{Method: "GET", URL: &url.URL{Scheme: "https", Host: addr}, Header: make(http.Header)})
+		if err != nil {
+			return nil, fmt.Errorf("tlcp: choosing a proxy for %s: %w", addr, err)
+		}
+	}
+	var raw net.Conn
+	var err error
+	if proxyURL != nil {
+		raw, err = dialProxy(ctx, nd, network, proxyURL, addr, proxyHeader)
+	} else {
+		raw, err = nd.DialContext(ctx, network, addr)
+	}
 	if err != nil {
 		return nil, err
 	}
+	config := d.Config
 	if config == nil {
 		config = defaultConfig()
 	}
@@ -122,8 +162,17 @@ func dial(ctx context.Context, nd *net.Dialer, network, addr string, config *Con
 		config.ServerName = host
 	}
 	conn := Client(raw, config)
-	if err := conn.HandshakeContext(ctx); err != nil {
+	hctx := ctx
+	if d.HandshakeTimeout > 0 {
+		var cancel context.CancelFunc
+		hctx, cancel = context.WithTimeout(ctx, d.HandshakeTimeout)
+		defer cancel()
+	}
+	if err := conn.HandshakeContext(hctx); err != nil {
 		raw.Close()
+		if ctx.Err() == nil && hctx.Err() != nil {
+			err = handshakeTimeoutError{d.HandshakeTimeout}
+		}
 		return nil, err
 	}
 	return conn, nil
@@ -132,24 +181,12 @@ func dial(ctx context.Context, nd *net.Dialer, network, addr string, config *Con
 // DialWithDialer connects with dialer and runs the handshake; dialer's
 // Timeout and Deadline bound both.
 func DialWithDialer(dialer *net.Dialer, network, addr string, config *Config) (*Conn, error) {
-	return dial(context.Background(), dialer, network, addr, config)
+	return (&Dialer{NetDialer: dialer, Config: config}).dial(context.Background(), network, addr, nil)
 }
 
 // Dial connects to addr and runs the handshake.
 func Dial(network, addr string, config *Config) (*Conn, error) {
 	return DialWithDialer(new(net.Dialer), network, addr, config)
-}
-
-// NewHTTPTransport returns an *http.Transport that speaks HTTPS over TLCP:
-// client := &http.Client{Transport: tlcp.NewHTTPTransport(cfg)}. The
-// server side needs no helper: http.Server.Serve(tlcp.NewListener(ln, cfg)).
-func NewHTTPTransport(config *Config) *http.Transport {
-	d := &Dialer{Config: config, NetDialer: &net.Dialer{Timeout: 30 * time.Second}}
-	return &http.Transport{
-		DialTLSContext:      d.DialContext,
-		MaxIdleConnsPerHost: 8,
-		IdleConnTimeout:     90 * time.Second,
-	}
 }
 
 // CipherSuites returns the suites this package can negotiate, default ones
