@@ -6,6 +6,7 @@ package tlcp
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -181,11 +182,29 @@ func bigPair(t testing.TB, cn string, size int) CertificatePair {
 			Subject:         pkix.Name{CommonName: cn},
 			DNSNames:        []string{cn},
 			KeyUsage:        ku,
-			ExtraExtensions: []pkix.Extension{{Id: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 99999, 1}, Value: make([]byte, size)}},
+			ExtraExtensions: []pkix.Extension{{Id: asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 99999, 1}, Value: bytes.Repeat([]byte{'P'}, size)}},
 		}, ca, caKey)
 		return Certificate{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}
 	}
 	return CertificatePair{Sign: leaf(smx509.KeyUsageDigitalSignature), Enc: leaf(smx509.KeyUsageKeyAgreement)}
+}
+
+// stampPair returns a copy of a bigPair whose certificates carry n in
+// their padding: distinct certificates with the same keys.
+func stampPair(t testing.TB, p CertificatePair, n int) CertificatePair {
+	t.Helper()
+	stamped := func(c Certificate) Certificate {
+		pad := bytes.Index(c.Certificate[0], bytes.Repeat([]byte{'P'}, 64))
+		der := stamp(c.Certificate[0], pad, n)
+		leaf, err := smx509.ParseCertificate(der)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Leaf is set, so that the client does not put its own
+		// certificates in the cache.
+		return Certificate{Certificate: [][]byte{der}, PrivateKey: c.PrivateKey, Leaf: leaf}
+	}
+	return CertificatePair{Sign: stamped(p.Sign), Enc: stamped(p.Enc)}
 }
 
 // bigCertificate returns an SM2 certificate of about size bytes, padded with

@@ -206,7 +206,7 @@ func TestSessionCacheBounded(t *testing.T) {
 	}
 	wait := serveAll(ln)
 	defer wait()
-	dial := func(cache ClientSessionCache) (*Conn, error) {
+	dial := func(cache ClientSessionCache, pair CertificatePair) (*Conn, error) {
 		return Dial("tcp", ln.Addr().String(), &Config{
 			InsecureSkipVerify: true,
 			Certificates:       []CertificatePair{pair},
@@ -214,20 +214,23 @@ func TestSessionCacheBounded(t *testing.T) {
 			ClientSessionCache: cache,
 		})
 	}
-	// Warm up first-use allocations, and make a session to resume at the
-	// end (the most recent is kept whatever the bound).
+	// The last session is resumed at the end: the most recent is kept
+	// whatever the bound.
 	before := liveHeap()
 	var last ClientSessionCache
-	for range sessions {
-		last = NewLRUClientSessionCache(1)
-		c, err := dial(last)
+	var lastPair CertificatePair
+	for i := range sessions {
+		// Each client with certificates of its own, as distinct
+		// anonymous clients would have.
+		last, lastPair = NewLRUClientSessionCache(1), stampPair(t, pair, i)
+		c, err := dial(last, lastPair)
 		if err != nil {
 			t.Fatal(err)
 		}
 		c.Close()
 	}
-	// Only the server's cache holds anything now; the clients' caches
-	// are garbage except the last.
+	// Only the server's cache holds anything now; the clients' caches and
+	// certificates are garbage except the last.
 	retained := int64(liveHeap()) - int64(before)
 	t.Logf("server retains %.1f MiB for %d sessions with two %d KiB client certificates each",
 		float64(retained)/(1<<20), sessions, certSize>>10)
@@ -235,7 +238,7 @@ func TestSessionCacheBounded(t *testing.T) {
 		t.Fatalf("%.1f MiB retained, want at most %.1f MiB (the cache's bound and some slack)",
 			float64(retained)/(1<<20), float64(limit)/(1<<20))
 	}
-	c, err := dial(last)
+	c, err := dial(last, lastPair)
 	if err != nil {
 		t.Fatal(err)
 	}
