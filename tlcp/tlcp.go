@@ -14,7 +14,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -116,66 +115,83 @@ func (d *Dialer) netDialer() *net.Dialer {
 }
 
 // dial connects to addr, through d.Proxy's choice if any (sending
-// proxyHeader with the CONNECT), and runs the handshake.
+// proxyHeader with the CONNECT), and runs the handshake. The net.Dialer's
+// Timeout and Deadline bound the whole of it, HandshakeTimeout the
+// handshake alone.
 func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader http.Header) (*Conn, error) {
 	nd := d.netDialer()
-	if nd.Timeout != 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, nd.Timeout)
-		defer cancel()
-	}
-	if !nd.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, nd.Deadline)
-		defer cancel()
-	}
-	var proxyURL *url.URL
-	if d.Proxy != nil {
-		var err error
-		proxyURL, err = d.Proxy(&http.Request{Method: "GET", URL: &url.URL{Scheme: "https", Host: addr}, Header: make(http.Header)})
-		if err != nil {
-			return nil, fmt.Errorf("tlcp: choosing a proxy for %s: %w", addr, err)
-		}
-	}
-	var raw net.Conn
-	var err error
-	if proxyURL != nil {
-		raw, err = dialProxy(ctx, nd, network, proxyURL, addr, proxyHeader)
-	} else {
-		raw, err = nd.DialContext(ctx, network, addr)
-	}
+	ctx, cancel := withDialerLimits(ctx, nd)
+	defer cancel()
+	raw, err := d.connect(ctx, nd, network, addr, proxyHeader)
 	if err != nil {
 		return nil, err
 	}
-	config := d.Config
-	if config == nil {
-		config = defaultConfig()
-	}
-	if config.ServerName == "" {
-		// Verify the host we dialled, as crypto/tls does.
-		host := addr
-		if i := strings.LastIndex(addr, ":"); i >= 0 {
-			host = addr[:i]
-		}
-		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-		config = config.Clone()
-		config.ServerName = host
-	}
-	conn := Client(raw, config)
-	hctx := ctx
+	conn := Client(raw, configFor(d.Config, addr))
+	hctx, hcancel := ctx, context.CancelFunc(func() {})
 	if d.HandshakeTimeout > 0 {
-		var cancel context.CancelFunc
-		hctx, cancel = context.WithTimeout(ctx, d.HandshakeTimeout)
-		defer cancel()
+		hctx, hcancel = context.WithTimeout(ctx, d.HandshakeTimeout)
 	}
-	if err := conn.HandshakeContext(hctx); err != nil {
+	err = conn.HandshakeContext(hctx)
+	timedOut := hctx.Err() != nil && ctx.Err() == nil
+	hcancel()
+	if err != nil {
 		raw.Close()
-		if ctx.Err() == nil && hctx.Err() != nil {
-			err = handshakeTimeoutError{d.HandshakeTimeout}
+		if timedOut {
+			return nil, handshakeTimeoutError{d.HandshakeTimeout}
 		}
 		return nil, err
 	}
 	return conn, nil
+}
+
+// withDialerLimits narrows ctx to the net.Dialer's Timeout and Deadline.
+func withDialerLimits(ctx context.Context, nd *net.Dialer) (context.Context, context.CancelFunc) {
+	deadline := nd.Deadline
+	if nd.Timeout != 0 {
+		if t := time.Now().Add(nd.Timeout); deadline.IsZero() || t.Before(deadline) {
+			deadline = t
+		}
+	}
+	if deadline.IsZero() {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, deadline)
+}
+
+// connect opens the transport to addr, directly or through the proxy that
+// d.Proxy names for it.
+func (d *Dialer) connect(ctx context.Context, nd *net.Dialer, network, addr string, proxyHeader http.Header) (net.Conn, error) {
+	if d.Proxy == nil {
+		return nd.DialContext(ctx, network, addr)
+	}
+	probe := &http.Request{Method: "GET", URL: &url.URL{Scheme: "https", Host: addr}, Header: make(http.Header)}
+	proxyURL, err := d.Proxy(probe)
+	if err != nil {
+		return nil, fmt.Errorf("tlcp: choosing a proxy for %s: %w", addr, err)
+	}
+	if proxyURL == nil {
+		return nd.DialContext(ctx, network, addr)
+	}
+	return dialProxy(ctx, nd, network, proxyURL, addr, proxyHeader)
+}
+
+// configFor returns config (the zero Config if nil) with ServerName set
+// to the host of addr if it is empty: a client verifies the host it
+// dialled unless told another name, as with crypto/tls.
+func configFor(config *Config, addr string) *Config {
+	if config == nil {
+		config = defaultConfig()
+	}
+	if config.ServerName != "" {
+		return config
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr // no port
+	}
+	config = config.Clone()
+	config.ServerName = host
+	return config
 }
 
 // DialWithDialer connects with dialer and runs the handshake; dialer's
