@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 )
@@ -74,6 +75,10 @@ func ListenAndServe(addr string, config *Config, handler http.Handler) error {
 func ServeHTTP(srv *http.Server, ln net.Listener, config *Config) error {
 	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil) {
 		return errors.New("tlcp: a server needs a CertificatePair in Config.Certificates or Config.GetCertificate")
+	}
+	if slices.Contains(config.NextProtos, "h2") {
+		// net/http speaks HTTP/2 only on a *tls.Conn.
+		return errors.New(`tlcp: ServeHTTP serves HTTP/1.x only, but Config.NextProtos offers "h2"`)
 	}
 	if ln == nil {
 		addr := srv.Addr

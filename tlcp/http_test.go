@@ -401,3 +401,14 @@ func TestHTTPTransportProxyFromEnvironment(t *testing.T) {
 		t.Fatalf("the proxy saw %q", seen)
 	}
 }
+
+func TestServeHTTPRefusesH2(t *testing.T) {
+	scfg := testServerConfig(t)
+	scfg.NextProtos = []string{"h2", "http/1.1"}
+	if err := ServeHTTP(&http.Server{}, nil, scfg); err == nil || !strings.Contains(err.Error(), "HTTP/1.x only") {
+		t.Fatalf("ServeHTTP with h2: %v", err)
+	}
+	if err := ListenAndServe("127.0.0.1:0", &Config{}, nil); err == nil || !strings.Contains(err.Error(), "needs a CertificatePair") {
+		t.Fatalf("ListenAndServe without certificates: %v", err)
+	}
+}
