@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -143,18 +144,27 @@ func parseName(raw cryptobyte.String, strs *derStrings, name *pkix.Name) error {
 	if !raw.ReadASN1(&raw, cbasn1.SEQUENCE) {
 		return errMalformedName
 	}
-	// First pass: check the structure and count the attributes.
-	n := 0
+	// First pass: check the structure of every attribute and count them
+	// and their identifiers' components, so that what is allocated below
+	// is what the name holds, never more than a malformed one claims.
+	n, components := 0, 0
 	for rest := raw; !rest.Empty(); {
 		var set cryptobyte.String
 		if !rest.ReadASN1(&set, cbasn1.SET) {
 			return errMalformedName
 		}
 		for !set.Empty() {
-			if !set.SkipASN1(cbasn1.SEQUENCE) {
+			var atav, value cryptobyte.String
+			var valueTag cbasn1.Tag
+			if !set.ReadASN1(&atav, cbasn1.SEQUENCE) {
+				return errMalformedName
+			}
+			k, ok := skipOID(&atav)
+			if !ok || !atav.ReadAnyASN1(&value, &valueTag) || !atav.Empty() {
 				return errMalformedName
 			}
 			n++
+			components += k
 		}
 	}
 	if n == 0 {
@@ -162,7 +172,7 @@ func parseName(raw cryptobyte.String, strs *derStrings, name *pkix.Name) error {
 	}
 
 	names := make([]pkix.AttributeTypeAndValue, 0, n)
-	oids := make(oidBuffer, 0, 4*n)
+	oids := make(oidBuffer, 0, components)
 	var counts [7]int
 	for !raw.Empty() {
 		var set cryptobyte.String
@@ -489,40 +499,77 @@ func readExtensions(der cryptobyte.String) ([]pkix.Extension, error) {
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: malformed extensions")
 	}
-	n := 0
+	// First pass: check every extension and count them and their
+	// identifiers' components, so that the allocations below are exactly
+	// what the list holds.
+	n, components := 0, 0
 	for rest := der; !rest.Empty(); n++ {
-		if !rest.SkipASN1(cbasn1.SEQUENCE) {
+		var extension cryptobyte.String
+		if !rest.ReadASN1(&extension, cbasn1.SEQUENCE) {
 			return nil, errors.New("x509: malformed extension")
 		}
-	}
-	exts := make([]pkix.Extension, 0, n)
-	// Extension identifiers are mostly 2.5.29.x: four components each.
-	oids := make(oidBuffer, 0, 4*n+8)
-	for !der.Empty() {
-		var extension cryptobyte.String
-		der.ReadASN1(&extension, cbasn1.SEQUENCE)
-		var ext pkix.Extension
-		var ok bool
-		if ext.Id, ok = oids.read(&extension); !ok {
+		k, ok := skipOID(&extension)
+		if !ok {
 			return nil, errors.New("x509: malformed extension OID field")
 		}
+		components += k
 		if extension.PeekASN1Tag(cbasn1.BOOLEAN) {
-			if !extension.ReadASN1Boolean(&ext.Critical) {
+			var critical bool
+			if !extension.ReadASN1Boolean(&critical) {
 				return nil, errors.New("x509: malformed extension critical field")
 			}
 			// DER forbids encoding the default value.
-			if !ext.Critical {
+			if !critical {
 				return nil, errors.New("x509: malformed extension critical field: explicit FALSE")
 			}
 		}
-		var val cryptobyte.String
-		if !extension.ReadASN1(&val, cbasn1.OCTET_STRING) || !extension.Empty() {
+		if !extension.SkipASN1(cbasn1.OCTET_STRING) || !extension.Empty() {
 			return nil, errors.New("x509: malformed extension value field")
 		}
+	}
+	exts := make([]pkix.Extension, n)
+	oids := make(oidBuffer, 0, components)
+	for i := range exts {
+		var extension cryptobyte.String
+		der.ReadASN1(&extension, cbasn1.SEQUENCE)
+		ext := &exts[i]
+		ext.Id, _ = oids.read(&extension)
+		if extension.PeekASN1Tag(cbasn1.BOOLEAN) {
+			extension.ReadASN1Boolean(&ext.Critical)
+		}
+		var val cryptobyte.String
+		extension.ReadASN1(&val, cbasn1.OCTET_STRING)
 		ext.Value = val
-		exts = append(exts, ext)
 	}
 	return exts, nil
+}
+
+// duplicateExtension returns the identifier of an extension that appears
+// twice in exts, if any. Certificates carry a handful of extensions, for
+// which a quadratic scan is cheapest; a long list is sorted instead, so
+// that a hostile one costs n log n comparisons, not n².
+func duplicateExtension(exts []pkix.Extension) (asn1.ObjectIdentifier, bool) {
+	if len(exts) <= 16 {
+		for i, e := range exts {
+			for _, prev := range exts[:i] {
+				if prev.Id.Equal(e.Id) {
+					return e.Id, true
+				}
+			}
+		}
+		return nil, false
+	}
+	ids := make([]asn1.ObjectIdentifier, len(exts))
+	for i := range exts {
+		ids[i] = exts[i].Id
+	}
+	slices.SortFunc(ids, func(a, b asn1.ObjectIdentifier) int { return slices.Compare(a, b) })
+	for i := 1; i < len(ids); i++ {
+		if ids[i].Equal(ids[i-1]) {
+			return ids[i], true
+		}
+	}
+	return nil, false
 }
 
 var (
@@ -550,17 +597,28 @@ func parseCertificateExtensions(cert *Certificate, der cryptobyte.String, strs *
 		return err
 	}
 	cert.Extensions = exts
-	for i, e := range exts {
-		// Certificates carry a handful of extensions: a quadratic scan
-		// is cheaper than building a set.
-		for _, prev := range exts[:i] {
-			if prev.Id.Equal(e.Id) {
-				return fmt.Errorf("x509: certificate contains duplicate extension %v", e.Id)
-			}
+	if id, dup := duplicateExtension(exts); dup {
+		return fmt.Errorf("x509: certificate contains duplicate extension %v", id)
+	}
+	// Growing UnhandledCriticalExtensions by append would allocate
+	// several times its final size for a long list; ordinary
+	// certificates have two or three critical extensions, all handled.
+	critical := 0
+	for _, e := range exts {
+		if e.Critical {
+			critical++
 		}
+	}
+	if critical > 4 {
+		cert.UnhandledCriticalExtensions = make([]asn1.ObjectIdentifier, 0, critical)
+	}
+	for _, e := range exts {
 		if err := processCertificateExtension(cert, e, strs); err != nil {
 			return err
 		}
+	}
+	if len(cert.UnhandledCriticalExtensions) == 0 {
+		cert.UnhandledCriticalExtensions = nil
 	}
 	return nil
 }
@@ -728,7 +786,7 @@ func parseSANExtension(der cryptobyte.String, strs *derStrings) (dnsNames, email
 				return nil, nil, nil, nil, fmt.Errorf("x509: cannot parse URI %q: %w", s, err)
 			}
 			if len(u.Host) > 0 {
-				if _, ok := domainToReverseLabels(u.Host); !ok && net.ParseIP(u.Host) == nil {
+				if !validDomain(u.Host) && net.ParseIP(u.Host) == nil {
 					return nil, nil, nil, nil, fmt.Errorf("x509: cannot parse URI %q: invalid domain", s)
 				}
 			}
@@ -772,35 +830,48 @@ var extKeyUsageContents = func() [][]byte {
 }()
 
 func parseExtKeyUsageExtension(der cryptobyte.String) ([]ExtKeyUsage, []asn1.ObjectIdentifier, error) {
-	var usages []ExtKeyUsage
-	var unknown []asn1.ObjectIdentifier
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, nil, errors.New("x509: invalid extended key usages")
 	}
-	n := 0
-	for rest := der; !rest.Empty(); n++ {
-		if !rest.SkipASN1(cbasn1.OBJECT_IDENTIFIER) {
+	// First pass: check the identifiers and count the known and the
+	// unknown ones, so that each slice is allocated once, at its size.
+	known, unknown, components := 0, 0, 0
+	for rest := der; !rest.Empty(); {
+		elem := rest
+		var content cryptobyte.String
+		k, ok := skipOID(&rest)
+		if !ok {
 			return nil, nil, errors.New("x509: invalid extended key usages")
 		}
+		elem.ReadASN1(&content, cbasn1.OBJECT_IDENTIFIER)
+		if _, ok := extKeyUsageFromContent(content); ok {
+			known++
+		} else {
+			unknown++
+			components += k
+		}
 	}
+	var usages []ExtKeyUsage
+	var others []asn1.ObjectIdentifier
+	if known > 0 {
+		usages = make([]ExtKeyUsage, 0, known)
+	}
+	if unknown > 0 {
+		others = make([]asn1.ObjectIdentifier, 0, unknown)
+	}
+	oids := make(oidBuffer, 0, components)
 	for !der.Empty() {
 		elem := der
 		var content cryptobyte.String
 		der.ReadASN1(&content, cbasn1.OBJECT_IDENTIFIER)
 		if u, ok := extKeyUsageFromContent(content); ok {
-			if usages == nil {
-				usages = make([]ExtKeyUsage, 0, n)
-			}
 			usages = append(usages, u)
 			continue
 		}
-		var oid asn1.ObjectIdentifier
-		if !elem.ReadASN1ObjectIdentifier(&oid) {
-			return nil, nil, errors.New("x509: invalid extended key usages")
-		}
-		unknown = append(unknown, oid)
+		oid, _ := oids.read(&elem)
+		others = append(others, oid)
 	}
-	return usages, unknown, nil
+	return usages, others, nil
 }
 
 func extKeyUsageFromContent(content []byte) (ExtKeyUsage, bool) {
@@ -813,19 +884,33 @@ func extKeyUsageFromContent(content []byte) (ExtKeyUsage, bool) {
 }
 
 func parseCertificatePolicies(der cryptobyte.String) ([]asn1.ObjectIdentifier, error) {
-	var oids []asn1.ObjectIdentifier
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: invalid certificate policies")
 	}
-	for !der.Empty() {
+	n, components := 0, 0
+	for rest := der; !rest.Empty(); n++ {
 		var pi cryptobyte.String
-		var oid asn1.ObjectIdentifier
-		if !der.ReadASN1(&pi, cbasn1.SEQUENCE) || !pi.ReadASN1ObjectIdentifier(&oid) {
+		if !rest.ReadASN1(&pi, cbasn1.SEQUENCE) {
 			return nil, errors.New("x509: invalid certificate policies")
 		}
-		oids = append(oids, oid)
+		k, ok := skipOID(&pi)
+		if !ok {
+			return nil, errors.New("x509: invalid certificate policies")
+		}
+		components += k
 	}
-	return oids, nil
+	if n == 0 {
+		return nil, nil
+	}
+	policies := make([]asn1.ObjectIdentifier, 0, n)
+	oids := make(oidBuffer, 0, components)
+	for !der.Empty() {
+		var pi cryptobyte.String
+		der.ReadASN1(&pi, cbasn1.SEQUENCE)
+		oid, _ := oids.read(&pi)
+		policies = append(policies, oid)
+	}
+	return policies, nil
 }
 
 var (
@@ -850,7 +935,7 @@ func parseAuthorityInfoAccess(der cryptobyte.String, strs *derStrings) (ocsp, is
 		}
 		isOCSP := bytes.Equal(method, oidAuthorityInfoAccessOCSPContent)
 		isIssuers := bytes.Equal(method, oidAuthorityInfoAccessIssuersContent)
-		if !isOCSP && !isIssuers && !probe.ReadASN1ObjectIdentifier(new(asn1.ObjectIdentifier)) {
+		if _, ok := skipOID(&probe); !isOCSP && !isIssuers && !ok {
 			return nil, nil, errors.New("x509: invalid authority info access")
 		}
 		if !aia.PeekASN1Tag(cbasn1.Tag(nameTypeURI).ContextSpecific()) {
@@ -871,34 +956,48 @@ func parseAuthorityInfoAccess(der cryptobyte.String, strs *derStrings) (ocsp, is
 }
 
 func parseCRLDistributionPoints(der cryptobyte.String, strs *derStrings) ([]string, error) {
-	var urls []string
 	if !der.ReadASN1(&der, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: invalid CRL distribution points")
 	}
-	for !der.Empty() {
-		var dp, dpName cryptobyte.String
-		var hasName bool
-		if !der.ReadASN1(&dp, cbasn1.SEQUENCE) ||
-			!dp.ReadOptionalASN1(&dpName, &hasName, cbasn1.Tag(0).Constructed().ContextSpecific()) {
-			return nil, errors.New("x509: invalid CRL distribution point")
-		}
-		if !hasName {
-			continue
-		}
-		var fullName cryptobyte.String
-		var hasFull bool
-		if !dpName.ReadOptionalASN1(&fullName, &hasFull, cbasn1.Tag(0).Constructed().ContextSpecific()) {
-			return nil, errors.New("x509: invalid CRL distribution point")
-		}
-		for hasFull && !fullName.Empty() {
-			var uri cryptobyte.String
-			var tag cbasn1.Tag
-			if !fullName.ReadAnyASN1(&uri, &tag) {
+	// Two passes over the points: the first checks them and counts the
+	// URIs, the second collects them into a slice of that size.
+	var urls []string
+	for pass := 0; pass < 2; pass++ {
+		count := 0
+		for rest := der; !rest.Empty(); {
+			var dp, dpName cryptobyte.String
+			var hasName bool
+			if !rest.ReadASN1(&dp, cbasn1.SEQUENCE) ||
+				!dp.ReadOptionalASN1(&dpName, &hasName, cbasn1.Tag(0).Constructed().ContextSpecific()) {
 				return nil, errors.New("x509: invalid CRL distribution point")
 			}
-			if tag == cbasn1.Tag(nameTypeURI).ContextSpecific() {
-				urls = append(urls, strs.str(uri))
+			if !hasName {
+				continue
 			}
+			var fullName cryptobyte.String
+			var hasFull bool
+			if !dpName.ReadOptionalASN1(&fullName, &hasFull, cbasn1.Tag(0).Constructed().ContextSpecific()) {
+				return nil, errors.New("x509: invalid CRL distribution point")
+			}
+			for hasFull && !fullName.Empty() {
+				var uri cryptobyte.String
+				var tag cbasn1.Tag
+				if !fullName.ReadAnyASN1(&uri, &tag) {
+					return nil, errors.New("x509: invalid CRL distribution point")
+				}
+				if tag == cbasn1.Tag(nameTypeURI).ContextSpecific() {
+					if pass == 1 {
+						urls = append(urls, strs.str(uri))
+					}
+					count++
+				}
+			}
+		}
+		if count == 0 {
+			return nil, nil
+		}
+		if pass == 0 {
+			urls = make([]string, 0, count)
 		}
 	}
 	return urls, nil
@@ -921,6 +1020,30 @@ func parseNameConstraintsExtension(cert *Certificate, e pkix.Extension) (unhandl
 	}
 
 	getValues := func(subtrees cryptobyte.String) (dnsNames []string, ips []*net.IPNet, emails, uriDomains []string, err error) {
+		// Count each kind first, so that each slice is allocated once.
+		var counts [nameTypeIP + 1]int
+		for rest := subtrees; !rest.Empty(); {
+			var seq, value cryptobyte.String
+			var tag cbasn1.Tag
+			if !rest.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadAnyASN1(&value, &tag) {
+				return nil, nil, nil, nil, errors.New("x509: invalid name constraint subtree")
+			}
+			if t := tag ^ cbasn1.Tag(0x80); t < cbasn1.Tag(len(counts)) {
+				counts[t]++
+			}
+		}
+		if c := counts[nameTypeDNS]; c > 0 {
+			dnsNames = make([]string, 0, c)
+		}
+		if c := counts[nameTypeIP]; c > 0 {
+			ips = make([]*net.IPNet, 0, c)
+		}
+		if c := counts[nameTypeEmail]; c > 0 {
+			emails = make([]string, 0, c)
+		}
+		if c := counts[nameTypeURI]; c > 0 {
+			uriDomains = make([]string, 0, c)
+		}
 		for !subtrees.Empty() {
 			var seq, value cryptobyte.String
 			var tag cbasn1.Tag
@@ -933,8 +1056,7 @@ func parseNameConstraintsExtension(cert *Certificate, e pkix.Extension) (unhandl
 				if !isIA5String(domain) {
 					return nil, nil, nil, nil, errors.New("x509: invalid constraint value")
 				}
-				trimmed := strings.TrimPrefix(domain, ".")
-				if _, ok := domainToReverseLabels(trimmed); !ok {
+				if !validDomain(strings.TrimPrefix(domain, ".")) {
 					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse dnsName constraint %q", domain)
 				}
 				dnsNames = append(dnsNames, domain)
@@ -957,7 +1079,7 @@ func parseNameConstraintsExtension(cert *Certificate, e pkix.Extension) (unhandl
 					if _, ok := parseRFC2821Mailbox(constraint); !ok {
 						return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse rfc822Name constraint %q", constraint)
 					}
-				} else if _, ok := domainToReverseLabels(strings.TrimPrefix(constraint, ".")); !ok {
+				} else if !validDomain(strings.TrimPrefix(constraint, ".")) {
 					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse rfc822Name constraint %q", constraint)
 				}
 				emails = append(emails, constraint)
@@ -969,7 +1091,7 @@ func parseNameConstraintsExtension(cert *Certificate, e pkix.Extension) (unhandl
 				if net.ParseIP(domain) != nil {
 					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse URI constraint %q: cannot be IP address", domain)
 				}
-				if _, ok := domainToReverseLabels(strings.TrimPrefix(domain, ".")); !ok {
+				if !validDomain(strings.TrimPrefix(domain, ".")) {
 					return nil, nil, nil, nil, fmt.Errorf("x509: failed to parse URI constraint %q", domain)
 				}
 				uriDomains = append(uriDomains, domain)

@@ -2,6 +2,7 @@ package smx509
 
 import (
 	"encoding/asn1"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/cryptobyte"
@@ -15,14 +16,24 @@ import (
 
 // derStrings hands out strings that are substrings of one conversion of a
 // certificate's DER, so that all its names, SANs and URLs share a single
-// allocation. The strings keep that conversion (a few hundred bytes) alive,
-// which is no more than the certificate's Raw field already does.
+// allocation. The strings keep that conversion alive, which for an
+// ordinary certificate (a few hundred bytes to a few KiB) is no more than
+// its Raw field already holds. A larger certificate is large because of
+// something other than its strings (a long extension, many names), so
+// copying all of it to share a few strings would double what it holds:
+// its strings are copied one by one instead (newDERStrings returns nil).
 type derStrings struct {
 	base []byte // the DER every string comes from
 	s    string // string(base)
 }
 
+// maxSharedStrings is the largest DER whose strings are shared.
+const maxSharedStrings = 4 << 10
+
 func newDERStrings(der []byte) *derStrings {
+	if len(der) > maxSharedStrings {
+		return nil
+	}
 	return &derStrings{base: der, s: string(der)}
 }
 
@@ -79,6 +90,39 @@ func (b *oidBuffer) read(s *cryptobyte.String) (asn1.ObjectIdentifier, bool) {
 	}
 	*b = buf
 	return asn1.ObjectIdentifier(buf[start:len(buf):len(buf)]), true
+}
+
+// validDomain reports whether domainToReverseLabels accepts domain: not
+// empty, no empty label, only printable ASCII other than space. It
+// allocates nothing, for the parser's checks.
+func validDomain(domain string) bool {
+	if domain == "" || domain[0] == '.' || domain[len(domain)-1] == '.' || strings.Contains(domain, "..") {
+		return false
+	}
+	for i := 0; i < len(domain); i++ {
+		if c := domain[i]; c < 33 || c > 126 {
+			return false
+		}
+	}
+	return true
+}
+
+// skipOID reads an OBJECT IDENTIFIER from s without decoding it into a
+// slice, and returns its number of components. It accepts exactly what
+// oidBuffer.read accepts.
+func skipOID(s *cryptobyte.String) (components int, ok bool) {
+	var der cryptobyte.String
+	if !s.ReadASN1(&der, cbasn1.OBJECT_IDENTIFIER) || len(der) == 0 {
+		return 0, false
+	}
+	for len(der) > 0 {
+		if _, ok := readBase128(&der); !ok {
+			return 0, false
+		}
+		components++
+	}
+	// The first subidentifier encodes two components.
+	return components + 1, true
 }
 
 // readBase128 reads one minimally encoded base-128 OID component that fits

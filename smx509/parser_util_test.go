@@ -40,6 +40,34 @@ func checkOIDAgainstCryptobyte(t *testing.T, content []byte) {
 	if gotOK && cap(got) != len(got) {
 		t.Fatalf("OID %x: result is not capacity-limited", content)
 	}
+	s3 := cryptobyte.String(der)
+	n, skipOK := skipOID(&s3)
+	if skipOK != wantOK || wantOK && (n != len(want) || len(s3) != len(s1)) {
+		t.Fatalf("OID %x: skipOID says %d components %v, cryptobyte %v %v", content, n, skipOK, want, wantOK)
+	}
+}
+
+// TestValidDomainMatchesReverseLabels: the parser's allocation-free domain
+// check accepts what domainToReverseLabels does.
+func TestValidDomainMatchesReverseLabels(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := "ab.-*\x00 \x7f\xc3\xa9~!"
+	check := func(d string) {
+		_, want := domainToReverseLabels(d)
+		if got := validDomain(d); got != want {
+			t.Fatalf("validDomain(%q) = %v, domainToReverseLabels says %v", d, got, want)
+		}
+	}
+	for _, d := range []string{"", ".", "..", "a", "a.", ".a", "a..b", "a.b", "é.com", "a b", "*.example.com"} {
+		check(d)
+	}
+	for range 20000 {
+		b := make([]byte, r.IntN(7))
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		check(string(b))
+	}
 }
 
 func TestOIDBufferMatchesCryptobyte(t *testing.T) {

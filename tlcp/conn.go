@@ -70,14 +70,13 @@ type Conn struct {
 	// touches it.
 	lastHandshakeMsg string
 
-	// retryCount counts records that carried nothing (empty application
-	// data, warnings); too many in a row is an attack.
-	retryCount int
+	// uselessRecords counts records in a row that carried nothing (empty
+	// application data, warnings); too many is an attack.
+	uselessRecords int
+	// renegotiations counts the renegotiations declined so far.
+	renegotiations int
 
 	tmp [2]byte
-	// alr is reused by readFromUntil so that reading a record does not
-	// allocate.
-	alr atLeastReader
 }
 
 // maxUselessRecords bounds consecutive empty records and warnings. Tongsuo
@@ -134,12 +133,17 @@ func (c *Conn) NetConn() net.Conn { return c.conn }
 
 // isLocalFailure reports whether err was found on this side and should be
 // reported to the peer with an alert. Network errors and alerts from the
-// peer are not.
+// peer are not, nor is a plain HTTP request, which a client speaking HTTP
+// cannot read an alert in reply to (ServeHTTP answers it in HTTP).
 func isLocalFailure(err error) bool {
 	var ne net.Error
 	return !(errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed))
+		errors.Is(err, net.ErrClosed) || errors.Is(err, errClientSpeaksHTTP))
 }
+
+// errClientSpeaksHTTP is the failure of a server whose client sent an HTTP
+// request instead of a ClientHello.
+var errClientSpeaksHTTP = errors.New("tlcp: the client sent an HTTP request to a TLCP server (wrong port?)")
 
 // fail sends the alert that err maps to, unless the failure is not ours to
 // report, and returns err. It is the one path by which errors become alerts.
@@ -197,179 +201,213 @@ func (c *Conn) invalidateSession() {
 	}
 }
 
-// atLeastReader reads from R, stopping with EOF after N bytes.
-type atLeastReader struct {
-	R io.Reader
-	N int64
+// The read side of the record layer.
+//
+// Bytes from the transport collect in c.rawInput. nextRecord cuts one
+// record off its front and removes its protection; readRecordOrCCS loops
+// over records until one moves the connection forward, giving each type
+// its treatment, and counts the ones that carry nothing. Handshake bytes
+// collect in c.hand, where readHandshake finds whole messages.
+
+// errTruncated reports that the peer closed the transport at a record
+// boundary without close_notify, so the data may have been cut short by an
+// attacker; errTruncatedRecord that it stopped inside a record, header or
+// body. Both wrap io.ErrUnexpectedEOF.
+var (
+	errTruncated       = fmt.Errorf("tlcp: connection closed without close_notify: %w", io.ErrUnexpectedEOF)
+	errTruncatedRecord = fmt.Errorf("tlcp: connection closed without close_notify, in the middle of a record: %w", io.ErrUnexpectedEOF)
+)
+
+// fill reads from the transport until c.rawInput holds at least n bytes,
+// reading as much as fits in the free space each time. Its error is the
+// transport's, io.EOF if it ended before the n bytes were there.
+func (c *Conn) fill(n int) error {
+	for c.rawInput.Len() < n {
+		c.rawInput.Grow(n - c.rawInput.Len())
+		free := c.rawInput.AvailableBuffer()
+		got, err := c.conn.Read(free[:cap(free)])
+		c.rawInput.Write(free[:got]) // in place: no copy, no allocation
+		if err != nil && c.rawInput.Len() < n {
+			return err
+		}
+	}
+	return nil
 }
 
-func (r *atLeastReader) Read(p []byte) (int, error) {
-	if r.N <= 0 {
-		return 0, io.EOF
+// readFailure turns a transport error met while waiting for a record into
+// the error the caller sees; boundary says no byte of the record had
+// arrived. A timeout leaves the connection usable, so that a Read can be
+// retried after a deadline; anything else is final.
+func (c *Conn) readFailure(err error, boundary bool) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		switch {
+		case !boundary:
+			err = errTruncatedRecord
+		case c.isHandshakeComplete.Load():
+			err = errTruncated
+		default:
+			// handshakeClosedError says who closed, and when.
+			err = io.EOF
+		}
 	}
-	n, err := r.R.Read(p)
-	r.N -= int64(n)
-	if r.N > 0 && err == io.EOF {
-		return n, io.ErrUnexpectedEOF
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		return err
 	}
-	if r.N <= 0 && err == nil {
-		return n, io.EOF
-	}
-	return n, err
+	return c.in.setErrorLocked(err)
 }
 
-// readFromUntil reads from r into c.rawInput until it holds at least n bytes.
-func (c *Conn) readFromUntil(r io.Reader, n int) error {
-	if c.rawInput.Len() >= n {
-		return nil
+// nextRecord reads one record and returns its type and plaintext. The
+// plaintext aliases c.rawInput and is valid until the next read.
+func (c *Conn) nextRecord() (recordType, []byte, error) {
+	if err := c.fill(recordHeaderLen); err != nil {
+		return 0, nil, c.readFailure(err, c.rawInput.Len() == 0)
 	}
-	needs := n - c.rawInput.Len()
-	c.rawInput.Grow(needs + bytes.MinRead)
-	c.alr = atLeastReader{r, int64(needs)}
-	_, err := c.rawInput.ReadFrom(&c.alr)
-	c.alr.R = nil
-	return err
+	hdr := c.rawInput.Bytes()[:recordHeaderLen]
+	typ, vers, n := recordType(hdr[0]), uint16(hdr[1])<<8|uint16(hdr[2]), int(hdr[3])<<8|int(hdr[4])
+	if err := c.checkRecordHeader(hdr, vers, n); err != nil {
+		return 0, nil, c.in.setErrorLocked(c.fail(err))
+	}
+	if err := c.fill(recordHeaderLen + n); err != nil {
+		return 0, nil, c.readFailure(err, false)
+	}
+	data := c.rawInput.Next(recordHeaderLen + n)[recordHeaderLen:]
+	if c.in.rp == nil {
+		return typ, data, nil
+	}
+	data, err := c.in.rp.Open(uint8(typ), data)
+	switch {
+	case errors.Is(err, ciphersuite.ErrSequenceOverflow):
+		err = errorf(alertFor(err), "tlcp: the peer has sent all 2^64-1 records a connection allows: %w", err)
+	case err != nil:
+		err = errorf(alertFor(err), "tlcp: received record: %w", err)
+	case len(data) > maxPlaintext:
+		err = errorf(alertRecordOverflow, "tlcp: decrypted record too large")
+	}
+	if err != nil {
+		return 0, nil, c.in.setErrorLocked(c.fail(err))
+	}
+	return typ, data, nil
 }
 
-// errTruncated reports that the peer closed the transport mid-stream
-// without close_notify: the data may have been cut short by an attacker.
-var errTruncated = fmt.Errorf("tlcp: connection closed without close_notify: %w", io.ErrUnexpectedEOF)
+// checkRecordHeader checks the version and length of a record header
+// (INTEROP.md §1.1, §1.3).
+func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
+	if vers != VersionTLCP {
+		if !c.isHandshakeComplete.Load() && looksLikeHTTP(hdr, c.isClient) {
+			// Port mix-ups are common enough to name, as crypto/tls
+			// and net/http do.
+			if c.isClient {
+				return errorf(alertProtocolVersion, "tlcp: the server answered in HTTP to a TLCP client (wrong port?)")
+			}
+			return errorf(alertProtocolVersion, "%w", errClientSpeaksHTTP)
+		}
+		return errorf(alertProtocolVersion, "tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)
+	}
+	limit := maxCiphertext
+	if c.in.rp == nil {
+		limit = maxPlaintext
+	}
+	if n > limit {
+		return errorf(alertRecordOverflow, "tlcp: received a record of %d bytes, over the limit of %d", n, limit)
+	}
+	return nil
+}
 
 func (c *Conn) readRecord() error { return c.readRecordOrCCS(false) }
 
 func (c *Conn) readChangeCipherSpec() error { return c.readRecordOrCCS(true) }
 
-// readRecordOrCCS reads one record. Handshake data goes to c.hand,
-// application data to c.input; a ChangeCipherSpec (only when expected)
-// switches the read side to the new keys. c.in must be held.
+// readRecordOrCCS reads records until one moves the connection forward:
+// handshake bytes (to c.hand), application data (to c.input), or, only
+// when expected, a ChangeCipherSpec, which switches the read side to the
+// new keys. Records that carry nothing (empty application data, warning
+// alerts) are skipped, up to maxUselessRecords in a row. c.in must be held.
 func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 	if c.in.err != nil {
 		return c.in.err
 	}
-	handshakeComplete := c.isHandshakeComplete.Load()
 	if c.input.Len() != 0 {
 		return c.in.setErrorLocked(errors.New("tlcp: internal error: reading a record with pending application data"))
 	}
 	c.input.Reset(nil)
-
-	if err := c.readFromUntil(c.conn, recordHeaderLen); err != nil {
-		if err == io.ErrUnexpectedEOF && c.rawInput.Len() == 0 {
-			err = errTruncated
-			if !handshakeComplete {
-				err = io.EOF
-			}
-		}
-		if e, ok := err.(net.Error); !ok || !e.Timeout() {
-			c.in.setErrorLocked(err)
-		}
-		return err
-	}
-	hdr := c.rawInput.Bytes()[:recordHeaderLen]
-	typ := recordType(hdr[0])
-	vers := uint16(hdr[1])<<8 | uint16(hdr[2])
-	n := int(hdr[3])<<8 | int(hdr[4])
-	if vers != VersionTLCP {
-		if !handshakeComplete && looksLikeHTTP(hdr, c.isClient) {
-			// Port mix-ups are common enough to name, as crypto/tls
-			// and net/http do.
-			peer, what := "client sent an HTTP request", "server"
-			if c.isClient {
-				peer, what = "server answered in HTTP", "client"
-			}
-			return c.in.setErrorLocked(c.fail(errorf(alertProtocolVersion,
-				"tlcp: the %s to a TLCP %s (wrong port?)", peer, what)))
-		}
-		return c.in.setErrorLocked(c.fail(errorf(alertProtocolVersion,
-			"tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)))
-	}
-	if n > maxCiphertext || (c.in.rp == nil && n > maxPlaintext) {
-		return c.in.setErrorLocked(c.fail(errorf(alertRecordOverflow,
-			"tlcp: received a record of %d bytes, over the limit", n)))
-	}
-	if err := c.readFromUntil(c.conn, recordHeaderLen+n); err != nil {
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			err = errTruncated
-		}
-		if e, ok := err.(net.Error); !ok || !e.Timeout() {
-			c.in.setErrorLocked(err)
-		}
-		return err
-	}
-
-	record := c.rawInput.Next(recordHeaderLen + n)
-	data := record[recordHeaderLen:]
-	if c.in.rp != nil {
-		var err error
-		data, err = c.in.rp.Open(uint8(typ), data)
+	for {
+		typ, data, err := c.nextRecord()
 		if err != nil {
-			if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
-				return c.in.setErrorLocked(c.fail(errorf(alertFor(err),
-					"tlcp: the peer has sent all 2^64-1 records a connection allows: %w", err)))
-			}
-			return c.in.setErrorLocked(c.fail(errorf(alertFor(err), "tlcp: received record: %w", err)))
+			return err
+		}
+		progress, err := c.handleRecord(typ, data, expectChangeCipherSpec)
+		if err != nil {
+			return c.in.setErrorLocked(err)
+		}
+		if progress {
+			c.uselessRecords = 0
+			return nil
+		}
+		if c.uselessRecords++; c.uselessRecords > maxUselessRecords {
+			return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage,
+				"tlcp: the peer sent more than %d empty records or warnings in a row", maxUselessRecords)))
 		}
 	}
-	if len(data) > maxPlaintext {
-		return c.in.setErrorLocked(c.fail(errorf(alertRecordOverflow, "tlcp: decrypted record too large")))
-	}
+}
+
+// handleRecord acts on one record's plaintext and reports whether it
+// moved the connection forward.
+func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec bool) (progress bool, err error) {
 	// A handshake message split over records must not have other records
 	// inside it (INTEROP.md §1.7).
 	if typ != recordTypeHandshake && c.hand.Len() > 0 {
-		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage,
-			"tlcp: %s record inside a fragmented handshake message", typeName(typ))))
+		return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: %s record inside a fragmented handshake message", typeName(typ)))
 	}
-
 	switch typ {
-	default:
-		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: unknown record type %d", typ)))
-
 	case recordTypeAlert:
 		if len(data) != 2 {
-			return c.in.setErrorLocked(c.fail(errorf(alertDecodeError, "tlcp: malformed alert record")))
+			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed alert record"))
 		}
-		if alert(data[1]) == alertCloseNotify {
-			return c.in.setErrorLocked(io.EOF)
-		}
-		if data[0] == alertLevelWarning {
-			// Warnings (no_renegotiation, user_canceled) are noted and
-			// skipped, within the limit.
-			return c.retryReadRecord(expectChangeCipherSpec)
+		level, desc := data[0], alert(data[1])
+		switch {
+		case desc == alertCloseNotify:
+			return false, io.EOF
+		case level == alertLevelWarning:
+			// no_renegotiation, user_canceled: noted and skipped.
+			return false, nil
 		}
 		c.invalidateSession()
-		return c.in.setErrorLocked(&net.OpError{Op: "remote error", Err: AlertError(data[1])})
+		return false, &net.OpError{Op: "remote error", Err: AlertError(desc)}
 
 	case recordTypeChangeCipherSpec:
 		if len(data) != 1 || data[0] != 1 {
-			return c.in.setErrorLocked(c.fail(errorf(alertDecodeError, "tlcp: malformed ChangeCipherSpec")))
+			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed ChangeCipherSpec"))
 		}
 		if !expectChangeCipherSpec {
-			return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected ChangeCipherSpec")))
+			return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected ChangeCipherSpec"))
 		}
 		if err := c.in.changeCipherSpec(); err != nil {
-			return c.in.setErrorLocked(c.fail(err))
+			return false, c.fail(err)
 		}
 		c.noteHandshakeMsg("ChangeCipherSpec")
+		return true, nil
 
 	case recordTypeApplicationData:
-		if !handshakeComplete || expectChangeCipherSpec {
-			return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: application data before the handshake finished")))
+		if !c.isHandshakeComplete.Load() || expectChangeCipherSpec {
+			return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: application data before the handshake finished"))
 		}
 		if len(data) == 0 {
-			return c.retryReadRecord(expectChangeCipherSpec)
+			return false, nil // Tongsuo sends one before its first data
 		}
 		c.input.Reset(data)
+		return true, nil
 
 	case recordTypeHandshake:
 		if len(data) == 0 {
-			return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: empty handshake record")))
+			return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: empty handshake record"))
 		}
 		if expectChangeCipherSpec {
-			return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: handshake message where ChangeCipherSpec was expected")))
+			return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: handshake message where ChangeCipherSpec was expected"))
 		}
 		c.hand.Write(data)
+		return true, nil
 	}
-	c.retryCount = 0
-	return nil
+	return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: unknown record type %d", typ))
 }
 
 // looksLikeHTTP reports whether the first five bytes of a connection are
@@ -383,15 +421,6 @@ func looksLikeHTTP(hdr []byte, client bool) bool {
 		return true
 	}
 	return false
-}
-
-// retryReadRecord reads the next record after one that carried nothing.
-func (c *Conn) retryReadRecord(expectChangeCipherSpec bool) error {
-	c.retryCount++
-	if c.retryCount > maxUselessRecords {
-		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: too many empty records or warnings")))
-	}
-	return c.readRecordOrCCS(expectChangeCipherSpec)
 }
 
 func typeName(t recordType) string {
@@ -549,8 +578,10 @@ func (c *Conn) handshakeClosedError(err error) error {
 	return fmt.Errorf("tlcp: the %s %s during the handshake (%s): %w", peer, what, when, err)
 }
 
-// readHandshake reads the next complete handshake message, reassembling it
-// from as many records as needed, and adds it to transcript.
+// readHandshake returns the next whole handshake message, waiting for as
+// many records as it spans, and adds it to transcript. A message longer
+// than its type allows (maxMessageLen) is refused as soon as its header
+// is in, before anything more of it is buffered.
 func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, error) {
 	for c.hand.Len() < 4 {
 		if err := c.readRecord(); err != nil {
@@ -558,23 +589,25 @@ func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, erro
 		}
 	}
 	hdr := c.hand.Bytes()
-	n := int(hdr[1])<<16 | int(hdr[2])<<8 | int(hdr[3])
-	if n > maxHandshake {
-		return nil, errorf(alertDecodeError, "tlcp: handshake message of %d bytes is over the limit of %d", n, maxHandshake)
+	typ, n := hdr[0], int(hdr[1])<<16|int(hdr[2])<<8|int(hdr[3])
+	if limit := maxMessageLen(typ); n > limit {
+		return nil, errorf(alertDecodeError, "tlcp: received a %s message of %d bytes, over the limit of %d for its type",
+			messageName(typ), n, limit)
 	}
 	for c.hand.Len() < 4+n {
 		if err := c.readRecord(); err != nil {
 			return nil, err
 		}
 	}
+	// The message is kept by what parses it; c.hand's buffer is reused.
 	data := bytes.Clone(c.hand.Next(4 + n))
-	c.noteHandshakeMsg(messageName(data[0]))
+	c.noteHandshakeMsg(messageName(typ))
 	msg, ok := parseHandshakeMessage(data)
 	if !ok {
-		if newHandshakeMessage(data[0]) == nil {
-			return nil, errorf(alertUnexpectedMessage, "tlcp: unknown handshake message type %d", data[0])
+		if newHandshakeMessage(typ) == nil {
+			return nil, errorf(alertUnexpectedMessage, "tlcp: unknown handshake message type %d", typ)
 		}
-		return nil, errorf(alertDecodeError, "tlcp: malformed %s message", messageName(data[0]))
+		return nil, errorf(alertDecodeError, "tlcp: malformed %s message", messageName(typ))
 	}
 	if transcript != nil {
 		transcript.Write(data)
@@ -621,34 +654,36 @@ func nameOf(m handshakeMessage) string {
 	return fmt.Sprintf("%T", m)
 }
 
+// maxRenegotiations is how many requests to renegotiate a connection
+// declines before it gives up on the peer. TLCP has no secure
+// renegotiation (INTEROP.md §6.2), so no request can ever succeed; a peer
+// that keeps asking is either broken or flooding.
+const maxRenegotiations = 3
+
 // handlePostHandshakeMessage processes a handshake message after the
-// handshake. TLCP has no secure renegotiation, so a HelloRequest (client)
-// or ClientHello (server) is declined with a no_renegotiation warning and
-// anything else is fatal (INTEROP.md §6.2).
+// handshake. A HelloRequest (to a client) or a ClientHello (to a server)
+// is declined with a no_renegotiation warning, up to maxRenegotiations
+// times in the connection's life; anything else, or one more request, is
+// fatal.
 func (c *Conn) handlePostHandshakeMessage() error {
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return c.in.setErrorLocked(c.fail(err))
 	}
-	switch msg.(type) {
-	case *helloRequestMsg:
-		if !c.isClient {
-			break
-		}
-		return c.declineRenegotiation()
-	case *clientHelloMsg:
-		if c.isClient {
-			break
-		}
-		return c.declineRenegotiation()
+	_, isHelloRequest := msg.(*helloRequestMsg)
+	_, isClientHello := msg.(*clientHelloMsg)
+	if !(c.isClient && isHelloRequest || !c.isClient && isClientHello) {
+		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected %s after the handshake", nameOf(msg))))
 	}
-	return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected %s after the handshake", nameOf(msg))))
-}
-
-func (c *Conn) declineRenegotiation() error {
-	c.retryCount++
-	if c.retryCount > maxUselessRecords {
-		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage, "tlcp: too many renegotiation attempts")))
+	c.renegotiations++
+	if c.renegotiations > maxRenegotiations {
+		peer := "client"
+		if c.isClient {
+			peer = "server"
+		}
+		return c.in.setErrorLocked(c.fail(errorf(alertUnexpectedMessage,
+			"tlcp: the %s asked to renegotiate %d times (%s after the handshake); TLCP cannot renegotiate, so the connection is closed",
+			peer, c.renegotiations, nameOf(msg))))
 	}
 	return c.sendAlert(alertNoRenegotiation)
 }

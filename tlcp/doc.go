@@ -8,9 +8,52 @@
 //
 // The package is shaped like crypto/tls: a [Config] describes one side,
 // [Client] and [Server] wrap a net.Conn into a [Conn], and [Dial],
-// [Dialer], [Listen] and [NewListener] cover the usual cases. For HTTPS over
-// TLCP, serve with http.Server.Serve(tlcp.NewListener(ln, cfg)) and fetch
-// with an http.Client whose Transport is [NewHTTPTransport](cfg).
+// [Dialer], [Listen] and [NewListener] cover the usual cases.
+//
+// # HTTP
+//
+// Serve HTTPS over TLCP with [ListenAndServe](addr, cfg, handler), or
+// [ServeHTTP](srv, ln, cfg) for an http.Server of your own: as net/http
+// does for TLS, each handshake is bounded in time and its failures are
+// logged to the server's ErrorLog ("http: TLCP handshake error from ADDR:
+// REASON"), handlers see a non-nil r.TLS, and [ConnectionStateFromRequest]
+// returns the full [ConnectionState]. Fetch with an http.Client whose
+// Transport is [NewHTTPTransport](cfg), which has http.DefaultTransport's
+// settings, proxies from the environment included (through HTTP CONNECT).
+//
+// # Handshake timeouts
+//
+// As in crypto/tls, [Config] has no handshake timeout, and connections
+// from [Listen] and [NewListener] run their handshake on first use, so a
+// server that never sets deadlines keeps a goroutine for every client that
+// connects and sends nothing, for as long as the client likes. Bound the
+// handshake of every accepted connection:
+//
+//	for {
+//		c, err := ln.Accept()
+//		if err != nil {
+//			return err
+//		}
+//		go func() {
+//			defer c.Close()
+//			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+//			err := c.(*tlcp.Conn).HandshakeContext(ctx)
+//			cancel()
+//			if err != nil {
+//				log.Printf("TLCP handshake with %s: %v", c.RemoteAddr(), err)
+//				return
+//			}
+//			serve(c)
+//		}()
+//	}
+//
+// and set read deadlines on the established connection as the protocol
+// on top requires. [ServeHTTP] and [ListenAndServe] bound the handshake
+// themselves, as net/http bounds TLS handshakes (by the least of the
+// http.Server's ReadHeaderTimeout, ReadTimeout and WriteTimeout), or to
+// 10 s if the server sets none. On the client side, [Dialer] has
+// HandshakeTimeout and [NewHTTPTransport] applies the transport's
+// TLSHandshakeTimeout.
 //
 // # Double certificates
 //
@@ -80,6 +123,26 @@
 // extended master secret and no compression. Sessions resume by session ID
 // on both sides (D12; GmSSL does not resume); a session is forgotten when
 // its connection ends with a fatal alert. Tickets are never used (D13).
+//
+// # Limits on what a peer can make a server do
+//
+// A handshake message may be at most 64 KiB long, a Certificate message
+// 256 KiB, as in crypto/tls; longer ones are refused as soon as their
+// header arrives. A connection declines up to three requests to
+// renegotiate (TLCP has no secure renegotiation) and is closed at the
+// fourth, and at more than 16 records in a row that carry nothing (empty
+// records, warning alerts).
+//
+// Parsed certificates are shared between connections through a
+// process-wide cache bounded to 4 MiB (estimated: DER plus parsed form;
+// about a thousand typical certificates). Only a Config's own
+// certificates and a peer's verified certificates enter it; what an
+// unauthenticated peer sends is parsed for its connection and released
+// with it.
+//
+// The server's session cache keeps only what resuming a session needs
+// and is bounded in bytes as well as in sessions (see
+// [Config.SessionCacheSize]).
 //
 // # Suites
 //

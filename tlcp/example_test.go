@@ -13,6 +13,8 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/url"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -98,18 +100,27 @@ func Example() {
 	// ECC_SM4_GCM_SM3
 }
 
-// HTTPS over TLCP: the server is http.Server.Serve on a TLCP listener, the
-// client an http.Client with NewHTTPTransport.
-func ExampleNewHTTPTransport() {
+// HTTPS over TLCP: the server is an http.Server served by ServeHTTP (or,
+// in one line, tlcp.ListenAndServe(addr, cfg, handler)), the client an
+// http.Client with NewHTTPTransport. Handlers see a non-nil r.TLS, and
+// ConnectionStateFromRequest gives the TLCP details; handshake failures
+// go to the server's ErrorLog.
+func ExampleServeHTTP() {
 	roots, pair := exampleCredentials()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fmt.Fprintf(w, "you asked for %s", r.URL.Path)
-	})}
-	go srv.Serve(tlcp.NewListener(ln, &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}}))
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			st, _ := tlcp.ConnectionStateFromRequest(r)
+			fmt.Fprintf(w, "%s over %s (r.TLS set: %v, client certificate: %v)",
+				r.URL.Path, tlcp.CipherSuiteName(r.TLS.CipherSuite), r.TLS != nil, st.PeerSignCertificate != nil)
+		}),
+		ErrorLog:          log.New(os.Stdout, "", 0), // "http: TLCP handshake error from ..."
+		ReadHeaderTimeout: 10 * time.Second,          // also bounds each handshake
+	}
+	go tlcp.ServeHTTP(srv, ln, &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}})
 	defer srv.Close()
 
 	client := &http.Client{Transport: tlcp.NewHTTPTransport(&tlcp.Config{RootCAs: roots})}
@@ -120,7 +131,23 @@ func ExampleNewHTTPTransport() {
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
 	fmt.Println(string(body))
-	// Output: you asked for /hello
+	// Output: /hello over ECC_SM4_GCM_SM3 (r.TLS set: true, client certificate: false)
+}
+
+// A client through an HTTP CONNECT proxy: NewHTTPTransport takes the
+// proxy from HTTPS_PROXY (and NO_PROXY) by default; a Dialer names one
+// explicitly.
+func ExampleNewHTTPTransport_proxy() {
+	cfg := &tlcp.Config{ServerName: "bank.example"} // and RootCAs
+	tr := tlcp.NewHTTPTransport(cfg)
+	proxy, _ := url.Parse("http://user:password@proxy.example:3128")
+	tr.DialTLSContext = (&tlcp.Dialer{
+		Config:           cfg,
+		Proxy:            http.ProxyURL(proxy),
+		HandshakeTimeout: 10 * time.Second,
+	}).DialContext
+	client := &http.Client{Transport: tr}
+	_ = client // client.Get("https://bank.example/") goes through proxy.example
 }
 
 // TestHTTPRoundTrip runs several requests over kept-alive, new and resumed
@@ -134,7 +161,7 @@ func TestHTTPRoundTrip(t *testing.T) {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(w, r.Body)
 	})}
-	go srv.Serve(tlcp.NewListener(ln, &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}}))
+	go tlcp.ServeHTTP(srv, ln, &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}})
 	defer srv.Close()
 	tr := tlcp.NewHTTPTransport(&tlcp.Config{RootCAs: roots, ClientSessionCache: tlcp.NewLRUClientSessionCache(4)})
 	client := &http.Client{Transport: tr}

@@ -139,12 +139,18 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if cache := c.config.ClientSessionCache; cache != nil {
 		cacheKey = clientSessionCacheKey(c)
 		if s, ok := cache.Get(cacheKey); ok && s != nil {
-			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime() && !certsExpired(c.config.time(), s.signCert, s.encCert)
+			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
+			var sign, enc *smx509.Certificate
+			if fresh {
+				var err error
+				sign, enc, _, err = s.server.certificates()
+				fresh = err == nil && !certsExpired(c.config.time(), sign, enc)
+			}
 			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) &&
 				// A session made with InsecureSkipVerify, in a cache
 				// shared with this Config, must not let it skip
 				// verification, as crypto/tls also guards.
-				(c.config.InsecureSkipVerify || len(s.verifiedChains) > 0) {
+				(c.config.InsecureSkipVerify || s.server.verified()) {
 				hello.sessionID = s.sessionID
 				session = s
 				// A fatal alert from here on drops the offered session.
@@ -181,14 +187,11 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	}
 	if cacheKey != "" && len(sh.sessionID) > 0 && !c.didResume {
 		c.config.ClientSessionCache.Put(cacheKey, &ClientSessionState{
-			sessionID:      bytes.Clone(sh.sessionID),
-			cipherSuite:    c.cipherSuite,
-			masterSecret:   hs.masterSecret,
-			serverCerts:    c.peerCertificates,
-			signCert:       c.peerSignCert,
-			encCert:        c.peerEncCert,
-			verifiedChains: c.verifiedChains,
-			receivedAt:     c.config.time(),
+			sessionID:    bytes.Clone(sh.sessionID),
+			cipherSuite:  c.cipherSuite,
+			masterSecret: hs.masterSecret,
+			server:       newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
+			receivedAt:   c.config.time(),
 		})
 	}
 	if cacheKey != "" && len(sh.sessionID) > 0 {
@@ -267,9 +270,13 @@ func (hs *clientHandshakeState) doResumeHandshake() error {
 		return errorf(alertIllegalParameter, "tlcp: server resumed a session with a different cipher suite")
 	}
 	c.didResume = true
-	c.peerCertificates = s.serverCerts
-	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
-	c.verifiedChains = s.verifiedChains
+	sign, enc, list, err := s.server.certificates()
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: the cached session's server certificate no longer parses: %w", err)
+	}
+	c.peerCertificates = list
+	c.peerSignCert, c.peerEncCert = sign, enc
+	c.verifiedChains = s.server.chains
 	hs.masterSecret = s.masterSecret
 	// A line per client random lets Wireshark decrypt resumed connections.
 	if err := c.config.writeKeyLog(hs.hello.random, hs.masterSecret); err != nil {
@@ -495,6 +502,20 @@ func splitServerCertificates(certs []*smx509.Certificate) (sign, enc *smx509.Cer
 	return certs[0], certs[1], certs[2:]
 }
 
+// checkPeerKeyType refuses a peer certificate whose key is not SM2 with
+// unsupported_certificate (INTEROP.md §7). It runs before the key-usage
+// checks, which would call such a certificate bad_certificate.
+func checkPeerKeyType(peer, role string, cert *smx509.Certificate) error {
+	if cert.PublicKeyAlgorithm == smx509.SM2 {
+		return nil
+	}
+	kind := cert.PublicKeyAlgorithm.String()
+	if cert.PublicKeyAlgorithm == smx509.UnknownPublicKeyAlgorithm {
+		kind = "unknown"
+	}
+	return errorf(alertUnsupportedCertificate, "tlcp: the %s's %s certificate has an %s key; TLCP needs SM2", peer, role, kind)
+}
+
 // sameEntity reports whether two certificates name the same entity: same
 // subject, or a DNS name or IP address in common (INTEROP.md §5, D16).
 func sameEntity(a, b *smx509.Certificate) bool {
@@ -527,13 +548,19 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 	}
 	certs := make([]*smx509.Certificate, len(raw))
 	for i, der := range raw {
-		cert, err := parseCertificate(der)
+		cert, err := parsePeerCertificate(der)
 		if err != nil {
 			return errorf(alertBadCertificate, "tlcp: parsing server certificate %d: %w", i, err)
 		}
 		certs[i] = cert
 	}
 	sign, enc, inter := splitServerCertificates(certs)
+	if err := checkPeerKeyType("server", "signing", sign); err != nil {
+		return err
+	}
+	if err := checkPeerKeyType("server", "encryption", enc); err != nil {
+		return err
+	}
 	if !sign.IsTLCPSignCert() {
 		return errorf(alertBadCertificate, "tlcp: the server's signing certificate (first in its list) is not an SM2 end-entity certificate with key usage digitalSignature")
 	}
@@ -576,6 +603,10 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 		if err := cfg.VerifyPeerCertificate(raw, chains); err != nil {
 			return errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
 		}
+	}
+	if chains != nil {
+		// Verified: worth keeping parsed for the next connection.
+		rememberVerified(chains, enc)
 	}
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc

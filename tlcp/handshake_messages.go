@@ -47,9 +47,21 @@ const (
 	ecdheParamsLen             = 1 + 2 + 1 + 65
 )
 
-// maxHandshake bounds the size of one handshake message. A certificate list
-// with a few chains is far below it.
-const maxHandshake = 1 << 18
+// Handshake message size limits, as crypto/tls has them: a Certificate
+// message may hold a few chains, every other message is far smaller than
+// 64 KiB (the largest, CertificateRequest, lists CA names).
+const (
+	maxCertificateMsg = 1 << 18
+	maxOtherMsg       = 1 << 16
+)
+
+// maxMessageLen is the longest body a message of type typ may have.
+func maxMessageLen(typ uint8) int {
+	if typ == typeCertificate {
+		return maxCertificateMsg
+	}
+	return maxOtherMsg
+}
 
 // handshakeMessage is implemented by every message below. marshal returns the
 // whole message including its 4-byte header; unmarshal takes the same and

@@ -202,7 +202,7 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	if !ok {
 		return false
 	}
-	if cfg.time().Sub(s.created) >= cfg.lifetime() || certsExpired(cfg.time(), s.signCert, s.encCert) {
+	if cfg.time().Sub(s.created) >= cfg.lifetime() {
 		cache.remove(hs.clientHello.sessionID)
 		return false
 	}
@@ -212,21 +212,26 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	// A session made without a client certificate does not satisfy a
 	// policy that now requires one.
 	needCert := cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert
-	if needCert && s.signCert == nil {
+	if needCert && !s.peer.hasCert() {
 		return false
 	}
 	// Nor does one whose certificate was not verified satisfy a policy
 	// that verifies (the cache is shared by Config.Clone).
-	if s.signCert != nil && cfg.ClientAuth >= VerifyClientCertIfGiven && len(s.verifiedChains) == 0 {
+	if s.peer.hasCert() && cfg.ClientAuth >= VerifyClientCertIfGiven && !s.peer.verified() {
 		return false
 	}
 	if s.serverName != hs.clientHello.serverName {
 		return false
 	}
+	sign, enc, list, err := s.peer.certificates()
+	if err != nil || certsExpired(cfg.time(), sign, enc) {
+		cache.remove(hs.clientHello.sessionID)
+		return false
+	}
 	hs.session = s
-	c.peerCertificates = s.peerCerts
-	c.peerSignCert, c.peerEncCert = s.signCert, s.encCert
-	c.verifiedChains = s.verifiedChains
+	c.peerCertificates = list
+	c.peerSignCert, c.peerEncCert = sign, enc
+	c.verifiedChains = s.peer.chains
 	return true
 }
 
@@ -373,7 +378,7 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 	}
 	certs := make([]*smx509.Certificate, len(raw))
 	for i, der := range raw {
-		cert, err := parseCertificate(der)
+		cert, err := parsePeerCertificate(der)
 		if err != nil {
 			return nil, errorf(alertBadCertificate, "tlcp: parsing client certificate %d: %w", i, err)
 		}
@@ -386,6 +391,14 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 		sign, enc, others = splitServerCertificates(certs)
 	} else {
 		others = certs[1:]
+	}
+	if err := checkPeerKeyType("client", "signing", sign); err != nil {
+		return nil, err
+	}
+	if enc != nil {
+		if err := checkPeerKeyType("client", "encryption", enc); err != nil {
+			return nil, err
+		}
 	}
 	if !sign.IsTLCPSignCert() {
 		return nil, errorf(alertBadCertificate, "tlcp: the client's first certificate is not an SM2 end-entity certificate with key usage digitalSignature")
@@ -431,6 +444,10 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 			return nil, errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
 		}
 	}
+	if chains != nil {
+		// Verified: worth keeping parsed for the next connection.
+		rememberVerified(chains, enc)
+	}
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc
 	c.verifiedChains = chains
@@ -460,15 +477,11 @@ func (hs *serverHandshakeState) saveSession() {
 		return
 	}
 	cache.put(hs.hello.sessionID, &serverSession{
-		cipherSuite:    hs.hello.cipherSuite,
-		masterSecret:   hs.masterSecret,
-		peerCerts:      c.peerCertificates,
-		signCert:       c.peerSignCert,
-		encCert:        c.peerEncCert,
-		verifiedChains: c.verifiedChains,
-		serverName:     hs.clientHello.serverName,
-		alpn:           c.clientProtocol,
-		created:        c.config.time(),
+		cipherSuite:  hs.hello.cipherSuite,
+		masterSecret: hs.masterSecret,
+		peer:         newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
+		serverName:   hs.clientHello.serverName,
+		created:      c.config.time(),
 	})
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID

@@ -325,7 +325,7 @@ func TestResumptionDroppedAfterFatalAlert(t *testing.T) {
 	if cerr != nil || serr != nil {
 		t.Fatal(cerr, serr)
 	}
-	if scfg.sessionCache().c.len() != 1 {
+	if sessionCount(scfg) != 1 {
 		t.Fatal("server did not cache the session")
 	}
 	// The client reports a fatal alert on the established connection.
@@ -334,7 +334,7 @@ func TestResumptionDroppedAfterFatalAlert(t *testing.T) {
 	if _, err := server.Read(buf); err == nil {
 		t.Fatal("server read succeeded after a fatal alert")
 	}
-	if scfg.sessionCache().c.len() != 0 {
+	if sessionCount(scfg) != 0 {
 		t.Fatal("server kept the session after a fatal alert")
 	}
 	if _, ok := ccfg.ClientSessionCache.Get("tlcp.test"); ok {

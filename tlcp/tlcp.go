@@ -11,8 +11,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -51,7 +51,9 @@ func (l *listener) Accept() (net.Conn, error) {
 }
 
 // NewListener returns a listener whose connections are TLCP server
-// connections over those of inner. The handshake runs on first use.
+// connections over those of inner. The handshake runs on first use, with
+// no time limit unless the caller sets one (see "Handshake timeouts" in
+// the package documentation); for HTTP, use ServeHTTP.
 func NewListener(inner net.Listener, config *Config) net.Listener {
 	return &listener{inner, config}
 }
@@ -68,12 +70,24 @@ func Listen(network, laddr string, config *Config) (net.Listener, error) {
 	return NewListener(l, config), nil
 }
 
-// Dialer dials TLCP connections, like crypto/tls.Dialer.
+// Dialer dials TLCP connections, like crypto/tls.Dialer, optionally
+// through an HTTP CONNECT proxy.
 type Dialer struct {
-	// NetDialer dials the transport; nil means a zero net.Dialer.
+	// NetDialer dials the transport; nil means a zero net.Dialer. Its
+	// Timeout and Deadline bound the whole dial, handshake included.
 	NetDialer *net.Dialer
 	// Config is the client configuration; nil means the zero Config.
 	Config *Config
+	// Proxy, if set, chooses an HTTP CONNECT proxy for each address, as
+	// http.Transport.Proxy does: it is called with a GET request for
+	// https://addr/ and returns the proxy's URL (http:// or https://), or
+	// nil to connect directly. http.ProxyFromEnvironment and
+	// http.ProxyURL fit.
+	Proxy func(*http.Request) (*url.URL, error)
+	// HandshakeTimeout, if positive, bounds the TLCP handshake alone; its
+	// expiry is an error that says "tlcp handshake timeout" and is a
+	// net.Error whose Timeout method reports true.
+	HandshakeTimeout time.Duration
 }
 
 // Dial connects and runs the handshake.
@@ -84,70 +98,109 @@ func (d *Dialer) Dial(network, addr string) (net.Conn, error) {
 // DialContext connects and runs the handshake, both bounded by ctx. The
 // returned net.Conn is a *Conn.
 func (d *Dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	nd := d.NetDialer
-	if nd == nil {
-		nd = new(net.Dialer)
+	c, err := d.dial(ctx, network, addr, nil)
+	if err != nil {
+		return nil, err // not a non-nil interface holding a nil *Conn
 	}
-	return dial(ctx, nd, network, addr, d.Config)
+	return c, nil
 }
 
-func dial(ctx context.Context, nd *net.Dialer, network, addr string, config *Config) (*Conn, error) {
-	if nd.Timeout != 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, nd.Timeout)
-		defer cancel()
+func (d *Dialer) netDialer() *net.Dialer {
+	if d.NetDialer != nil {
+		return d.NetDialer
 	}
-	if !nd.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithDeadline(ctx, nd.Deadline)
-		defer cancel()
-	}
-	raw, err := nd.DialContext(ctx, network, addr)
+	return new(net.Dialer)
+}
+
+// dial connects to addr, through d.Proxy's choice if any (sending
+// proxyHeader with the CONNECT), and runs the handshake. The net.Dialer's
+// Timeout and Deadline bound the whole of it, HandshakeTimeout the
+// handshake alone.
+func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader http.Header) (*Conn, error) {
+	nd := d.netDialer()
+	ctx, cancel := withDialerLimits(ctx, nd)
+	defer cancel()
+	raw, err := d.connect(ctx, nd, network, addr, proxyHeader)
 	if err != nil {
 		return nil, err
 	}
-	if config == nil {
-		config = defaultConfig()
+	conn := Client(raw, configFor(d.Config, addr))
+	hctx, hcancel := ctx, context.CancelFunc(func() {})
+	if d.HandshakeTimeout > 0 {
+		hctx, hcancel = context.WithTimeout(ctx, d.HandshakeTimeout)
 	}
-	if config.ServerName == "" {
-		// Verify the host we dialled, as crypto/tls does.
-		host := addr
-		if i := strings.LastIndex(addr, ":"); i >= 0 {
-			host = addr[:i]
-		}
-		host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-		config = config.Clone()
-		config.ServerName = host
-	}
-	conn := Client(raw, config)
-	if err := conn.HandshakeContext(ctx); err != nil {
+	err = conn.HandshakeContext(hctx)
+	timedOut := hctx.Err() != nil && ctx.Err() == nil
+	hcancel()
+	if err != nil {
 		raw.Close()
+		if timedOut {
+			return nil, handshakeTimeoutError{d.HandshakeTimeout}
+		}
 		return nil, err
 	}
 	return conn, nil
 }
 
+// withDialerLimits narrows ctx to the net.Dialer's Timeout and Deadline.
+func withDialerLimits(ctx context.Context, nd *net.Dialer) (context.Context, context.CancelFunc) {
+	deadline := nd.Deadline
+	if nd.Timeout != 0 {
+		if t := time.Now().Add(nd.Timeout); deadline.IsZero() || t.Before(deadline) {
+			deadline = t
+		}
+	}
+	if deadline.IsZero() {
+		return ctx, func() {}
+	}
+	return context.WithDeadline(ctx, deadline)
+}
+
+// connect opens the transport to addr, directly or through the proxy that
+// d.Proxy names for it.
+func (d *Dialer) connect(ctx context.Context, nd *net.Dialer, network, addr string, proxyHeader http.Header) (net.Conn, error) {
+	if d.Proxy == nil {
+		return nd.DialContext(ctx, network, addr)
+	}
+	probe := &http.Request{Method: "GET", URL: &url.URL{Scheme: "https", Host: addr}, Header: make(http.Header)}
+	proxyURL, err := d.Proxy(probe)
+	if err != nil {
+		return nil, fmt.Errorf("tlcp: choosing a proxy for %s: %w", addr, err)
+	}
+	if proxyURL == nil {
+		return nd.DialContext(ctx, network, addr)
+	}
+	return dialProxy(ctx, nd, network, proxyURL, addr, proxyHeader)
+}
+
+// configFor returns config (the zero Config if nil) with ServerName set
+// to the host of addr if it is empty: a client verifies the host it
+// dialled unless told another name, as with crypto/tls.
+func configFor(config *Config, addr string) *Config {
+	if config == nil {
+		config = defaultConfig()
+	}
+	if config.ServerName != "" {
+		return config
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		host = addr // no port
+	}
+	config = config.Clone()
+	config.ServerName = host
+	return config
+}
+
 // DialWithDialer connects with dialer and runs the handshake; dialer's
 // Timeout and Deadline bound both.
 func DialWithDialer(dialer *net.Dialer, network, addr string, config *Config) (*Conn, error) {
-	return dial(context.Background(), dialer, network, addr, config)
+	return (&Dialer{NetDialer: dialer, Config: config}).dial(context.Background(), network, addr, nil)
 }
 
 // Dial connects to addr and runs the handshake.
 func Dial(network, addr string, config *Config) (*Conn, error) {
 	return DialWithDialer(new(net.Dialer), network, addr, config)
-}
-
-// NewHTTPTransport returns an *http.Transport that speaks HTTPS over TLCP:
-// client := &http.Client{Transport: tlcp.NewHTTPTransport(cfg)}. The
-// server side needs no helper: http.Server.Serve(tlcp.NewListener(ln, cfg)).
-func NewHTTPTransport(config *Config) *http.Transport {
-	d := &Dialer{Config: config, NetDialer: &net.Dialer{Timeout: 30 * time.Second}}
-	return &http.Transport{
-		DialTLSContext:      d.DialContext,
-		MaxIdleConnsPerHost: 8,
-		IdleConnTimeout:     90 * time.Second,
-	}
 }
 
 // CipherSuites returns the suites this package can negotiate, default ones

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/smx509"
@@ -29,6 +31,11 @@ func init() {
 		run:     sServer,
 	})
 }
+
+// handshakeTimeout bounds each connection's handshake, so that a client
+// that connects and says nothing does not hold a goroutine forever
+// (tlcp's package documentation recommends this to every server).
+var handshakeTimeout = 10 * time.Second
 
 // tlcpFlags are the options s_server and s_client share.
 type tlcpFlags struct {
@@ -232,7 +239,12 @@ func sServer(args []string, stdout io.Writer) error {
 		serve := func() {
 			defer c.Close()
 			conn := c.(*tlcp.Conn)
-			err := conn.Handshake()
+			ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
+			err := conn.HandshakeContext(ctx)
+			cancel()
+			if errors.Is(err, context.DeadlineExceeded) {
+				err = fmt.Errorf("no handshake within %v: %w", handshakeTimeout, err)
+			}
 			mu.Lock()
 			if err != nil {
 				fmt.Fprintf(stdout, "%s: handshake failed: %v\n", c.RemoteAddr(), err)

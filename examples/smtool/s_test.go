@@ -418,3 +418,25 @@ func TestSClientStdin(t *testing.T) {
 		oneLineError(t, errOut, "s_client", "exclude each other")
 	}
 }
+
+// TestSServerHandshakeTimeout: a client that connects and sends nothing
+// is dropped once the handshake timeout passes, instead of holding its
+// connection forever.
+func TestSServerHandshakeTimeout(t *testing.T) {
+	defer func(d time.Duration) { handshakeTimeout = d }(handshakeTimeout)
+	handshakeTimeout = 200 * time.Millisecond
+	srv := startServer(t, "-once")
+	c, err := net.Dial("tcp", srv.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	code, out := srv.wait(t)
+	if code != 0 || !strings.Contains(out, "handshake failed: no handshake within 200ms") {
+		t.Fatalf("s_server exit %d: %s", code, out)
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := c.Read(make([]byte, 1)); err == nil {
+		t.Fatalf("the silent client's connection is still open (read %d bytes)", n)
+	}
+}

@@ -53,9 +53,11 @@ func main() {
 	fmt.Printf("PKI: root %q; server and client each hold a signing and an encryption certificate (SM2)\n",
 		ca.Subject.CommonName)
 
-	// 2. HTTPS over TLCP: http.Server on a TLCP listener. Every suite is
-	// enabled, including this project's opt-in ZUC-128 suites; client
-	// certificates are verified when sent (ECDHE suites always send them).
+	// 2. HTTPS over TLCP: an http.Server served by tlcp.ServeHTTP, which
+	// bounds each handshake and logs failures to ErrorLog, as net/http
+	// does for TLS. Every suite is enabled, including this project's
+	// opt-in ZUC-128 suites; client certificates are verified when sent
+	// (ECDHE suites always send them).
 	var all []uint16
 	for _, s := range tlcp.CipherSuites() {
 		all = append(all, s.ID)
@@ -71,14 +73,11 @@ func main() {
 		log.Fatal(err)
 	}
 	srv := &http.Server{
-		Handler: http.HandlerFunc(handle),
-		// Hand the TLCP connection to the handler, to report on it.
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			return context.WithValue(ctx, connKey{}, c)
-		},
-		ReadHeaderTimeout: 5 * time.Second,
+		Handler:           http.HandlerFunc(handle),
+		ReadHeaderTimeout: 5 * time.Second, // also bounds each TLCP handshake
+		ErrorLog:          log.New(os.Stderr, "tlcpdemo: server: ", 0),
 	}
-	go srv.Serve(tlcp.NewListener(ln, serverConfig))
+	go tlcp.ServeHTTP(srv, ln, serverConfig)
 	defer srv.Close()
 	base := "https://" + ln.Addr().String()
 	fmt.Printf("server: HTTPS over TLCP on %s\n\n", base)
@@ -100,8 +99,6 @@ func main() {
 	fmt.Printf("done in %.1f s\n", time.Since(start).Seconds())
 }
 
-type connKey struct{}
-
 // handle serves "/" (a page describing the connection) and "/bulk?n=N"
 // (N bytes of zeros).
 func handle(w http.ResponseWriter, r *http.Request) {
@@ -118,12 +115,13 @@ func handle(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	c, _ := r.Context().Value(connKey{}).(*tlcp.Conn)
-	if c == nil {
+	// r.TLS is set as for TLS; the TLCP details, both of the client's
+	// certificates among them, come from ConnectionStateFromRequest.
+	st, ok := tlcp.ConnectionStateFromRequest(r)
+	if !ok || r.TLS == nil {
 		http.Error(w, "not TLCP", http.StatusInternalServerError)
 		return
 	}
-	st := c.ConnectionState()
 	who := "anonymous client"
 	if st.PeerSignCertificate != nil {
 		who = fmt.Sprintf("client %q", st.PeerSignCertificate.Subject.CommonName)
