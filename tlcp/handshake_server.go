@@ -34,11 +34,27 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	if c.config == nil {
 		return errors.New("tlcp: a server needs a Config")
 	}
-	hs := &serverHandshakeState{
-		c:          c,
-		ctx:        ctx,
-		transcript: newTranscript(c.config.CertificateVerifyRawTranscript),
+	// The ClientHello decides the protocol (TLS13.md §1).
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return err
 	}
+	ch, ok := msg.(*clientHelloMsg)
+	if !ok {
+		return unexpectedMessageError("ClientHello", msg)
+	}
+	if tls13, err := c.chooseServerVersion(ch); err != nil {
+		return err
+	} else if tls13 {
+		return c.serverHandshakeTLS13(ctx, ch)
+	}
+	hs := &serverHandshakeState{
+		c:           c,
+		ctx:         ctx,
+		clientHello: ch,
+		transcript:  newTranscript(c.config.CertificateVerifyRawTranscript),
+	}
+	hs.transcript.Write(ch.original)
 	if err := hs.processClientHello(); err != nil {
 		return err
 	}
@@ -74,19 +90,11 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	return nil
 }
 
-// processClientHello reads ClientHello, picks the certificate pair and the
-// suite, and decides whether to resume.
+// processClientHello checks the ClientHello, picks the certificate pair
+// and the suite, and decides whether to resume.
 func (hs *serverHandshakeState) processClientHello() error {
 	c, cfg := hs.c, hs.c.config
-	msg, err := c.readHandshake(hs.transcript)
-	if err != nil {
-		return err
-	}
-	ch, ok := msg.(*clientHelloMsg)
-	if !ok {
-		return unexpectedMessageError("ClientHello", msg)
-	}
-	hs.clientHello = ch
+	ch := hs.clientHello
 	if ch.vers != VersionTLCP {
 		return errorf(alertProtocolVersion, "tlcp: client offered version 0x%04x; this server speaks only TLCP 0x0101", ch.vers)
 	}
@@ -98,11 +106,12 @@ func (hs *serverHandshakeState) processClientHello() error {
 
 	if cfg.GetCertificate != nil {
 		p, err := cfg.GetCertificate(&ClientHelloInfo{
-			CipherSuites:    ch.cipherSuites,
-			ServerName:      ch.serverName,
-			SupportedProtos: ch.alpnProtocols,
-			Conn:            c.conn,
-			ctx:             hs.ctx,
+			CipherSuites:      ch.cipherSuites,
+			ServerName:        ch.serverName,
+			SupportedProtos:   ch.alpnProtocols,
+			SupportedVersions: supportedVersionsOf(ch),
+			Conn:              c.conn,
+			ctx:               hs.ctx,
 		})
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
@@ -114,6 +123,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if hs.pair == nil {
 		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
 	}
+	var err error
 	if _, hs.encCert, err = checkPair(hs.pair, true); err != nil {
 		return errorf(alertInternalError, "%w", err)
 	}
@@ -126,6 +136,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if err != nil {
 		return err
 	}
+	c.markDowngrade(random)
 	hs.hello = &serverHelloMsg{
 		vers:          VersionTLCP,
 		random:        random,
