@@ -63,6 +63,9 @@ type tls13TestHooks struct {
 	corruptCertVerify  bool
 	serverHelloVersion uint16 // server: selected_version to send instead of 0x0304
 	afterServerHello   func(*serverHelloMsg)
+	certVerifyScheme   uint16 // the scheme to claim in CertificateVerify
+	corruptBinder      bool
+	extraEncryptedExt  uint16 // server: an extension to add to EncryptedExtensions
 }
 
 // recordTypeSkipped is the type openTLS13 gives a rejected early-data
@@ -280,6 +283,14 @@ func (c *Conn) flush() error {
 		return c.out.setErrorLocked(err)
 	}
 	return nil
+}
+
+// unbufferOnError sends what a failed handshake had buffered and stops
+// buffering, so that the alert that reports the failure follows at once.
+func (c *Conn) unbufferOnError(err *error) {
+	if *err != nil && c.tls13.buffering {
+		c.flush()
+	}
 }
 
 // writeChangeCipherSpecTLS13 sends the middlebox-compatibility

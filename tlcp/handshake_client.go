@@ -201,6 +201,8 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	switch {
 	case hs13 != nil && sh.isTLS13():
 		return hs13.run(sh)
+	case hs13 != nil && sh.tls13.supportedVersion != 0:
+		return errorf(alertIllegalParameter, "tlcp: the server selected %s in supported_versions, which was not offered", versionName(sh.tls13.supportedVersion))
 	case !offerTLCP:
 		return errorf(alertProtocolVersion, "tlcp: the server answered in %s, but only TLS 1.3 was offered", versionName(sh.vers))
 	}

@@ -167,6 +167,9 @@ func (hs *clientHandshakeStateTLS13) updateBinders(prefix []byte) error {
 	t.Write(prefix)
 	t.Write(b[:len(b)-h.tls13.bindersSize()])
 	h.tls13.pskBinders[0] = ciphersuite.TLS13FinishedVerifyData(hs.pskEarly.ResumptionBinderKey(), t.Sum(nil))
+	if hs.c.tls13.hooks != nil && hs.c.tls13.hooks.corruptBinder {
+		h.tls13.pskBinders[0][0] ^= 1
+	}
 	h.original = nil
 	_, err = h.marshal()
 	return err
@@ -183,8 +186,9 @@ func (m *serverHelloMsg) isHelloRetryRequest() bool {
 }
 
 // run completes the handshake after the first ServerHello.
-func (hs *clientHandshakeStateTLS13) run(sh *serverHelloMsg) error {
+func (hs *clientHandshakeStateTLS13) run(sh *serverHelloMsg) (err error) {
 	c := hs.c
+	defer c.unbufferOnError(&err)
 	c.vers = VersionTLS13
 	hs.transcript = newTranscript(false)
 	hs.transcript.Write(hs.hello.original)
@@ -597,10 +601,16 @@ func (hs *clientHandshakeStateTLS13) sendClientCertificate() error {
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
 	}
-	if c.tls13.hooks != nil && c.tls13.hooks.corruptCertVerify {
-		sig[len(sig)-1] ^= 1
+	scheme := signatureSM2SM3
+	if hooks := c.tls13.hooks; hooks != nil {
+		if hooks.corruptCertVerify {
+			sig[len(sig)-1] ^= 1
+		}
+		if hooks.certVerifyScheme != 0 {
+			scheme = hooks.certVerifyScheme
+		}
 	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: signatureSM2SM3, signature: sig}, hs.transcript)
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
 }
 
 // checkTLCPServerHello runs the checks a TLCP ServerHello needs because the

@@ -92,8 +92,9 @@ func (c *Conn) markDowngrade(random []byte) {
 	}
 }
 
-func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg) error {
+func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg) (err error) {
 	c.vers = VersionTLS13
+	defer c.unbufferOnError(&err)
 	hs := &serverHandshakeStateTLS13{c: c, ctx: ctx, clientHello: ch, transcript: newTranscript(false)}
 	if err := hs.processClientHello(); err != nil {
 		return err
@@ -422,6 +423,9 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 	}
 
 	ee := &encryptedExtensionsMsg{alpnProtocol: c.clientProtocol, serverNameAck: ch.serverName != "" && !hs.usingPSK}
+	if c.tls13.hooks != nil {
+		ee.unexpected = c.tls13.hooks.extraEncryptedExt
+	}
 	return c.writeHandshake(ee, hs.transcript)
 }
 
@@ -450,10 +454,16 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
 	}
-	if c.tls13.hooks != nil && c.tls13.hooks.corruptCertVerify {
-		sig[len(sig)-1] ^= 1
+	scheme := signatureSM2SM3
+	if hooks := c.tls13.hooks; hooks != nil {
+		if hooks.corruptCertVerify {
+			sig[len(sig)-1] ^= 1
+		}
+		if hooks.certVerifyScheme != 0 {
+			scheme = hooks.certVerifyScheme
+		}
 	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: signatureSM2SM3, signature: sig}, hs.transcript)
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
 }
 
 // sendServerFinished sends Finished, moves the write side to the
