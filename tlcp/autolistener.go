@@ -160,8 +160,8 @@ func (l *autoListener) peek(c net.Conn) ([]byte, int, error) {
 	var raw, msg []byte
 	hdr := make([]byte, recordHeaderLen)
 	for len(raw) < maxPeek {
-		if _, err := io.ReadFull(c, hdr); err != nil {
-			return append(raw, hdr...), fallback, err
+		if n, err := io.ReadFull(c, hdr); err != nil {
+			return append(raw, hdr[:n]...), fallback, err
 		}
 		raw = append(raw, hdr...)
 		if hdr[0] != byte(recordTypeHandshake) {
@@ -174,8 +174,8 @@ func (l *autoListener) peek(c net.Conn) ([]byte, int, error) {
 			return raw, fallback, nil
 		}
 		body := make([]byte, int(hdr[3])<<8|int(hdr[4]))
-		if _, err := io.ReadFull(c, body); err != nil {
-			return append(raw, body...), fallback, err
+		if n, err := io.ReadFull(c, body); err != nil {
+			return append(raw, body[:n]...), fallback, err
 		}
 		raw = append(raw, body...)
 		msg = append(msg, body...)

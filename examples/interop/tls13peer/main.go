@@ -64,6 +64,7 @@ var (
 	timeout    = flag.Duration("timeout", 10*time.Second, "bound on each connection")
 	encryptKey = flag.String("encrypt-key", "", "instead of connecting: write the key in this PEM file to -out, encrypted with -pass the way GmSSL reads keys (PBES2, HMAC-SM3, SM4-CBC)")
 	out        = flag.String("out", "", "output file of -encrypt-key")
+	captureTo  = flag.String("capture", "", "record the first connection (key log and raw bytes) to this file, for tlcp's golden tests")
 	genPKIDir  = flag.String("gen-pki", "", "instead of connecting: write a fresh test PKI to this directory (see genPKI); keys for GmSSL are encrypted with -pass")
 	idle       = flag.Duration("idle", time.Second, "client: stop reading after this long without data")
 )
@@ -161,6 +162,15 @@ func config() (*tlcp.Config, error) {
 	if !*server {
 		cfg.ClientSessionCache = tlcp.NewLRUClientSessionCache(4)
 	}
+	if *captureTo != "" {
+		f, err := os.Create(*captureTo)
+		if err != nil {
+			return nil, err
+		}
+		theCapture = &capture{w: f}
+		fmt.Fprintf(f, "# tls13peer %s\n", strings.Join(os.Args[1:], " "))
+		cfg.KeyLogWriter = theCapture
+	}
 	if *keyLog != "" {
 		f, err := os.OpenFile(*keyLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -169,6 +179,19 @@ func config() (*tlcp.Config, error) {
 		cfg.KeyLogWriter = f
 	}
 	return cfg, nil
+}
+
+// theCapture is set by -capture; only the first connection is recorded.
+var theCapture *capture
+
+// record wraps the first connection for -capture.
+func record(c net.Conn) net.Conn {
+	if theCapture == nil {
+		return c
+	}
+	cc := &capturedConn{Conn: c, c: theCapture}
+	theCapture = nil
+	return cc
 }
 
 func suiteID(name string) (uint16, bool) {
@@ -216,7 +239,7 @@ func serve(cfg *tlcp.Config) error {
 		if err != nil {
 			return err
 		}
-		if err := serveOne(i, tlcp.Server(raw, cfg)); err != nil {
+		if err := serveOne(i, tlcp.Server(record(raw), cfg)); err != nil {
 			fmt.Printf("conn %d: FAILED: %v\n", i, err)
 			failed = errors.New("a connection failed")
 		}
@@ -262,14 +285,22 @@ func dial(cfg *tlcp.Config) error {
 	msg := strings.NewReplacer(`\n`, "\n", `\r`, "\r").Replace(*send)
 	var failed error
 	for i := 1; i <= *n; i++ {
-		d := &tlcp.Dialer{NetDialer: &net.Dialer{Timeout: *timeout}, Config: cfg}
-		nc, err := d.Dial("tcp", *addr)
+		raw, err := net.DialTimeout("tcp", *addr, *timeout)
 		if err != nil {
 			fmt.Printf("conn %d: FAILED: %v\n", i, err)
 			failed = errors.New("a connection failed")
 			continue
 		}
-		c := nc.(*tlcp.Conn)
+		c := tlcp.Client(record(raw), cfg)
+		ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+		err = c.HandshakeContext(ctx)
+		cancel()
+		if err != nil {
+			raw.Close()
+			fmt.Printf("conn %d: FAILED: %v\n", i, err)
+			failed = errors.New("a connection failed")
+			continue
+		}
 		sent, werr := io.WriteString(c, msg)
 		got, rerr := readAll(c)
 		if werr != nil || rerr != nil {
