@@ -8,6 +8,8 @@ import (
 	"crypto/hmac"
 	"encoding/binary"
 	"fmt"
+	"hash"
+	"sync"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
@@ -70,8 +72,8 @@ func TLS13DefaultPreference() []ID { return []ID{TLS_SM4_GCM_SM3, TLS_SM4_CCM_SM
 // base (RFC 8446 §7.3): HKDF-Expand-Label(secret, "key", "", KeyLen) and
 // HKDF-Expand-Label(secret, "iv", "", IVLen).
 func (s *TLS13Suite) TrafficKey(trafficSecret []byte) (key, iv []byte) {
-	return TLS13ExpandLabel(trafficSecret, "key", nil, s.KeyLen),
-		TLS13ExpandLabel(trafficSecret, "iv", nil, s.IVLen)
+	x := newExpander(trafficSecret)
+	return x.expandLabel("key", nil, s.KeyLen), x.expandLabel("iv", nil, s.IVLen)
 }
 
 // The HKDF-SM3 key schedule of TLS 1.3 (RFC 8446 §7.1 with RFC 8998's hash).
@@ -109,6 +111,18 @@ func TLS13Extract(salt, ikm []byte) []byte {
 // prefix. It panics if length exceeds 255 × 32 bytes or label and context
 // do not fit their one-byte lengths: callers pass constants.
 func TLS13ExpandLabel(secret []byte, label string, context []byte, length int) []byte {
+	return newExpander(secret).expandLabel(label, context, length)
+}
+
+// expander is HKDF-Expand keyed with one secret. The key schedule expands
+// each secret several times; keeping its HMAC, which crypto/hmac resets to
+// the keyed state, spares rehashing the key every time. Not safe for
+// concurrent use.
+type expander struct{ h hash.Hash }
+
+func newExpander(secret []byte) *expander { return &expander{hmac.New(sm3.New, secret)} }
+
+func (x *expander) expandLabel(label string, context []byte, length int) []byte {
 	const prefix = "tls13 "
 	if length < 0 || length > 255*TLS13SecretLen || len(prefix)+len(label) > 255 || len(context) > 255 {
 		panic(fmt.Sprintf("ciphersuite: invalid HKDF-Expand-Label(%q, %d context bytes, %d)", label, len(context), length))
@@ -121,19 +135,19 @@ func TLS13ExpandLabel(secret []byte, label string, context []byte, length int) [
 	info = append(info, label...)
 	info = append(info, byte(len(context)))
 	info = append(info, context...)
-	return hkdfExpand(secret, info, length)
+	return x.expand(info, length)
 }
 
-// hkdfExpand is HKDF-Expand (RFC 5869 §2.3) over HMAC-SM3:
+// expand is HKDF-Expand (RFC 5869 §2.3) over HMAC-SM3:
 // T(i) = HMAC(prk, T(i-1) ‖ info ‖ i), output T(1) ‖ T(2) ‖ … cut to length.
-func hkdfExpand(prk, info []byte, length int) []byte {
-	h := hmac.New(sm3.New, prk)
+func (x *expander) expand(info []byte, length int) []byte {
+	h := x.h
 	out := make([]byte, 0, length+TLS13SecretLen)
 	var counter [1]byte
 	for len(out) < length {
 		counter[0]++
+		h.Reset()
 		if counter[0] > 1 {
-			h.Reset()
 			h.Write(out[len(out)-TLS13SecretLen:])
 		}
 		h.Write(info)
@@ -143,89 +157,124 @@ func hkdfExpand(prk, info []byte, length int) []byte {
 	return out[:length:length]
 }
 
+// hkdfExpand is HKDF-Expand with a fresh key.
+func hkdfExpand(prk, info []byte, length int) []byte { return newExpander(prk).expand(info, length) }
+
 // deriveSecret is Derive-Secret(secret, label, messages) with the SM3 hash of
 // the messages already computed.
-func deriveSecret(secret []byte, label string, transcriptHash []byte) []byte {
-	return TLS13ExpandLabel(secret, label, transcriptHash, TLS13SecretLen)
+func (x *expander) deriveSecret(label string, transcriptHash []byte) []byte {
+	return x.expandLabel(label, transcriptHash, TLS13SecretLen)
+}
+
+// stage is one secret of the key schedule with its expander, made when
+// first needed. A stage belongs to one handshake: it is not safe for
+// concurrent use.
+type stage struct {
+	secret []byte
+	x      *expander
+}
+
+func (s *stage) deriveSecret(label string, transcriptHash []byte) []byte {
+	if s.x == nil {
+		s.x = newExpander(s.secret)
+	}
+	return s.x.deriveSecret(label, transcriptHash)
 }
 
 // TLS13EarlySecret is the first stage of the key schedule: HKDF-Extract of
-// the PSK (a resumption secret) or, without one, of 32 zero bytes.
-type TLS13EarlySecret struct{ secret []byte }
+// the PSK (a resumption secret) or, without one, of 32 zero bytes. Each
+// stage value belongs to one handshake and is not safe for concurrent use.
+type TLS13EarlySecret struct{ stage }
+
+// noPSK holds the early secret without a PSK and the salt of its handshake
+// secret, the same for every full handshake.
+var noPSK = sync.OnceValues(func() (secret, derived []byte) {
+	secret = TLS13Extract(nil, nil)
+	return secret, newExpander(secret).deriveSecret("derived", emptyHash[:])
+})
 
 // NewTLS13EarlySecret starts the key schedule. psk is nil for a full
 // handshake.
 func NewTLS13EarlySecret(psk []byte) *TLS13EarlySecret {
-	return &TLS13EarlySecret{TLS13Extract(nil, psk)}
+	if psk == nil {
+		secret, _ := noPSK()
+		return &TLS13EarlySecret{stage{secret: secret}}
+	}
+	return &TLS13EarlySecret{stage{secret: TLS13Extract(nil, psk)}}
 }
 
 // ResumptionBinderKey returns binder_key for a resumption PSK,
 // Derive-Secret(early, "res binder", ""), the base key of the PSK binders.
 func (s *TLS13EarlySecret) ResumptionBinderKey() []byte {
-	return deriveSecret(s.secret, "res binder", emptyHash[:])
+	return s.deriveSecret("res binder", emptyHash[:])
 }
 
 // ClientEarlyTrafficSecret returns client_early_traffic_secret for the hash
 // of the ClientHello. This package's users refuse 0-RTT; it exists for
 // tests that play a client sending early data.
 func (s *TLS13EarlySecret) ClientEarlyTrafficSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "c e traffic", transcriptHash)
+	return s.deriveSecret("c e traffic", transcriptHash)
 }
 
 // HandshakeSecret mixes in the (EC)DHE shared secret: HKDF-Extract(
 // Derive-Secret(early, "derived", ""), shared).
 func (s *TLS13EarlySecret) HandshakeSecret(sharedSecret []byte) *TLS13HandshakeSecret {
-	salt := deriveSecret(s.secret, "derived", emptyHash[:])
-	return &TLS13HandshakeSecret{TLS13Extract(salt, sharedSecret)}
+	var salt []byte
+	if zero, derived := noPSK(); &s.secret[0] == &zero[0] {
+		salt = derived
+	} else {
+		salt = s.deriveSecret("derived", emptyHash[:])
+	}
+	return &TLS13HandshakeSecret{stage{secret: TLS13Extract(salt, sharedSecret)}}
 }
 
 // TLS13HandshakeSecret is the second stage of the key schedule.
-type TLS13HandshakeSecret struct{ secret []byte }
+type TLS13HandshakeSecret struct{ stage }
 
 // ClientHandshakeTrafficSecret returns client_handshake_traffic_secret for
 // the hash of ClientHello…ServerHello.
 func (s *TLS13HandshakeSecret) ClientHandshakeTrafficSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "c hs traffic", transcriptHash)
+	return s.deriveSecret("c hs traffic", transcriptHash)
 }
 
 // ServerHandshakeTrafficSecret returns server_handshake_traffic_secret for
 // the hash of ClientHello…ServerHello.
 func (s *TLS13HandshakeSecret) ServerHandshakeTrafficSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "s hs traffic", transcriptHash)
+	return s.deriveSecret("s hs traffic", transcriptHash)
 }
 
 // MasterSecret derives the last stage: HKDF-Extract(Derive-Secret(
 // handshake, "derived", ""), 0).
 func (s *TLS13HandshakeSecret) MasterSecret() *TLS13MasterSecret {
-	salt := deriveSecret(s.secret, "derived", emptyHash[:])
-	return &TLS13MasterSecret{TLS13Extract(salt, nil)}
+	salt := s.deriveSecret("derived", emptyHash[:])
+	return &TLS13MasterSecret{stage{secret: TLS13Extract(salt, nil)}}
 }
 
 // TLS13MasterSecret is the last stage of the key schedule.
-type TLS13MasterSecret struct{ secret []byte }
+type TLS13MasterSecret struct{ stage }
 
 // ClientApplicationTrafficSecret returns client_application_traffic_secret_0
 // for the hash of ClientHello…server Finished.
 func (s *TLS13MasterSecret) ClientApplicationTrafficSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "c ap traffic", transcriptHash)
+	return s.deriveSecret("c ap traffic", transcriptHash)
 }
 
 // ServerApplicationTrafficSecret returns server_application_traffic_secret_0
 // for the hash of ClientHello…server Finished.
 func (s *TLS13MasterSecret) ServerApplicationTrafficSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "s ap traffic", transcriptHash)
+	return s.deriveSecret("s ap traffic", transcriptHash)
 }
 
 // ExporterMasterSecret returns exporter_master_secret for the hash of
 // ClientHello…server Finished.
 func (s *TLS13MasterSecret) ExporterMasterSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "exp master", transcriptHash)
+	return s.deriveSecret("exp master", transcriptHash)
 }
 
 // ResumptionMasterSecret returns resumption_master_secret for the hash of
 // ClientHello…client Finished.
 func (s *TLS13MasterSecret) ResumptionMasterSecret(transcriptHash []byte) []byte {
-	return deriveSecret(s.secret, "res master", transcriptHash)
+	return s.deriveSecret("res master", transcriptHash)
 }
 
 // TLS13ResumptionPSK returns the PSK that a NewSessionTicket with the given
@@ -256,7 +305,7 @@ func TLS13NextTrafficSecret(trafficSecret []byte) []byte {
 // TLS13Exporter returns length bytes of keying material for label and
 // context from an exporter master secret (RFC 8446 §7.5).
 func TLS13Exporter(exporterMasterSecret []byte, label string, context []byte, length int) []byte {
-	secret := deriveSecret(exporterMasterSecret, label, emptyHash[:])
+	secret := newExpander(exporterMasterSecret).deriveSecret(label, emptyHash[:])
 	h := sm3.Sum(context)
 	return TLS13ExpandLabel(secret, "exporter", h[:], length)
 }

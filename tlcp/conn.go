@@ -732,6 +732,9 @@ func (c *Conn) Write(b []byte) (int, error) {
 	if c.closeNotifySent {
 		return 0, errShutdown
 	}
+	if err := c.sendPendingTicketLocked(); err != nil {
+		return 0, err
+	}
 	n, err := c.writeRecordLocked(recordTypeApplicationData, b)
 	if err == nil {
 		err = c.maybeUpdateWriteKeyLocked()

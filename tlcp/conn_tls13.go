@@ -47,6 +47,10 @@ type tls13ConnState struct {
 	// under the key they ended.
 	keyUpdatesInARow int
 
+	// pendingTicket is a server's NewSessionTicket, which goes before the
+	// first application data it writes.
+	pendingTicket []byte
+
 	// buffering collects a flight's records in sendBuf so that they go
 	// out in one write.
 	buffering bool
@@ -376,6 +380,18 @@ func (c *Conn) updateWriteKeyLocked(requestPeer bool) error {
 		return c.out.setErrorLocked(err)
 	}
 	return nil
+}
+
+// sendPendingTicketLocked sends the NewSessionTicket a server holds, if
+// any. c.out is held.
+func (c *Conn) sendPendingTicketLocked() error {
+	t := c.tls13.pendingTicket
+	if t == nil {
+		return nil
+	}
+	c.tls13.pendingTicket = nil
+	_, err := c.writeRecordLocked(recordTypeHandshake, t)
+	return err
 }
 
 // maybeUpdateWriteKeyLocked updates the write key once it has protected

@@ -51,7 +51,7 @@ type clientHandshakeStateTLS13 struct {
 	clientHS  []byte // client_handshake_traffic_secret
 	serverHS  []byte
 	clientAP  []byte // client_application_traffic_secret_0
-	sentHRRCH bool // a second ClientHello was sent
+	sentHRRCH bool   // a second ClientHello was sent
 }
 
 // offerTLS13 adds TLS 1.3 to a ClientHello if the Config enables it: the
@@ -492,13 +492,8 @@ func (hs *clientHandshakeStateTLS13) readServerFinished() error {
 	th := hs.transcript.Sum()
 	serverAP := hs.master.ServerApplicationTrafficSecret(th)
 	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
-	for _, l := range []struct {
-		label  string
-		secret []byte
-	}{{keyLogClientTraffic, hs.clientAP}, {keyLogServerTraffic, serverAP}, {keyLogExporter, hs.master.ExporterMasterSecret(th)}} {
-		if err := cfg.writeKeyLogTLS13(l.label, hs.hello.random, l.secret); err != nil {
-			return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
-		}
+	if err := cfg.logApplicationSecrets(hs.hello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
+		return err
 	}
 	return c.setReadSecretTLS13(hs.suite, serverAP)
 }
@@ -537,8 +532,8 @@ func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
 	}
 
 	c.tls13.suite = hs.suite
-	c.tls13.resumptionSecret = hs.master.ResumptionMasterSecret(hs.transcript.Sum())
 	if cfg.ClientSessionCache != nil {
+		c.tls13.resumptionSecret = hs.master.ResumptionMasterSecret(hs.transcript.Sum())
 		// The template of the sessions that NewSessionTicket messages
 		// will carry.
 		server := newSessionPeer(c.peerSignCert, nil, c.verifiedChains)

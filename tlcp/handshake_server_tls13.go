@@ -16,10 +16,11 @@ import (
 )
 
 // The server side of a TLS 1.3 handshake with the RFC 8998 suites
-// (TLS13.md §2). The server answers in one flight: ServerHello,
+// (TLS13.md §2). The server answers in one flight, ServerHello,
 // [ChangeCipherSpec], EncryptedExtensions, [CertificateRequest],
-// Certificate, CertificateVerify, Finished and, when it does not wait for
-// a client certificate, its NewSessionTicket, all in one write.
+// Certificate, CertificateVerify and Finished, in one write. Its
+// NewSessionTicket goes out with the first application data it writes
+// (TLS13.md §6).
 
 // serverHandshakeStateTLS13 is one TLS 1.3 handshake of a server.
 type serverHandshakeStateTLS13 struct {
@@ -44,11 +45,6 @@ type serverHandshakeStateTLS13 struct {
 	clientAP    []byte
 
 	requestClientCert bool
-	// expectedClientFinished is set when the transcript was rolled
-	// forward past the client's Finished to send the ticket early.
-	expectedClientFinished []byte
-	resumptionSecret       []byte
-	sentTicket             bool
 }
 
 // maxPSKIdentities bounds the tickets of one ClientHello that are tried.
@@ -125,15 +121,6 @@ func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg) (er
 		return err
 	}
 	c.isHandshakeComplete.Store(true)
-	if !hs.sentTicket && hs.resumptionSecret != nil {
-		// With client authentication the ticket had to wait for the
-		// client's certificate; it goes after the handshake. A failure
-		// to send it does not undo the handshake.
-		hs.sendTicket()
-		if err := c.flush(); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -482,43 +469,24 @@ func (hs *serverHandshakeStateTLS13) sendServerFinished() error {
 	th := hs.transcript.Sum()
 	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
 	serverAP := hs.master.ServerApplicationTrafficSecret(th)
-	random := hs.clientHello.random
-	for _, l := range []struct {
-		label  string
-		secret []byte
-	}{{keyLogClientTraffic, hs.clientAP}, {keyLogServerTraffic, serverAP}, {keyLogExporter, hs.master.ExporterMasterSecret(th)}} {
-		if err := cfg.writeKeyLogTLS13(l.label, random, l.secret); err != nil {
-			return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
-		}
-	}
-	if err := c.setWriteSecretTLS13(hs.suite, serverAP); err != nil {
+	if err := cfg.logApplicationSecrets(hs.clientHello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
 		return err
 	}
-	if !cfg.ticketsEnabled(hs.clientHello) {
-		return nil
-	}
-	if !hs.requestClientCert {
-		hs.expectedClientFinished = ciphersuite.TLS13FinishedVerifyData(hs.clientHS, th)
-		fin, _ := (&finishedMsgTLS13{verifyData: hs.expectedClientFinished}).marshal()
-		hs.transcript.Write(fin)
-		hs.resumptionSecret = hs.master.ResumptionMasterSecret(hs.transcript.Sum())
-		hs.sendTicket()
-		return nil
-	}
-	hs.resumptionSecret = []byte{} // computed after the client's Finished
-	return nil
+	return c.setWriteSecretTLS13(hs.suite, serverAP)
 }
 
-// sendTicket sends one NewSessionTicket (GmSSL's client cannot resume
-// with two, TLS13.md §7). A ticket that cannot be made is not sent.
-func (hs *serverHandshakeStateTLS13) sendTicket() {
-	c := hs.c
-	m, err := hs.newTicket()
+// prepareTicket makes the connection's one NewSessionTicket (GmSSL's
+// client cannot resume with two, TLS13.md §7), which Write sends before
+// the first application data: sent within the handshake, a ticket that
+// the client does not read would hold up a server on an unbuffered
+// transport such as net.Pipe. A ticket that cannot be made is not sent.
+func (hs *serverHandshakeStateTLS13) prepareTicket(resumptionSecret []byte) {
+	m, err := hs.newTicket(resumptionSecret)
 	if err != nil || m == nil {
 		return
 	}
-	if c.writeHandshake(m, nil) == nil {
-		hs.sentTicket = true
+	if b, err := m.marshal(); err == nil {
+		hs.c.tls13.pendingTicket = b
 	}
 }
 
@@ -578,10 +546,7 @@ func (hs *serverHandshakeStateTLS13) readClientCertificate() error {
 // to the application secret.
 func (hs *serverHandshakeStateTLS13) readClientFinished() error {
 	c := hs.c
-	want := hs.expectedClientFinished
-	if want == nil {
-		want = ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
-	}
+	want := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return err
@@ -593,14 +558,12 @@ func (hs *serverHandshakeStateTLS13) readClientFinished() error {
 	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
 		return errorf(alertDecryptError, "tlcp: the client's Finished is incorrect (wrong keys, or a tampered handshake)")
 	}
-	if hs.expectedClientFinished == nil {
-		hs.transcript.Write(fin.original)
-		if hs.resumptionSecret != nil {
-			hs.resumptionSecret = hs.master.ResumptionMasterSecret(hs.transcript.Sum())
-		}
-	}
+	hs.transcript.Write(fin.original)
 	if err := c.setReadSecretTLS13(hs.suite, hs.clientAP); err != nil {
 		return err
+	}
+	if c.config.ticketsEnabled(hs.clientHello) {
+		hs.prepareTicket(hs.master.ResumptionMasterSecret(hs.transcript.Sum()))
 	}
 	c.tls13.suite = hs.suite
 	return nil

@@ -220,7 +220,7 @@ func (c *Config) ticketsEnabled(ch *clientHelloMsg) bool {
 }
 
 // newTicket makes a NewSessionTicket for the connection's session.
-func (hs *serverHandshakeStateTLS13) newTicket() (*newSessionTicketMsg, error) {
+func (hs *serverHandshakeStateTLS13) newTicket(resumptionSecret []byte) (*newSessionTicketMsg, error) {
 	c := hs.c
 	cfg := c.config
 	m := &newSessionTicketMsg{nonce: []byte{0}} // one ticket per connection
@@ -234,7 +234,7 @@ func (hs *serverHandshakeStateTLS13) newTicket() (*newSessionTicketMsg, error) {
 		suite:      hs.suite.ID,
 		created:    cfg.time(),
 		ageAdd:     m.ageAdd,
-		psk:        ciphersuite.TLS13ResumptionPSK(hs.resumptionSecret, m.nonce),
+		psk:        ciphersuite.TLS13ResumptionPSK(resumptionSecret, m.nonce),
 		serverName: hs.clientHello.serverName,
 		verified:   len(c.verifiedChains) > 0,
 	}

@@ -186,6 +186,24 @@ func (c *Config) writeKeyLogTLS13(label string, clientRandom, secret []byte) err
 	return err
 }
 
+// logApplicationSecrets writes the application traffic secrets and the
+// exporter secret to the key log, if there is one; the exporter secret is
+// derived for nothing else.
+func (c *Config) logApplicationSecrets(clientRandom, clientAP, serverAP []byte, master *ciphersuite.TLS13MasterSecret, th []byte) error {
+	if c.KeyLogWriter == nil {
+		return nil
+	}
+	for _, l := range []struct {
+		label  string
+		secret []byte
+	}{{keyLogClientTraffic, clientAP}, {keyLogServerTraffic, serverAP}, {keyLogExporter, master.ExporterMasterSecret(th)}} {
+		if err := c.writeKeyLogTLS13(l.label, clientRandom, l.secret); err != nil {
+			return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+		}
+	}
+	return nil
+}
+
 // Key log labels of TLS 1.3 (the NSS key log format).
 const (
 	keyLogClientHandshake = "CLIENT_HANDSHAKE_TRAFFIC_SECRET"
