@@ -11,9 +11,10 @@ HMAC (RFC 2104), HKDF (RFC 5869), HKDF-Expand-Label and Derive-Secret
 (RFC 8446 section 7.1), SM4 (GB/T 32907), GCM (NIST SP 800-38D) and CCM
 (NIST SP 800-38C). Where the machine has them, the values are checked a
 second time against other implementations: hashlib's SM3, the openssl 3.x
-CLI's TLS13-KDF and HKDF with digest SM3, and pyca/cryptography's SM4-GCM.
+CLI's TLS13-KDF and HKDF with digest SM3, pyca/cryptography's SM4-GCM and,
+with SHANGMI_GMSSL set to a gmssl 3 binary, GmSSL's sm4_gcm and sm4_ccm.
 
-    python3 testdata/tls13/kat.py > testdata/tls13/hkdf_sm3.json
+    [SHANGMI_GMSSL=.../gmssl] python3 testdata/tls13/kat.py > testdata/tls13/hkdf_sm3.json
 
 The inputs are SHA-256 of ASCII labels, so that they are reproducible and
 look random. Nothing here is derived from the Go code under test.
@@ -21,6 +22,7 @@ look random. Nothing here is derived from the Go code under test.
 
 import hashlib
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -376,6 +378,23 @@ def cross_check(full, resumption, records):
                                                [r["id"] for r in records if r["suite"] == "TLS_SM4_GCM_SM3"])
     except ImportError:
         pass
+    # GmSSL's sm4_gcm and sm4_ccm commands, if SHANGMI_GMSSL names the binary.
+    gmssl = os.environ.get("SHANGMI_GMSSL")
+    if gmssl:
+        ids = []
+        for r in records:
+            secret = bytes.fromhex(r["traffic_secret_hex"])
+            key = expand_label(secret, "key", b"", 16)
+            iv = expand_label(secret, "iv", b"", 12)
+            nonce = _xor(iv, bytes(4) + struct.pack(">Q", r["sequence_number"]))
+            rec = bytes.fromhex(r["record_hex"])
+            cmd = "sm4_gcm" if r["suite"] == "TLS_SM4_GCM_SM3" else "sm4_ccm"
+            out = subprocess.run([gmssl, cmd, "-encrypt", "-key", key.hex(), "-iv", nonce.hex(), "-aad_hex", rec[:5].hex(),
+                                  "-taglen", "16"], input=bytes.fromhex(r["plaintext_hex"]) + bytes([r["content_type"]]),
+                                 capture_output=True)
+            assert out.returncode == 0 and out.stdout == rec[5:], (r["id"], out.stderr)
+            ids.append(r["id"])
+        labels["gmssl-cli-sm4-gcm-ccm"] = ("GmSSL 3.3.0-dev command line: sm4_gcm and sm4_ccm -encrypt (run when SHANGMI_GMSSL names the binary), the records given key and nonce from this script", ids)
     return labels
 
 def main():

@@ -20,8 +20,9 @@ import (
 // the handshake and checks the peer's messages against this package's
 // parsers and key schedule, without the peer.
 type capture struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	done bool // the recorded connection is closed: later key log lines are not its
 }
 
 func (c *capture) line(format string, args ...any) {
@@ -32,6 +33,12 @@ func (c *capture) line(format string, args ...any) {
 
 // Write takes key log lines.
 func (c *capture) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	done := c.done
+	c.mu.Unlock()
+	if done {
+		return len(b), nil
+	}
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		c.line("KEYLOG %s", l)
 	}
@@ -49,6 +56,13 @@ func (cc *capturedConn) Read(b []byte) (int, error) {
 		cc.c.line("< %s", hex.EncodeToString(b[:n]))
 	}
 	return n, err
+}
+
+func (cc *capturedConn) Close() error {
+	cc.c.mu.Lock()
+	cc.c.done = true
+	cc.c.mu.Unlock()
+	return cc.Conn.Close()
 }
 
 func (cc *capturedConn) Write(b []byte) (int, error) {

@@ -67,6 +67,7 @@ var (
 	captureTo  = flag.String("capture", "", "record the first connection (key log and raw bytes) to this file, for tlcp's golden tests")
 	genPKIDir  = flag.String("gen-pki", "", "instead of connecting: write a fresh test PKI to this directory (see genPKI); keys for GmSSL are encrypted with -pass")
 	idle       = flag.Duration("idle", time.Second, "client: stop reading after this long without data")
+	pause      = flag.Duration("pause", 100*time.Millisecond, "client: wait between connections")
 )
 
 func main() {
@@ -312,7 +313,7 @@ func dial(cfg *tlcp.Config) error {
 			failed = errors.New("a later connection did not resume")
 		}
 		c.Close()
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(*pause)
 	}
 	return failed
 }
