@@ -281,7 +281,8 @@ type Config struct {
 	// compared as numbers: VersionTLCP (0x0101) and VersionTLS13
 	// (0x0304). Zero MinVersion means VersionTLCP. Zero MaxVersion means
 	// VersionTLS13 for a server; for a client it means VersionTLS13 if
-	// CipherSuites names a TLS 1.3 suite and VersionTLCP otherwise, so
+	// CipherSuites names a TLS 1.3 suite or MinVersion is VersionTLS13,
+	// and VersionTLCP otherwise, so
 	// that a client keeps sending the plain TLCP ClientHello that every
 	// TLCP server accepts (GmSSL 3.1 rejects any extension) unless told
 	// otherwise. A client whose range holds both protocols sends one

@@ -313,5 +313,4 @@ func slicesContainsUint16(s []uint16, v uint16) bool {
 	return false
 }
 
-
 var captureGlob = filepath.Join("..", "testdata", "tls13", "*.capture")

@@ -47,13 +47,14 @@ func (c *Config) minVersion() uint16 {
 
 // maxVersion is the highest version this side speaks. Unset, a server
 // speaks TLS 1.3 too, and a client only if CipherSuites names a TLS 1.3
-// suite: a client's default ClientHello stays the plain TLCP one that
-// every TLCP server accepts.
+// suite or MinVersion is above TLCP: a client's default ClientHello stays
+// the plain TLCP one that every TLCP server accepts.
 func (c *Config) maxVersion(isClient bool) uint16 {
 	if c.MaxVersion != 0 {
 		return c.MaxVersion
 	}
-	if !isClient || slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil }) {
+	if !isClient || c.MinVersion > VersionTLCP ||
+		slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil }) {
 		return VersionTLS13
 	}
 	return VersionTLCP

@@ -823,6 +823,18 @@ func TestTLS13CombinedHello(t *testing.T) {
 	if hs, _ := c.offerTLS13(context.Background(), hello); hs != nil || hello.hasExtensions {
 		t.Error("the default client offers TLS 1.3 or extensions")
 	}
+	// MinVersion alone is enough for TLS 1.3.
+	ccfg = testClientConfig(t)
+	ccfg.MinVersion = VersionTLS13
+	client, _ = mustHandshake13(t, ccfg, testServerConfig(t))
+	if st := client.ConnectionState(); st.Version != VersionTLS13 {
+		t.Errorf("MinVersion TLS 1.3: state %+v", st)
+	}
+	// A range that holds nothing.
+	ccfg.MaxVersion = VersionTLCP
+	if _, _, cerr, _ := handshake13(t, ccfg, testServerConfig(t), nil, nil); cerr == nil || !strings.Contains(cerr.Error(), "MinVersion") {
+		t.Errorf("MinVersion > MaxVersion: %v", cerr)
+	}
 	// Naming a TLS 1.3 suite is enough to offer it.
 	ccfg = testClientConfig(t)
 	ccfg.CipherSuites = []uint16{ciphersuite.TLS_SM4_CCM_SM3}
