@@ -39,7 +39,7 @@ func handshake13(t testing.TB, ccfg, scfg *Config, ch, sh *tls13TestHooks) (clie
 	cerr = client.Handshake()
 	if cerr != nil {
 		// The server may wait for a flight that will not come.
-		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		s.SetReadDeadline(time.Now().Add(2 * time.Second))
 	}
 	serr = <-done
 	return
