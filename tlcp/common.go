@@ -80,11 +80,29 @@ func (t ClientAuthType) String() string {
 // Certificate is one certificate chain, leaf first, with the private key of
 // its leaf. It is one half of a [CertificatePair].
 //
-// PrivateKey is an *sm2.PrivateKey, or for keys held elsewhere (an HSM) a
-// crypto.Signer for a signing certificate and a crypto.Decrypter for an
-// encryption certificate used with ECC suites. The ECDHE suites need the
-// encryption key as an *sm2.PrivateKey, because the SM2 key exchange
-// computes with the scalar itself.
+// PrivateKey is an *sm2.PrivateKey or, for a key held elsewhere (an HSM,
+// a cipher machine), a value that does the key's work:
+//
+//   - for a signing certificate, a crypto.Signer whose Public is the
+//     certificate's *sm2.PublicKey. Sign is called with the message itself
+//     and opts an *sm2.SignerOpts with UID nil (HashFunc 0: the message is
+//     not a digest), and must return the DER signature that
+//     sm2.SignASN1 makes with the default identifier. A device that signs
+//     digests is given e = SM3(Z ‖ message), Z = pub.Z(nil).
+//   - for an encryption certificate, a crypto.Decrypter (ECC suites), an
+//     SM2KeyExchanger (ECDHE suites), or both. Decrypt is called with
+//     Config.Rand, the ClientKeyExchange ciphertext in the GM/T 0009 DER
+//     form of GB/T 32918.4 (SEQUENCE { x, y, C3, C2 }, C1C3C2) as one DER
+//     element, and opts an *sm2.DecrypterOpts{Order: sm2.C1C3C2, ASN1:
+//     true}, and returns the 48-byte premaster. As with RSA in TLS, a
+//     failed decryption is not reported to the peer: the handshake goes
+//     on with a random premaster and fails at Finished (INTEROP.md D9),
+//     and the local error then includes what Decrypt returned.
+//
+// A key without SM2KeyExchanger cannot do the ECDHE suites: a server with
+// such an encryption key chooses ECC suites only, a client offers them
+// only. Each handshake checks that the keys' public keys are their
+// certificates'.
 type Certificate struct {
 	Certificate [][]byte
 	PrivateKey  crypto.PrivateKey
@@ -158,7 +176,7 @@ func (c *CertificateRequestInfo) SupportsCertificate(p *CertificatePair) error {
 		return errors.New("tlcp: no signing certificate")
 	}
 	if s := ciphersuite.Lookup(c.CipherSuite); s != nil && s.KeyExchange == ciphersuite.KeyExchangeECDHE && !canDoECDHE(p) {
-		return errors.New("tlcp: ECDHE suites need an encryption certificate with an *sm2.PrivateKey")
+		return errors.New("tlcp: ECDHE suites need an encryption certificate whose key is an *sm2.PrivateKey or a tlcp.SM2KeyExchanger")
 	}
 	if len(c.AcceptableCAs) > 0 && !issuedByOneOf(&p.Sign, c.AcceptableCAs) {
 		return errors.New("tlcp: the signing certificate chain is not issued by a CA the server accepts")
@@ -412,18 +430,6 @@ func (c *Config) writeKeyLog(clientRandom, masterSecret []byte) error {
 // writerMutex serialises key log writes across connections.
 var writerMutex sync.Mutex
 
-// signer returns the crypto.Signer of a signing certificate's key.
-func signerOf(key crypto.PrivateKey) (crypto.Signer, bool) {
-	s, ok := key.(crypto.Signer)
-	if !ok {
-		return nil, false
-	}
-	if _, ok := s.Public().(*sm2.PublicKey); !ok {
-		return nil, false
-	}
-	return s, true
-}
-
 // checkPair validates a local pair for use in a handshake: both leaves parse
 // and match their roles' key usages, and the keys are usable.
 func checkPair(p *CertificatePair, needEnc bool) (sign, enc *smx509.Certificate, err error) {
@@ -434,8 +440,8 @@ func checkPair(p *CertificatePair, needEnc bool) (sign, enc *smx509.Certificate,
 	if !sign.IsTLCPSignCert() {
 		return nil, nil, errors.New("tlcp: the configured signing certificate is not an SM2 end-entity certificate with key usage digitalSignature (are Sign and Enc swapped?)")
 	}
-	if _, ok := signerOf(p.Sign.PrivateKey); !ok {
-		return nil, nil, errors.New("tlcp: the signing certificate's private key is not an SM2 crypto.Signer")
+	if err := checkKey("signing", sign, p.Sign.PrivateKey, true); err != nil {
+		return nil, nil, err
 	}
 	if !needEnc && !p.hasEnc() {
 		return sign, nil, nil
@@ -450,5 +456,37 @@ func checkPair(p *CertificatePair, needEnc bool) (sign, enc *smx509.Certificate,
 	if !enc.IsTLCPEncCert() {
 		return nil, nil, errors.New("tlcp: the configured encryption certificate is not an SM2 end-entity certificate with key usage keyEncipherment, dataEncipherment or keyAgreement (are Sign and Enc swapped?)")
 	}
+	if err := checkKey("encryption", enc, p.Enc.PrivateKey, false); err != nil {
+		return nil, nil, err
+	}
 	return sign, enc, nil
+}
+
+// checkKey checks that a local certificate's private key can serve its
+// role and belongs to the certificate, so that a key from an HSM that is
+// the wrong one fails here, with a reason, rather than at Finished.
+func checkKey(role string, cert *smx509.Certificate, key crypto.PrivateKey, signing bool) error {
+	var pub crypto.PublicKey
+	if signing {
+		s, ok := signerOf(key)
+		if !ok {
+			return fmt.Errorf("tlcp: the signing certificate's private key (%T) is not an SM2 crypto.Signer", key)
+		}
+		pub = s.Public()
+	} else {
+		d, okD := decrypterOf(key)
+		x, okX := keyExchangerOf(key)
+		switch {
+		case okD:
+			pub = d.Public()
+		case okX:
+			pub = x.Public()
+		default:
+			return fmt.Errorf("tlcp: the encryption certificate's private key (%T) is neither an SM2 crypto.Decrypter nor a tlcp.SM2KeyExchanger", key)
+		}
+	}
+	if want, ok := cert.PublicKey.(*sm2.PublicKey); !ok || !want.Equal(pub) {
+		return fmt.Errorf("tlcp: the %s certificate's private key %w", role, errKeyMismatch)
+	}
+	return nil
 }

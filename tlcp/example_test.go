@@ -5,6 +5,7 @@
 package tlcp_test
 
 import (
+	"crypto"
 	"crypto/rand"
 	"crypto/x509/pkix"
 	"fmt"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
@@ -202,4 +204,66 @@ func ExampleCertificateRequestInfo_SupportsCertificate() {
 		},
 	}
 	_ = cfg
+}
+
+// hsmKey stands for a key in a hardware security module or cipher
+// machine: the process holds a handle, the device signs digests and
+// decrypts. Here the "device" is an *sm2.PrivateKey kept out of sight.
+type hsmKey struct {
+	pub    *sm2.PublicKey
+	device *sm2.PrivateKey // in real life: a session and a key index
+}
+
+func (k *hsmKey) Public() crypto.PublicKey { return k.pub }
+
+// Sign is given the message (opts is an *sm2.SignerOpts with the default
+// identifier). A device that signs digests, such as GM/T 0018's
+// SDF_InternalSign_ECC, gets e = SM3(Z ‖ message).
+func (k *hsmKey) Sign(_ io.Reader, msg []byte, _ crypto.SignerOpts) ([]byte, error) {
+	e := sm3.Sum(append(k.pub.Z(nil), msg...))
+	return sm2.SignDigestASN1(rand.Reader, k.device, e[:]) // the device call
+}
+
+// Decrypt is given the GM/T 0009 DER ciphertext (C1C3C2) and opts an
+// *sm2.DecrypterOpts saying so.
+func (k *hsmKey) Decrypt(_ io.Reader, ciphertext []byte, opts crypto.DecrypterOpts) ([]byte, error) {
+	return sm2.Decrypt(k.device, ciphertext, opts.(*sm2.DecrypterOpts)) // the device call
+}
+
+// A server whose two private keys stay in an HSM: PrivateKey holds a
+// crypto.Signer for the signing certificate and a crypto.Decrypter for the
+// encryption certificate. A key that can also run the SM2 key exchange
+// (tlcp.SM2KeyExchanger) makes the ECDHE suites work too; without it the
+// server negotiates ECC suites only.
+func ExampleCertificate_hsm() {
+	roots, pair := exampleCredentials()
+	for _, half := range []*tlcp.Certificate{&pair.Sign, &pair.Enc} {
+		device := half.PrivateKey.(*sm2.PrivateKey)
+		half.PrivateKey = &hsmKey{pub: device.PublicKey(), device: device}
+	}
+	ln, err := tlcp.Listen("tcp", "127.0.0.1:0", &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, "signed and decrypted in the HSM\n")
+	}()
+
+	conn, err := tlcp.Dial("tcp", ln.Addr().String(), &tlcp.Config{RootCAs: roots, ServerName: "localhost"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	msg, _ := io.ReadAll(conn)
+	fmt.Print(string(msg))
+	fmt.Println(tlcp.CipherSuiteName(conn.ConnectionState().CipherSuite))
+	// Output:
+	// signed and decrypted in the HSM
+	// ECC_SM4_GCM_SM3
 }

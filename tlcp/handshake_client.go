@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -61,13 +60,13 @@ func clientCanDoECDHE(cfg *Config) bool {
 	return false
 }
 
-// canDoECDHE reports whether p has an encryption key the SM2 key exchange
-// can compute with.
+// canDoECDHE reports whether p has an encryption key that can take part in
+// the SM2 key exchange.
 func canDoECDHE(p *CertificatePair) bool {
 	if !p.hasEnc() {
 		return false
 	}
-	_, ok := p.Enc.PrivateKey.(*sm2.PrivateKey)
+	_, ok := keyExchangerOf(p.Enc.PrivateKey)
 	return ok
 }
 

@@ -7,11 +7,11 @@ package tlcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -168,17 +168,19 @@ func negotiateALPN(server, client []string) string {
 	return ""
 }
 
-// pickCipherSuite chooses by the server's preference (INTEROP.md §2.2). ECDHE
-// needs the encryption key as an *sm2.PrivateKey.
+// pickCipherSuite chooses by the server's preference (INTEROP.md §2.2),
+// among the suites the encryption key can do: ECC needs a crypto.Decrypter,
+// ECDHE an SM2KeyExchanger.
 func (hs *serverHandshakeState) pickCipherSuite() error {
 	c := hs.c
-	_, ecdheOK := hs.pair.Enc.PrivateKey.(*sm2.PrivateKey)
+	_, eccOK := decrypterOf(hs.pair.Enc.PrivateKey)
+	_, ecdheOK := keyExchangerOf(hs.pair.Enc.PrivateKey)
 	for _, id := range c.config.cipherSuites() {
 		if !slices.Contains(hs.clientHello.cipherSuites, id) {
 			continue
 		}
 		s := ciphersuite.Lookup(id)
-		if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdheOK {
+		if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdheOK || s.KeyExchange == ciphersuite.KeyExchangeECC && !eccOK {
 			continue
 		}
 		hs.suite = s
@@ -466,7 +468,12 @@ func (hs *serverHandshakeState) sendFinished() error {
 }
 
 func (hs *serverHandshakeState) readFinished() error {
-	return readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	err := readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	if eka, ok := hs.ka.(*eccKeyAgreement); ok && eka.keyErr != nil && err != nil {
+		// Only now, and only locally: the peer was told nothing more.
+		err = fmt.Errorf("%w (earlier, the encryption key's Decrypt failed: %v)", err, eka.keyErr)
+	}
+	return err
 }
 
 // saveSession stores a completed full handshake for resumption.
