@@ -259,11 +259,24 @@ type Config struct {
 	// InsecureSkipVerify makes a client accept any server certificates
 	// (key usages are still checked). For tests only.
 	InsecureSkipVerify bool
-	// ServerName is checked against the signing certificate and, if
-	// SendServerName is set, sent in the server_name extension.
+	// ServerName is checked against the server's signing certificate and,
+	// if it is a host name rather than an IP address, sent in the
+	// server_name extension (SNI), as crypto/tls does, unless
+	// ClientHelloNoExtensions is set.
 	ServerName string
-	// SendServerName makes the client send server_name. TLCP peers such as
-	// GmSSL 3.1 reject any extension, so it is off by default (INTEROP.md §8).
+	// ClientHelloNoExtensions makes the client send a ClientHello without
+	// any extension: no server_name and no ALPN (NextProtos is then not
+	// offered, and NegotiatedProtocol stays empty). GmSSL 3.1.1 servers
+	// refuse a ClientHello that carries any extension with
+	// unexpected_message (INTEROP.md §8, D6); when a server rejects a
+	// ClientHello with extensions, the handshake error names this switch.
+	// Servers ignore it.
+	ClientHelloNoExtensions bool
+	// SendServerName has no effect: server_name is sent by default.
+	//
+	// Deprecated: before server_name became the default this field turned
+	// it on. To send no extensions at all, for servers that refuse them,
+	// set ClientHelloNoExtensions.
 	SendServerName bool
 
 	// VerifyPeerCertificate, if set, is called after normal verification
@@ -305,12 +318,14 @@ type Config struct {
 	// 6.4.5.8 that GmSSL 3.2+ requires. The default is the bare 69-byte
 	// form the deployed base uses. Servers accept both (INTEROP.md D2).
 	ClientECDHEFraming71 bool
-	// CertificateVerifyRawTranscript selects the CertificateVerify form of
-	// GmSSL 3.0.0 and ≥ 3.2, which signs the raw handshake transcript
-	// instead of its SM3 hash (INTEROP.md D1, §3.10). On a client it changes
-	// what is signed. On a server it makes the server accept that form as
-	// well as the standard one. Off by default: the standard form is what
-	// GB/T 38636 6.4.5.9 specifies and every other implementation uses.
+	// CertificateVerifyRawTranscript makes a client sign CertificateVerify
+	// in the form of GmSSL 3.0.0 and ≥ 3.2, over the raw handshake
+	// transcript instead of its SM3 hash (INTEROP.md D1, §3.10), as a
+	// GmSSL 3.0.0 or ≥ 3.2 server requires. Off by default: the standard
+	// form is what GB/T 38636 6.4.5.9 specifies and every other
+	// implementation uses; a client whose CertificateVerify a server
+	// rejects gets an error naming this switch. Servers accept both forms
+	// whatever it says.
 	CertificateVerifyRawTranscript bool
 	// ClientCertIncludeEnc makes a client send its encryption certificate
 	// after the signing one for ECC suites too, as Tongsuo servers require
@@ -339,6 +354,7 @@ func (c *Config) Clone() *Config {
 		ClientAuth:                     c.ClientAuth,
 		InsecureSkipVerify:             c.InsecureSkipVerify,
 		ServerName:                     c.ServerName,
+		ClientHelloNoExtensions:        c.ClientHelloNoExtensions,
 		SendServerName:                 c.SendServerName,
 		VerifyPeerCertificate:          c.VerifyPeerCertificate,
 		VerifyConnection:               c.VerifyConnection,

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -69,6 +70,9 @@ type Conn struct {
 	// where it stopped if the peer hangs up. Only the handshake goroutine
 	// touches it.
 	lastHandshakeMsg string
+
+	// recordSeen is set once a record header has passed the checks.
+	recordSeen bool
 
 	// uselessRecords counts records in a row that carried nothing (empty
 	// application data, warnings); too many is an attack.
@@ -291,25 +295,37 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 
 // checkRecordHeader checks the version and length of a record header
 // (INTEROP.md §1.1, §1.3).
+// Its failures are RecordHeaderErrors, which carry the transport when the
+// first record of the connection is already wrong.
 func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
+	first := !c.recordSeen
+	headerError := func(a alert, msg string, err error) error {
+		e := RecordHeaderError{Msg: msg, err: err}
+		copy(e.RecordHeader[:], hdr)
+		if first {
+			e.Conn = c.conn
+		}
+		return &protocolError{alert: a, err: e}
+	}
 	if vers != VersionTLCP {
 		if !c.isHandshakeComplete.Load() && looksLikeHTTP(hdr, c.isClient) {
 			// Port mix-ups are common enough to name, as crypto/tls
 			// and net/http do.
 			if c.isClient {
-				return errorf(alertProtocolVersion, "tlcp: the server answered in HTTP to a TLCP client (wrong port?)")
+				return headerError(alertProtocolVersion, "the server answered in HTTP to a TLCP client (wrong port?)", nil)
 			}
-			return errorf(alertProtocolVersion, "%w", errClientSpeaksHTTP)
+			return headerError(alertProtocolVersion, strings.TrimPrefix(errClientSpeaksHTTP.Error(), "tlcp: "), errClientSpeaksHTTP)
 		}
-		return errorf(alertProtocolVersion, "tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)
+		return headerError(alertProtocolVersion, fmt.Sprintf("received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers), nil)
 	}
 	limit := maxCiphertext
 	if c.in.rp == nil {
 		limit = maxPlaintext
 	}
 	if n > limit {
-		return errorf(alertRecordOverflow, "tlcp: received a record of %d bytes, over the limit of %d", n, limit)
+		return headerError(alertRecordOverflow, fmt.Sprintf("received a record of %d bytes, over the limit of %d", n, limit), nil)
 	}
+	c.recordSeen = true
 	return nil
 }
 

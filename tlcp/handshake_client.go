@@ -14,6 +14,7 @@ import (
 	"io"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -96,12 +97,31 @@ func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 		sessionID:          []byte{},
 		cipherSuites:       suites,
 		compressionMethods: []uint8{0},
-		alpnProtocols:      cfg.NextProtos,
 	}
-	if cfg.SendServerName && cfg.ServerName != "" && net.ParseIP(cfg.ServerName) == nil {
-		hello.serverName = cfg.ServerName
+	// server_name and ALPN, unless the peer cannot take extensions at
+	// all (GmSSL 3.1.1: INTEROP.md §8, D6).
+	if !cfg.ClientHelloNoExtensions {
+		hello.serverName = hostnameInSNI(cfg.ServerName)
+		hello.alpnProtocols = cfg.NextProtos
 	}
 	return hello, nil
+}
+
+// hostnameInSNI returns the name to send in server_name for ServerName,
+// as crypto/tls chooses it: nothing for an IP address (RFC 6066 §3 allows
+// host names only), and a host name without its trailing dots.
+func hostnameInSNI(name string) string {
+	host := name
+	if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
+		host = host[1 : len(host)-1]
+	}
+	if i := strings.LastIndex(host, "%"); i > 0 {
+		host = host[:i]
+	}
+	if net.ParseIP(host) != nil {
+		return ""
+	}
+	return strings.TrimRight(name, ".")
 }
 
 // certsExpired reports whether any of certs is past its NotAfter at now:
@@ -586,13 +606,13 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 				// there is no system pool to fall back on.
 				err = fmt.Errorf("%w (Config.RootCAs is not set, and there are no built-in SM2 roots)", err)
 			}
-			return certificateAlert("server's signing certificate", err)
+			return certificateAlert("server's signing certificate", certs, err)
 		}
 		// The host name is checked on the signing certificate only; the
 		// encryption certificate must chain and name the same entity.
 		opts.DNSName = ""
 		if _, err := enc.Verify(opts); err != nil {
-			return certificateAlert("server's encryption certificate", err)
+			return certificateAlert("server's encryption certificate", certs, err)
 		}
 		if !sameEntity(sign, enc) {
 			return errorf(alertBadCertificate, "tlcp: the server's signing and encryption certificates name different entities")

@@ -35,9 +35,11 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 		return errors.New("tlcp: a server needs a Config")
 	}
 	hs := &serverHandshakeState{
-		c:          c,
-		ctx:        ctx,
-		transcript: newTranscript(c.config.CertificateVerifyRawTranscript),
+		c:   c,
+		ctx: ctx,
+		// The raw transcript is kept until it is known whether a
+		// CertificateVerify will come: it may be of either form (D1).
+		transcript: newTranscript(true),
 	}
 	if err := hs.processClientHello(); err != nil {
 		return err
@@ -139,6 +141,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 		hs.suite = ciphersuite.Lookup(hs.session.cipherSuite)
 		c.cipherSuite = hs.session.cipherSuite
 		c.didResume = true
+		hs.transcript.dropRaw()
 		return nil
 	}
 
@@ -279,6 +282,9 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	}
 	// ECDHE always asks for the client's certificates (INTEROP.md D11).
 	requestCert := ecdhe || cfg.ClientAuth >= RequestClientCert
+	if !requestCert {
+		hs.transcript.dropRaw() // no CertificateVerify will come
+	}
 	if requestCert {
 		req := &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}}
 		if cfg.ClientCAs != nil {
@@ -327,13 +333,19 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		return err
 	}
 
-	if c.peerSignCert != nil {
-		// CertificateVerify signs the transcript up to here.
+	if c.peerSignCert == nil {
+		hs.transcript.dropRaw()
+	} else {
+		// CertificateVerify signs the transcript up to here, in one of
+		// two forms (INTEROP.md D1): SM3(transcript), which the standard
+		// and most peers use, or the raw transcript, which GmSSL 3.0.0
+		// and ≥ 3.2 sign. Both are accepted. They cannot be confused: a
+		// transcript is never 32 bytes long, so no one signature is valid
+		// for both, and either proves the same possession of the key over
+		// the same handshake.
 		hashed := hs.transcript.Sum()
-		var raw []byte
-		if cfg.CertificateVerifyRawTranscript {
-			raw = certificateVerifyMessage(hs.transcript, true)
-		}
+		raw := hs.transcript.raw
+		hs.transcript.dropRaw()
 		msg, err := c.readHandshake(hs.transcript)
 		if err != nil {
 			return err
@@ -342,12 +354,8 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		if !ok {
 			return unexpectedMessageError("CertificateVerify", msg)
 		}
-		// The standard form signs SM3(transcript); the GmSSL 3.0.0/≥3.2
-		// form, the raw transcript, is accepted only when configured
-		// (INTEROP.md D1).
-		if !verify(c.peerSignCert, hashed, cv.signature) &&
-			(raw == nil || !verify(c.peerSignCert, raw, cv.signature)) {
-			return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid")
+		if !verify(c.peerSignCert, hashed, cv.signature) && !verify(c.peerSignCert, raw, cv.signature) {
+			return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid (in both the SM3-of-transcript and the raw-transcript form)")
 		}
 	}
 
@@ -430,11 +438,11 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 		}
 		var err error
 		if chains, err = sign.Verify(opts); err != nil {
-			return nil, certificateAlert("client's signing certificate", err)
+			return nil, certificateAlert("client's signing certificate", certs, err)
 		}
 		if enc != nil && enc != sign {
 			if _, err := enc.Verify(opts); err != nil {
-				return nil, certificateAlert("client's encryption certificate", err)
+				return nil, certificateAlert("client's encryption certificate", certs, err)
 			}
 			if !sameEntity(sign, enc) {
 				return nil, errorf(alertBadCertificate, "tlcp: the client's signing and encryption certificates name different entities")
