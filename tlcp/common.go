@@ -240,6 +240,18 @@ type Config struct {
 	Certificates []CertificatePair
 	// GetCertificate, if set, chooses the server's pair per ClientHello.
 	GetCertificate func(*ClientHelloInfo) (*CertificatePair, error)
+	// GetConfigForClient, if set, is called after a ClientHello is
+	// received, before GetCertificate, and may return a Config to handle
+	// the connection with instead of this one (nil keeps this one), as in
+	// crypto/tls. An error ends the handshake with internal_error. The
+	// returned Config must not be modified afterwards. Sessions stay in
+	// this Config's store (its in-memory cache or ServerSessionCache)
+	// unless the returned Config sets ServerSessionCache itself or turns
+	// resumption off with a negative SessionCacheSize; the session cache
+	// keys too are this Config's unless the returned one has had
+	// SetSessionCacheKeys called. A session resumes only for the server
+	// name it was made with.
+	GetConfigForClient func(*ClientHelloInfo) (*Config, error)
 	// GetClientCertificate, if set, chooses the client's pair when the
 	// server asks for one. Returning a pair with no Sign certificate sends
 	// an empty list (fatal for ECDHE suites).
@@ -307,6 +319,14 @@ type Config struct {
 	// SessionLifetime bounds how long a session may be resumed: 0 means
 	// one hour.
 	SessionLifetime time.Duration
+	// ServerSessionCache, if set, is where a server keeps its sessions
+	// instead of its in-memory cache: a store that servers behind a load
+	// balancer share, so that a session made with one resumes on another.
+	// What it holds is sealed with SM4-GCM under the session cache keys
+	// (see SetSessionCacheKeys, which a fleet must call with the same keys
+	// on every server). SessionCacheSize does not apply to it, except that
+	// a negative value still turns resumption off.
+	ServerSessionCache ServerSessionCache
 
 	// KeyLogWriter, if set, receives master secrets in NSS key log format
 	// ("CLIENT_RANDOM <client_random> <master_secret>"), for debugging with
@@ -334,9 +354,15 @@ type Config struct {
 
 	mu          sync.Mutex
 	serverCache *serverSessionCache
+	// sessionKeys seal what goes into ServerSessionCache, the first
+	// sealing (sessioncache.go); sessionKeysSet says they were set by
+	// SetSessionCacheKeys rather than made here.
+	sessionKeys    []sessionKey
+	sessionKeysSet bool
 }
 
-// Clone returns a shallow copy of c. The server session cache is shared.
+// Clone returns a shallow copy of c. The server's in-memory session cache
+// and the session cache keys, once made, are shared.
 func (c *Config) Clone() *Config {
 	if c == nil {
 		return nil
@@ -348,6 +374,7 @@ func (c *Config) Clone() *Config {
 		Time:                           c.Time,
 		Certificates:                   c.Certificates,
 		GetCertificate:                 c.GetCertificate,
+		GetConfigForClient:             c.GetConfigForClient,
 		GetClientCertificate:           c.GetClientCertificate,
 		RootCAs:                        c.RootCAs,
 		ClientCAs:                      c.ClientCAs,
@@ -363,11 +390,14 @@ func (c *Config) Clone() *Config {
 		ClientSessionCache:             c.ClientSessionCache,
 		SessionCacheSize:               c.SessionCacheSize,
 		SessionLifetime:                c.SessionLifetime,
+		ServerSessionCache:             c.ServerSessionCache,
 		KeyLogWriter:                   c.KeyLogWriter,
 		ClientECDHEFraming71:           c.ClientECDHEFraming71,
 		CertificateVerifyRawTranscript: c.CertificateVerifyRawTranscript,
 		ClientCertIncludeEnc:           c.ClientCertIncludeEnc,
 		serverCache:                    c.serverCache,
+		sessionKeys:                    c.sessionKeys,
+		sessionKeysSet:                 c.sessionKeysSet,
 	}
 }
 

@@ -49,8 +49,9 @@ type Conn struct {
 
 	// For invalidating the session after a fatal alert (INTEROP.md §6.1).
 	sessionMu        sync.Mutex
-	clientSessionKey string // client: key in ClientSessionCache
-	serverSessionID  []byte // server: ID in the session cache
+	clientSessionKey string       // client: key in ClientSessionCache
+	serverSessionID  []byte       // server: ID in the session cache
+	sessions         sessionStore // server: where sessions are kept, or nil
 
 	in, out halfConn
 
@@ -198,8 +199,10 @@ func (c *Conn) invalidateSession() {
 		c.clientSessionKey = ""
 	}
 	if !c.isClient && c.serverSessionID != nil {
-		if cache := c.config.sessionCache(); cache != nil {
-			cache.remove(c.serverSessionID)
+		if c.sessions != nil {
+			// No handshake context here; a ServerSessionCache bounds
+			// its own time.
+			c.sessions.remove(context.Background(), c.serverSessionID)
 		}
 		c.serverSessionID = nil
 	}

@@ -98,14 +98,28 @@ func (hs *serverHandshakeState) processClientHello() error {
 	}
 	c.serverName = ch.serverName
 
+	info := &ClientHelloInfo{
+		CipherSuites:    ch.cipherSuites,
+		ServerName:      ch.serverName,
+		SupportedProtos: ch.alpnProtocols,
+		Conn:            c.conn,
+		ctx:             hs.ctx,
+	}
+	var orig *Config
+	if cfg.GetConfigForClient != nil {
+		newCfg, err := cfg.GetConfigForClient(info)
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: GetConfigForClient: %w", err)
+		}
+		if newCfg != nil {
+			orig, cfg = cfg, newCfg
+			c.config = newCfg
+		}
+	}
+	c.sessions = cfg.sessionStoreFor(orig)
+
 	if cfg.GetCertificate != nil {
-		p, err := cfg.GetCertificate(&ClientHelloInfo{
-			CipherSuites:    ch.cipherSuites,
-			ServerName:      ch.serverName,
-			SupportedProtos: ch.alpnProtocols,
-			Conn:            c.conn,
-			ctx:             hs.ctx,
-		})
+		p, err := cfg.GetCertificate(info)
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
 		}
@@ -148,7 +162,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if err := hs.pickCipherSuite(); err != nil {
 		return err
 	}
-	if cfg.sessionCache() != nil {
+	if c.sessions != nil {
 		hs.hello.sessionID = make([]byte, 32)
 		if _, err := io.ReadFull(cfg.rand(), hs.hello.sessionID); err != nil {
 			return errorf(alertInternalError, "tlcp: making a session ID: %w", err)
@@ -199,16 +213,16 @@ func (hs *serverHandshakeState) pickCipherSuite() error {
 // §6.1).
 func (hs *serverHandshakeState) checkForResumption() bool {
 	c, cfg := hs.c, hs.c.config
-	cache := cfg.sessionCache()
+	cache := c.sessions
 	if cache == nil || len(hs.clientHello.sessionID) == 0 {
 		return false
 	}
-	s, ok := cache.get(hs.clientHello.sessionID)
+	s, ok := cache.get(hs.ctx, hs.clientHello.sessionID)
 	if !ok {
 		return false
 	}
 	if cfg.time().Sub(s.created) >= cfg.lifetime() {
-		cache.remove(hs.clientHello.sessionID)
+		cache.remove(hs.ctx, hs.clientHello.sessionID)
 		return false
 	}
 	if !slices.Contains(hs.clientHello.cipherSuites, s.cipherSuite) || !slices.Contains(cfg.cipherSuites(), s.cipherSuite) {
@@ -230,7 +244,7 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	}
 	sign, enc, list, err := s.peer.certificates()
 	if err != nil || certsExpired(cfg.time(), sign, enc) {
-		cache.remove(hs.clientHello.sessionID)
+		cache.remove(hs.ctx, hs.clientHello.sessionID)
 		return false
 	}
 	hs.session = s
@@ -487,11 +501,11 @@ func (hs *serverHandshakeState) readFinished() error {
 // saveSession stores a completed full handshake for resumption.
 func (hs *serverHandshakeState) saveSession() {
 	c := hs.c
-	cache := c.config.sessionCache()
+	cache := c.sessions
 	if cache == nil || len(hs.hello.sessionID) == 0 {
 		return
 	}
-	cache.put(hs.hello.sessionID, &serverSession{
+	cache.put(hs.ctx, hs.hello.sessionID, &serverSession{
 		cipherSuite:  hs.hello.cipherSuite,
 		masterSecret: hs.masterSecret,
 		peer:         newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
