@@ -217,7 +217,6 @@ func newServerSessionCache(maxEntries int) *serverSessionCache {
 	return &serverSessionCache{newLRU[*serverSession](maxEntries, int64(maxEntries)*sessionBytesPerEntry)}
 }
 
-
 // The parsed-certificate cache.
 //
 // Connections share parsed certificates, as crypto/tls does: a client that
