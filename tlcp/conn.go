@@ -72,6 +72,9 @@ type Conn struct {
 	// touches it.
 	lastHandshakeMsg string
 
+	// quirks notes what a client sent that a known peer quirk refuses.
+	quirks clientQuirks
+
 	// recordSeen is set once a record header has passed the checks.
 	recordSeen bool
 
@@ -874,6 +877,9 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 	err := c.handshakeFn(ctx)
 	if err != nil {
 		err = c.handshakeClosedError(c.alertAfterBrokenWrite(err))
+		if c.isClient {
+			err = c.explainPeerQuirk(err)
+		}
 		// A client that fails before its ClientHello is out (no
 		// ServerName, no suites to offer) has a problem of its own that
 		// the server need not hear of: as with crypto/tls, it sends no

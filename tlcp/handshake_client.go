@@ -192,6 +192,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if err := c.writeHandshake(hello, hs.transcript); err != nil {
 		return err
 	}
+	c.quirks.helloExtensions = extensionNames(hello)
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
 		return err
@@ -200,6 +201,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if !ok {
 		return unexpectedMessageError("ServerHello", msg)
 	}
+	c.quirks.serverHelloSeen = true
 	hs.serverHello = sh
 	if err := hs.handshake(); err != nil {
 		return err
@@ -372,6 +374,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
 			return err
 		}
+		c.quirks.eccSignOnly = !ecdhe && pair != nil && pair.hasEnc() && !cfg.ClientCertIncludeEnc
 	}
 
 	premaster, ckx, err := hs.ka.generateClientKeyExchange(cfg, c.peerEncCert, pair)
@@ -381,6 +384,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 	if err := c.writeHandshake(ckx, hs.transcript); err != nil {
 		return err
 	}
+	c.quirks.bareECDHE = ecdhe && !cfg.ClientECDHEFraming71
 
 	if pair != nil && len(pair.Sign.Certificate) > 0 {
 		tbs := certificateVerifyMessage(hs.transcript, cfg.CertificateVerifyRawTranscript)
@@ -391,6 +395,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		if err := c.writeHandshake(&certificateVerifyMsg{signature: sig}, hs.transcript); err != nil {
 			return err
 		}
+		c.quirks.hashCV = !cfg.CertificateVerifyRawTranscript
 	}
 
 	hs.masterSecret = ciphersuite.MasterSecret(premaster, hs.hello.random, hs.serverHello.random)
