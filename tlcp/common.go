@@ -302,14 +302,15 @@ type Config struct {
 	// ciphersuite.DefaultPreference(). The server uses its own preference.
 	CipherSuites []uint16
 	// NextProtos lists ALPN protocols, most preferred first. A client sends
-	// the ALPN extension only if this is set.
+	// the ALPN extension only if this is set (and ClientHelloNoExtensions
+	// is not).
 	NextProtos []string
 
 	// ClientSessionCache enables resumption on the client.
 	ClientSessionCache ClientSessionCache
-	// SessionCacheSize is the number of sessions a server keeps for
-	// resumption: 0 means 1024, negative disables resumption. The cache
-	// is bounded in memory too, to 8 KiB per session on average (8 MiB
+	// SessionCacheSize is the number of sessions a server keeps in
+	// memory for resumption: 0 means 1024, negative disables resumption
+	// (in ServerSessionCache too). The cache is bounded in memory too, to 8 KiB per session on average (8 MiB
 	// for 1024), which an ordinary session with a verified client double
 	// certificate fits; sessions are evicted least recently used first.
 	// A session keeps what resuming it needs: the master secret, the
