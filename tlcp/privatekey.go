@@ -133,16 +133,6 @@ func keyExchangerOf(key crypto.PrivateKey) (SM2KeyExchanger, bool) {
 	return nil, false
 }
 
-// publicOf returns the public key of a private key through whichever of
-// the interfaces it has.
-func publicOf(key crypto.PrivateKey) crypto.PublicKey {
-	switch k := key.(type) {
-	case interface{ Public() crypto.PublicKey }:
-		return k.Public()
-	}
-	return nil
-}
-
 // eccDecrypterOpts is what a crypto.Decrypter holding the server's
 // encryption key is called with: the ciphertext is the GM/T 0009 DER form
 // SEQUENCE { x, y, C3, C2 } of GB/T 32918.4 (C1C3C2), exactly one DER

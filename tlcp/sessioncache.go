@@ -67,7 +67,7 @@ const SessionCacheKeySize = 32
 // session tickets in crypto/tls: the first key seals new sessions, and
 // every key opens them. Each key should be 32 bytes from crypto/rand,
 // known only to the servers that share the store; they must all set the
-// same keys. keys must not be empty.
+// same keys. It panics if keys is empty.
 //
 // Without it, each Config makes a random key of its own and replaces it
 // every SessionLifetime, keeping the previous one, so that a server can
