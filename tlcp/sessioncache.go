@@ -178,15 +178,20 @@ type sessionStore interface {
 // resumption off, so that a callback returning a fresh Config per
 // connection does not lose every session.
 func (c *Config) sessionStoreFor(orig *Config) sessionStore {
-	switch {
-	case c.SessionCacheSize < 0:
+	if c.SessionCacheSize < 0 {
 		return nil
-	case c.ServerSessionCache != nil:
-		return &sealedSessionStore{cache: c.ServerSessionCache, keys: c.sessionKeysOwner(orig), lifetime: c.lifetime()}
-	case orig != nil && orig != c:
-		return orig.sessionStoreFor(nil)
 	}
-	return c.sessionCache()
+	owner := c
+	if c.ServerSessionCache == nil && orig != nil && orig != c {
+		owner = orig
+	}
+	switch {
+	case owner.SessionCacheSize < 0:
+		return nil
+	case owner.ServerSessionCache != nil:
+		return &sealedSessionStore{cache: owner.ServerSessionCache, keys: c.sessionKeysOwner(orig), lifetime: c.lifetime()}
+	}
+	return owner.sessionCache()
 }
 
 func (c *serverSessionCache) get(_ context.Context, id []byte) (*serverSession, bool) {

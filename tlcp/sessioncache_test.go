@@ -413,3 +413,33 @@ func FuzzStoredSession(f *testing.F) {
 		}
 	})
 }
+
+// TestGetConfigForClientSessionKeys: a Config from GetConfigForClient
+// that has its own session cache keys seals with them, in the original
+// Config's store; one without uses the original's keys.
+func TestGetConfigForClientSessionKeys(t *testing.T) {
+	for _, ownKeys := range []bool{false, true} {
+		store := newMapSessionCache()
+		base := fleetServer(t, store, testKey(1))
+		base.GetConfigForClient = func(*ClientHelloInfo) (*Config, error) {
+			c := testServerConfig(t)
+			if ownKeys {
+				c.SetSessionCacheKeys([][SessionCacheKeySize]byte{testKey(2)})
+			}
+			return c, nil
+		}
+		ccfg := testClientConfig(t)
+		ccfg.ClientSessionCache = NewLRUClientSessionCache(1)
+		resumes(t, ccfg, base)
+		if len(store.values()) != 1 {
+			t.Fatal("the session is not in the original Config's store")
+		}
+		want := byte(1)
+		if ownKeys {
+			want = 2
+		}
+		if r, _ := resumes(t, ccfg, fleetServer(t, store, testKey(want))); !r {
+			t.Fatalf("own keys %v: the session was not sealed with key %d", ownKeys, want)
+		}
+	}
+}
