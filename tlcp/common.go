@@ -97,7 +97,8 @@ func (t ClientAuthType) String() string {
 //     true}, and returns the 48-byte premaster. As with RSA in TLS, a
 //     failed decryption is not reported to the peer: the handshake goes
 //     on with a random premaster and fails at Finished (INTEROP.md D9),
-//     and the local error then includes what Decrypt returned.
+//     and the local error then includes any error Decrypt returned other
+//     than sm2.ErrDecryption (a device failure, say).
 //
 // A key without SM2KeyExchanger cannot do the ECDHE suites: a server with
 // such an encryption key chooses ECC suites only, a client offers them
