@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -48,8 +49,9 @@ type Conn struct {
 
 	// For invalidating the session after a fatal alert (INTEROP.md §6.1).
 	sessionMu        sync.Mutex
-	clientSessionKey string // client: key in ClientSessionCache
-	serverSessionID  []byte // server: ID in the session cache
+	clientSessionKey string       // client: key in ClientSessionCache
+	serverSessionID  []byte       // server: ID in the session cache
+	sessions         sessionStore // server: where sessions are kept, or nil
 
 	in, out halfConn
 
@@ -69,6 +71,12 @@ type Conn struct {
 	// where it stopped if the peer hangs up. Only the handshake goroutine
 	// touches it.
 	lastHandshakeMsg string
+
+	// quirks notes what a client sent that a known peer quirk refuses.
+	quirks clientQuirks
+
+	// recordSeen is set once a record header has passed the checks.
+	recordSeen bool
 
 	// uselessRecords counts records in a row that carried nothing (empty
 	// application data, warnings); too many is an attack.
@@ -194,8 +202,10 @@ func (c *Conn) invalidateSession() {
 		c.clientSessionKey = ""
 	}
 	if !c.isClient && c.serverSessionID != nil {
-		if cache := c.config.sessionCache(); cache != nil {
-			cache.remove(c.serverSessionID)
+		if c.sessions != nil {
+			// No handshake context here; a ServerSessionCache bounds
+			// its own time.
+			c.sessions.remove(context.Background(), c.serverSessionID)
 		}
 		c.serverSessionID = nil
 	}
@@ -291,25 +301,37 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 
 // checkRecordHeader checks the version and length of a record header
 // (INTEROP.md §1.1, §1.3).
+// Its failures are RecordHeaderErrors, which carry the transport when the
+// first record of the connection is already wrong.
 func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
+	first := !c.recordSeen
+	headerError := func(a alert, msg string, err error) error {
+		e := RecordHeaderError{Msg: msg, err: err}
+		copy(e.RecordHeader[:], hdr)
+		if first {
+			e.Conn = c.conn
+		}
+		return &protocolError{alert: a, err: e}
+	}
 	if vers != VersionTLCP {
 		if !c.isHandshakeComplete.Load() && looksLikeHTTP(hdr, c.isClient) {
 			// Port mix-ups are common enough to name, as crypto/tls
 			// and net/http do.
 			if c.isClient {
-				return errorf(alertProtocolVersion, "tlcp: the server answered in HTTP to a TLCP client (wrong port?)")
+				return headerError(alertProtocolVersion, "the server answered in HTTP to a TLCP client (wrong port?)", nil)
 			}
-			return errorf(alertProtocolVersion, "%w", errClientSpeaksHTTP)
+			return headerError(alertProtocolVersion, strings.TrimPrefix(errClientSpeaksHTTP.Error(), "tlcp: "), errClientSpeaksHTTP)
 		}
-		return errorf(alertProtocolVersion, "tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)
+		return headerError(alertProtocolVersion, fmt.Sprintf("received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers), nil)
 	}
 	limit := maxCiphertext
 	if c.in.rp == nil {
 		limit = maxPlaintext
 	}
 	if n > limit {
-		return errorf(alertRecordOverflow, "tlcp: received a record of %d bytes, over the limit of %d", n, limit)
+		return headerError(alertRecordOverflow, fmt.Sprintf("received a record of %d bytes, over the limit of %d", n, limit), nil)
 	}
+	c.recordSeen = true
 	return nil
 }
 
@@ -855,6 +877,9 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 	err := c.handshakeFn(ctx)
 	if err != nil {
 		err = c.handshakeClosedError(c.alertAfterBrokenWrite(err))
+		if c.isClient {
+			err = c.explainPeerQuirk(err)
+		}
 		// A client that fails before its ClientHello is out (no
 		// ServerName, no suites to offer) has a problem of its own that
 		// the server need not hear of: as with crypto/tls, it sends no
