@@ -261,13 +261,6 @@ func TestSClientHandshakeFailures(t *testing.T) {
 			wantServer: "the client sent no certificate",
 		},
 		{
-			name:       "GmSSL 3.2 CertificateVerify form not enabled on the server",
-			server:     []string{"-verify", "require"},
-			client:     append([]string{"-raw-cv"}, clientCerts(t)...),
-			wantClient: "error decrypting message",
-			wantServer: "CertificateVerify signature is invalid",
-		},
-		{
 			// Found before the ClientHello is sent.
 			name:       "ECDHE without a client encryption certificate",
 			client:     []string{"-cipher", "ECDHE_SM4_GCM_SM3"},
