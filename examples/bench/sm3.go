@@ -17,6 +17,8 @@ func init() {
 		ratio: "ours/gmsm",
 		note:  "stdlib: SHA-256; KDF stdlib = X9.63 KDF over SHA-256 written here (the standard library has none exported)",
 		rows: []*row{
+			{name: "SM3 64 B", unit: mbPerSec, bytes: 64,
+				impls: []setupFunc{oursSM3Hash(64), hashBench(gmsm3.New, 64), hashBench(sha256.New, 64)}},
 			{name: "SM3 1 KiB", unit: mbPerSec, bytes: 1 * kib,
 				impls: []setupFunc{oursSM3Hash(1 * kib), hashBench(gmsm3.New, 1*kib), hashBench(sha256.New, 1*kib)}},
 			{name: "SM3 8 KiB", unit: mbPerSec, bytes: 8 * kib,
