@@ -15,3 +15,15 @@ package sm3
 //
 //go:noescape
 func blockAVX2(h *[8]uint32, p []byte)
+
+// blockMulti16AVX512 compresses n consecutive blocks of each of 16
+// messages, lane l reading from p[l], into the transposed chaining values
+// st (word i of lane l at st[i][l]). Needs AVX-512 F and BW.
+//
+//go:noescape
+func blockMulti16AVX512(st *[8][16]uint32, p *[16]*byte, n int)
+
+// blockMulti8AVX2 is blockMulti16AVX512 for the first 8 lanes, in AVX2.
+//
+//go:noescape
+func blockMulti8AVX2(st *[8][16]uint32, p *[16]*byte, n int)

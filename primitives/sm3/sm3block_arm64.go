@@ -8,22 +8,19 @@ package sm3
 
 import "github.com/shangmi-go/shangmi/primitives/internal/impl"
 
-// This file is the single dispatch point for SM3 on arm64. A kernel using
-// the Armv8.2 SM3 instructions (SM3SS1, SM3TT1A/B, SM3TT2A/B, SM3PARTW1/2)
-// will be chosen here with a plain if-ladder on this flag, read once from
-// the CPU. Until the kernel exists the flag stays false, so impl.List
-// reports no alternative, the tests' impl.ForEach("sm3", ...) runs the
-// generic code only, and every call goes to blockGeneric.
-//
-// Dispatch is a function with an if-ladder rather than a function variable:
-// a call through a variable hides the callee from escape analysis, and the
-// digests that Sum and KDFInto keep on the stack would move to the heap.
+// This file is the single dispatch point for SM3 on arm64.
 var useSM3Ext = false
 
 func init() {
 	impl.Register("sm3", "sm3-ext", &useSM3Ext)
 }
 
-func block(dig *digest, p []byte) {
-	blockGeneric(dig, p)
+func block(h *[8]uint32, p []byte) { blockGeneric(h, p) }
+
+func multiLanes() int { return 1 }
+
+func multiWidth(k int) int { return 1 }
+
+func multiBlock(w int, st *[8][16]uint32, p *[16]*byte, n int) {
+	panic("sm3: no multi-buffer kernel")
 }
