@@ -60,11 +60,9 @@ func KDFInto(dst []byte, z ...[]byte) {
 	ct := uint32(1)
 	for len(dst) > 0 {
 		blocks := (len(dst) + Size - 1) / Size
-		n := min(blocks, multiLanes())
-		if w := multiWidth(n); w > 1 {
-			n = min(n, w)
-			dst = k.multi(dst, &base.h, ct, n, w)
-			ct += uint32(n)
+		if lanes := kdfLanes(blocks); lanes > 0 {
+			dst = k.multi(dst, &base.h, ct, lanes)
+			ct += uint32(lanes)
 			continue
 		}
 		h := base.h
@@ -84,11 +82,6 @@ type kdfTail struct {
 	tail    [2 * BlockSize]byte
 	ctAt    int // offset of the counter in tail
 	tailLen int // one or two blocks
-
-	// The multi-buffer lanes: the tail with each lane's counter, and the
-	// lanes' chaining values, transposed.
-	lanes [maxLanes][2 * BlockSize]byte
-	st    [8][16]uint32
 }
 
 func (k *kdfTail) init(base *digest) {
@@ -103,35 +96,25 @@ func (k *kdfTail) init(base *digest) {
 	binary.BigEndian.PutUint64(k.tail[k.tailLen-8:k.tailLen], (base.len+4)<<3)
 }
 
-// multi writes the n output blocks for counters ct, ct+1, ... to dst with
-// the width-w kernel and returns what is left of dst.
-func (k *kdfTail) multi(dst []byte, h *[8]uint32, ct uint32, n, w int) []byte {
-	var ptr [16]*byte // local, not in k: see mbEngine.run
-	for l := range w {
-		if l < n {
-			copy(k.lanes[l][:k.tailLen], k.tail[:k.tailLen])
-			binary.BigEndian.PutUint32(k.lanes[l][k.ctAt:], ct+uint32(l))
-		}
-		ptr[l] = &k.lanes[min(l, n-1)][0]
-		for i := range h {
-			k.st[i][l] = h[i]
-		}
+// multi writes the output blocks for counters ct, ct+1, ..., computed
+// lanes at a time by kdfBlocks, to dst and returns what is left of dst.
+func (k *kdfTail) multi(dst []byte, h *[8]uint32, ct uint32, lanes int) []byte {
+	// The kernels take the tail as words, with the counter bytes zero.
+	var msg [32]uint32
+	clear(k.tail[k.ctAt : k.ctAt+4])
+	for i := range k.tailLen / 4 {
+		msg[i] = binary.BigEndian.Uint32(k.tail[4*i:])
 	}
-	multiBlock(w, &k.st, &ptr, k.tailLen/BlockSize)
-	for l := range n {
-		for i := 0; i < 8 && len(dst) > 0; i++ {
-			v := k.st[i][l]
-			if len(dst) >= 4 {
-				binary.BigEndian.PutUint32(dst, v)
-				dst = dst[4:]
-				continue
-			}
-			var b [4]byte
-			binary.BigEndian.PutUint32(b[:], v)
-			dst = dst[copy(dst, b[:]):]
-		}
+	n := Size * lanes
+	if len(dst) >= n {
+		kdfBlocks(lanes, &dst[0], h, &msg, ct, k.ctAt/4, k.ctAt%4, k.tailLen/BlockSize)
+		clear(msg[:])
+		return dst[n:]
 	}
-	clear(k.lanes[:n])
-	clear(k.st[:])
-	return dst
+	var out [32 * Size]byte
+	kdfBlocks(lanes, &out[0], h, &msg, ct, k.ctAt/4, k.ctAt%4, k.tailLen/BlockSize)
+	copy(dst, out[:])
+	clear(out[:])
+	clear(msg[:])
+	return nil
 }

@@ -27,3 +27,22 @@ func blockMulti16AVX512(st *[8][16]uint32, p *[16]*byte, n int)
 //
 //go:noescape
 func blockMulti8AVX2(st *[8][16]uint32, p *[16]*byte, n int)
+
+// kdfMulti32AVX512 computes 32 KDF output blocks: for lane l < 32 it
+// compresses the blocks (1 or 2) blocks of the template words msg from the
+// chaining value h, with the big-endian counter ct+l placed at byte 4*ctw+cts
+// of the template (whose counter bytes are zero), and writes the digest to
+// out[32*l:32*l+32]. out must have room for 32*32 bytes. Needs AVX-512 F and BW.
+//
+//go:noescape
+func kdfMulti32AVX512(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int)
+
+// kdfMulti16AVX512 is kdfMulti32AVX512 for 16 lanes.
+//
+//go:noescape
+func kdfMulti16AVX512(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int)
+
+// kdfMulti8AVX2 is kdfMulti32AVX512 for 8 lanes, in AVX2.
+//
+//go:noescape
+func kdfMulti8AVX2(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int)

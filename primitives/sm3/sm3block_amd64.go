@@ -72,3 +72,31 @@ func multiBlock(w int, st *[8][16]uint32, p *[16]*byte, n int) {
 	}
 	blockMulti8AVX2(st, p, n)
 }
+
+// kdfLanes returns how many KDF output blocks one kdfBlocks call computes
+// when k >= 1 are wanted, or 0 to compute them one at a time with block.
+// The 32-lane kernel costs about one and a third 16-lane calls, and one
+// 16-lane or 8-lane call about as much as three one-block compressions.
+func kdfLanes(k int) int {
+	switch {
+	case useAVX512 && k > 16:
+		return 32
+	case useAVX512 && k >= 3:
+		return 16
+	case useAVX2 && k >= 3:
+		return 8
+	}
+	return 0
+}
+
+// kdfBlocks runs the KDF kernel of the width kdfLanes returned.
+func kdfBlocks(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
+	switch lanes {
+	case 32:
+		kdfMulti32AVX512(out, h, msg, ct, ctw, cts, blocks)
+	case 16:
+		kdfMulti16AVX512(out, h, msg, ct, ctw, cts, blocks)
+	default:
+		kdfMulti8AVX2(out, h, msg, ct, ctw, cts, blocks)
+	}
+}

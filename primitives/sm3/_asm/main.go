@@ -27,6 +27,7 @@ func main() {
 	bswapMask()
 	singleBuffer()
 	multiBuffer()
+	kdfKernels()
 	Generate()
 }
 

@@ -70,6 +70,34 @@ var (
 	})
 )
 
+// rec, when set, collects instructions instead of emitting them, so that
+// the instruction streams of two independent groups of lanes can be
+// interleaved.
+var rec *[]func()
+
+// ins emits or records one instruction.
+func ins(f func()) {
+	if rec != nil {
+		*rec = append(*rec, f)
+		return
+	}
+	f()
+}
+
+// interleave emits the recorded streams a and b alternately.
+func interleave(a, b []func()) {
+	for len(a) > 0 || len(b) > 0 {
+		if len(a) > 0 {
+			a[0]()
+			a = a[1:]
+		}
+		if len(b) > 0 {
+			b[0]()
+			b = b[1:]
+		}
+	}
+}
+
 // mvec is the instruction set of one multi-buffer kernel.
 type mvec struct {
 	avx512 bool
@@ -80,45 +108,45 @@ type mvec struct {
 
 func (v *mvec) movu(src, dst Op) {
 	if v.avx512 {
-		VMOVDQU32(src, dst)
+		ins(func() { VMOVDQU32(src, dst) })
 	} else {
-		VMOVDQU(src, dst)
+		ins(func() { VMOVDQU(src, dst) })
 	}
 }
 
 func (v *mvec) xor(a, b, dst Op) {
 	if v.avx512 {
-		VPXORD(a, b, dst)
+		ins(func() { VPXORD(a, b, dst) })
 	} else {
-		VPXOR(a, b, dst)
+		ins(func() { VPXOR(a, b, dst) })
 	}
 }
 
 // rol sets dst = x <<< n; x may be memory.
 func (v *mvec) rol(p *pool, n int, x Op, dst VecPhysical) {
 	if v.avx512 {
-		VPROLD(U8(n), x, dst)
+		ins(func() { VPROLD(U8(n), x, dst) })
 		return
 	}
 	t := p.get()
 	if m, ok := x.(Mem); ok {
-		VMOVDQU(m, dst)
+		ins(func() { VMOVDQU(m, dst) })
 		x = dst
 	}
-	VPSLLD(U8(n), x, t)
-	VPSRLD(U8(32-n), x, dst)
-	VPOR(t, dst, dst)
+	ins(func() { VPSLLD(U8(n), x, t) })
+	ins(func() { VPSRLD(U8(32-n), x, dst) })
+	ins(func() { VPOR(t, dst, dst) })
 	p.put(t)
 }
 
 // xor3 sets dst ^= a ^ b; b may be memory.
 func (v *mvec) xor3(a VecPhysical, b Op, dst VecPhysical) {
 	if v.avx512 {
-		VPTERNLOGD(U8(immXor3), b, a, dst)
+		ins(func() { VPTERNLOGD(U8(immXor3), b, a, dst) })
 		return
 	}
-	VPXOR(a, dst, dst)
-	VPXOR(b, dst, dst)
+	ins(func() { VPXOR(a, dst, dst) })
+	ins(func() { VPXOR(b, dst, dst) })
 }
 
 func multiBuffer() {
@@ -153,9 +181,9 @@ func Y(i int) VecPhysical {
 // messages, lane l reading from p[l], into the transposed state st.
 //
 // Registers: DI the state, SI the pointer array, CX the blocks left, DX the
-// offset of the current block in every message, R8 a message pointer. The
-// vector registers are handed out by a pool: eight hold the working
-// variables, renamed rather than moved, the rest are scratch. The
+// offset of the current block in every message, R8 a message pointer, R9
+// to R11 the round loop (see rounds). The vector registers are handed out
+// by a pool: eight hold the working variables, the rest are scratch. The
 // expanded words W[0..67] of all lanes live on the stack.
 func multiKernel(name string, v *mvec) {
 	TEXT(name, 0, "func(st *[8][16]uint32, p *[16]*byte, n int)")
@@ -182,9 +210,7 @@ func multiKernel(name string, v *mvec) {
 		s[i] = p.get()
 		v.movu(Mem{Base: RDI, Disp: 64 * i}, s[i])
 	}
-	for j := 0; j < 64; j++ {
-		s = multiRound(v, p, j, s, W)
-	}
+	rounds(name, v, []*roundGroup{{p: p, s: s, w: w}})
 	for i := range s {
 		v.xor(Mem{Base: RDI, Disp: 64 * i}, s[i], s[i])
 		v.movu(s[i], Mem{Base: RDI, Disp: 64 * i})
@@ -198,93 +224,151 @@ func multiKernel(name string, v *mvec) {
 	RET()
 }
 
-// multiRound emits round j (with the expansion of W[j+4] when j >= 12) and
-// returns the renamed working variables.
-func multiRound(v *mvec, p *pool, j int, s [8]VecPhysical, W func(int) Mem) [8]VecPhysical {
+// A roundGroup is one set of lanes going through the rounds: its register
+// pool, working variables and expanded words on the stack.
+type roundGroup struct {
+	p *pool
+	s [8]VecPhysical
+	w Mem
+}
+
+// rounds emits the 64 rounds for the groups, their instruction streams
+// interleaved. Rounds 0-15 are unrolled; rounds 16-63 are a loop over four
+// rounds, which is the period of the renaming, so the working variables
+// are back in their registers at the end of every iteration. The loop
+// keeps the code small: a kernel that is called once per KDF or per short
+// message must not evict itself and its callers from the instruction
+// cache. R9 holds the offset of W[j] for the first round j of an
+// iteration, R10 that of T_j, R11 counts the iterations; R12 holds the
+// address of the constants.
+func rounds(name string, v *mvec, gs []*roundGroup) {
+	LEAQ(tTable, R12)
+	emit := func(j int, W func(g *roundGroup, k int) Mem, T Mem) {
+		streams := make([][]func(), len(gs))
+		for i, g := range gs {
+			rec = &streams[i]
+			g.s = multiRound(v, g.p, j, g.s, func(k int) Mem { return W(g, k) }, T)
+			rec = nil
+		}
+		if len(streams) == 1 {
+			interleave(streams[0], nil)
+		} else {
+			interleave(streams[0], streams[1])
+		}
+	}
+	for j := 0; j < 16; j++ {
+		emit(j, func(g *roundGroup, k int) Mem { return g.w.Offset((j + k) * v.size) }, Mem{Base: R12, Disp: 4 * j})
+	}
+	MOVQ(U32(16*v.size), R9)
+	MOVQ(U32(16*4), R10)
+	MOVQ(U32(12), R11)
+	Label(name + "_rounds")
+	for k := 0; k < 4; k++ {
+		at := func(g *roundGroup, d int) Mem {
+			m := g.w.Offset((k + d) * v.size)
+			m.Index, m.Scale = R9, 1
+			return m
+		}
+		emit(16+k, at, Mem{Base: R12, Index: R10, Scale: 1, Disp: 4 * k})
+	}
+	ADDQ(U32(4*v.size), R9)
+	ADDQ(U8(16), R10)
+	DECQ(R11)
+	JNZ(LabelRef(name + "_rounds"))
+}
+
+// multiRound emits round j (with the expansion of W[j+4] when j >= 12; any
+// j >= 16 stands for every round of the loop) and returns the renamed
+// working variables. W(k) addresses W[j+k] and T the constant T_j.
+func multiRound(v *mvec, p *pool, j int, s [8]VecPhysical, W func(int) Mem, T Mem) [8]VecPhysical {
 	a, b, c, d, e, f, g, h := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
 
 	// W[j+4] = P1(W[j-12] ^ W[j-5] ^ W[j+1]<<<15) ^ W[j-9]<<<7 ^ W[j-2]
 	w4 := p.get()
 	if j >= 12 {
 		x := w4
-		v.rol(p, 15, W(j+1), x)
+		v.rol(p, 15, W(1), x)
 		y := p.get()
-		v.movu(W(j-5), y)
-		v.xor3(y, W(j-12), x)
+		v.movu(W(-5), y)
+		v.xor3(y, W(-12), x)
 		r1, r2 := p.get(), p.get()
 		v.rol(p, 15, x, r1)
 		v.rol(p, 23, x, r2)
 		v.xor3(r1, r2, x)
-		v.rol(p, 7, W(j-9), y)
-		v.xor3(y, W(j-2), x)
+		v.rol(p, 7, W(-9), y)
+		v.xor3(y, W(-2), x)
 		p.put(y, r1, r2)
-		v.movu(x, W(j+4))
+		v.movu(x, W(4))
 	} else {
-		v.movu(W(j+4), w4)
+		v.movu(W(4), w4)
 	}
 
 	// SS1 = ((A <<< 12) + T_j + E) <<< 7, SS2 = SS1 ^ (A <<< 12)
 	a12, ss1 := p.get(), p.get()
 	v.rol(p, 12, a, a12)
 	if v.avx512 {
-		VPADDD_BCST(tTable.Offset(4*j), a12, ss1)
+		ins(func() { VPADDD_BCST(T, a12, ss1) })
 	} else {
-		VPBROADCASTD(tTable.Offset(4*j), ss1)
-		VPADDD(a12, ss1, ss1)
+		ins(func() { VPBROADCASTD(T, ss1) })
+		ins(func() { VPADDD(a12, ss1, ss1) })
 	}
-	VPADDD(e, ss1, ss1)
+	ins(func() { VPADDD(e, ss1, ss1) })
 	v.rol(p, 7, ss1, ss1)
 	v.xor(ss1, a12, a12)
 
-	// TT1 = FF(A, B, C) + D + SS2 + W'[j], computed into D. B is dead
-	// once C' = B <<< 9 is taken, so FF goes into its register.
-	c2 := p.get()
-	v.rol(p, 9, b, c2)
+	// TT1 = FF(A, B, C) + D + SS2 + W'[j], computed into D.
+	ff := p.get()
 	switch {
-	case v.avx512 && j < 16:
-		VPTERNLOGD(U8(immXor3), c, a, b)
 	case v.avx512:
-		VPTERNLOGD(U8(immMaj), c, a, b)
+		imm := immMaj
+		if j < 16 {
+			imm = immXor3
+		}
+		ins(func() { VMOVDQA32(b, ff) })
+		ins(func() { VPTERNLOGD(U8(imm), c, a, ff) })
 	case j < 16:
-		VPXOR(a, b, b)
-		VPXOR(c, b, b)
+		ins(func() { VPXOR(a, b, ff) })
+		ins(func() { VPXOR(c, ff, ff) })
 	default:
 		// (B & C) | (A & (B | C))
 		t := p.get()
-		VPOR(b, c, t)
-		VPAND(a, t, t)
-		VPAND(c, b, b)
-		VPOR(t, b, b)
+		ins(func() { VPOR(b, c, t) })
+		ins(func() { VPAND(a, t, t) })
+		ins(func() { VPAND(c, b, ff) })
+		ins(func() { VPOR(t, ff, ff) })
 		p.put(t)
 	}
-	v.xor(W(j), w4, w4) // W'[j]
-	VPADDD(w4, d, d)
-	VPADDD(b, d, d)
-	VPADDD(a12, d, d)
-	p.put(w4, b, a12)
+	v.xor(W(0), w4, w4) // W'[j]
+	ins(func() { VPADDD(w4, d, d) })
+	ins(func() { VPADDD(ff, d, d) })
+	ins(func() { VPADDD(a12, d, d) })
+	v.rol(p, 9, b, b)
+	p.put(w4, ff, a12)
 
-	// TT2 = GG(E, F, G) + H + SS1 + W[j], into H; likewise F is dead once
-	// G' = F <<< 19 is taken.
-	g2 := p.get()
-	v.rol(p, 19, f, g2)
+	// TT2 = GG(E, F, G) + H + SS1 + W[j], into H.
+	gg := p.get()
 	switch {
-	case v.avx512 && j < 16:
-		VPTERNLOGD(U8(immXor3), g, e, f)
 	case v.avx512:
-		VPTERNLOGD(U8(immChoose), g, e, f)
+		imm := immChoose
+		if j < 16 {
+			imm = immXor3
+		}
+		ins(func() { VMOVDQA32(f, gg) })
+		ins(func() { VPTERNLOGD(U8(imm), g, e, gg) })
 	case j < 16:
-		VPXOR(e, f, f)
-		VPXOR(g, f, f)
+		ins(func() { VPXOR(e, f, gg) })
+		ins(func() { VPXOR(g, gg, gg) })
 	default:
 		// ((F ^ G) & E) ^ G
-		VPXOR(g, f, f)
-		VPAND(e, f, f)
-		VPXOR(g, f, f)
+		ins(func() { VPXOR(g, f, gg) })
+		ins(func() { VPAND(e, gg, gg) })
+		ins(func() { VPXOR(g, gg, gg) })
 	}
-	VPADDD(W(j), h, h)
-	VPADDD(f, h, h)
-	VPADDD(ss1, h, h)
-	p.put(f, ss1)
+	ins(func() { VPADDD(W(0), h, h) })
+	ins(func() { VPADDD(gg, h, h) })
+	ins(func() { VPADDD(ss1, h, h) })
+	v.rol(p, 19, f, f)
+	p.put(gg, ss1)
 
 	// E' = P0(TT2) = TT2 ^ TT2<<<9 ^ TT2<<<17
 	r1, r2 := p.get(), p.get()
@@ -293,7 +377,9 @@ func multiRound(v *mvec, p *pool, j int, s [8]VecPhysical, W func(int) Mem) [8]V
 	v.xor3(r1, r2, h)
 	p.put(r1, r2)
 
-	return [8]VecPhysical{d, a, c2, c, h, e, g2, g}
+	// B and F were rotated in place: the renaming is the fixed cycle of
+	// period 4 that the round loop relies on.
+	return [8]VecPhysical{d, a, b, c, h, e, f, g}
 }
 
 // loadMessages loads block DX of the v.lanes messages, byte-swaps the words
