@@ -17,12 +17,20 @@
 package main
 
 import (
+	"flag"
 	"math/bits"
 
 	. "github.com/mmcloughlin/avo/build"
 )
 
+var arm64Out = flag.String("arm64", "", "write the arm64 kernels to this file instead of the amd64 ones")
+
 func main() {
+	flag.Parse()
+	if *arm64Out != "" {
+		generateARM64(*arm64Out)
+		return
+	}
 	ConstraintExpr("!purego")
 	bswapMask()
 	singleBuffer()
