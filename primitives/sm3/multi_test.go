@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
 	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
 )
 
@@ -270,5 +271,74 @@ func TestBatchAllocations(t *testing.T) {
 		if n := testing.AllocsPerRun(10, func() { KDFInto(kdfOut, msgs[1][:64]) }); n != 0 {
 			t.Errorf("KDFInto of 1 KiB allocates %v times", n)
 		}
+	})
+}
+
+// splitFuzz cuts data into up to n pieces at the positions given by cuts.
+func splitFuzz(data []byte, cuts []byte, n int) [][]byte {
+	var out [][]byte
+	for i := 0; i < n-1 && i < len(cuts); i++ {
+		c := int(cuts[i]) * 16 % (len(data) + 1)
+		out = append(out, data[:c])
+		data = data[c:]
+	}
+	return append(out, data)
+}
+
+func FuzzSumMulti(f *testing.F) {
+	f.Add(bytes.Repeat([]byte("abc"), 100), []byte{1, 2, 3}, uint8(4))
+	f.Add([]byte{}, []byte{}, uint8(16))
+	f.Add(bytes.Repeat([]byte{0xff}, 3000), []byte{200, 0, 7, 64, 3}, uint8(17))
+	f.Fuzz(func(t *testing.T, data, cuts []byte, n uint8) {
+		msgs := splitFuzz(data, cuts, int(n%33)+1)
+		impl.ForEach("sm3", func(name string) {
+			dst := make([][Size]byte, len(msgs))
+			SumMulti(dst, msgs)
+			for i, m := range msgs {
+				if want := refSum(m); dst[i] != want {
+					t.Fatalf("%s: SumMulti[%d] (len %d) = %x, reference %x", name, i, len(m), dst[i], want)
+				}
+			}
+		})
+	})
+}
+
+func FuzzHMACBatch(f *testing.F) {
+	f.Add([]byte("key"), bytes.Repeat([]byte("record"), 50), []byte{1, 13, 2, 40}, uint8(3))
+	f.Add([]byte{}, []byte{}, []byte{}, uint8(1))
+	f.Fuzz(func(t *testing.T, key, data, cuts []byte, n uint8) {
+		msgs := splitFuzz(data, cuts, int(n%MaxBatch)+1)
+		k := NewHMACKey(key)
+		impl.ForEach("sm3", func(name string) {
+			var b HMACBatch
+			for i, m := range msgs {
+				// Message i in i%3+1 parts.
+				b.Add(k, splitFuzz(m, []byte{byte(i), byte(i * 5)}, i%3+1)...)
+			}
+			macs := make([][Size]byte, len(msgs))
+			b.Sum(macs)
+			for i, m := range msgs {
+				h := hmac.New(New, key)
+				h.Write(m)
+				if want := h.Sum(nil); !bytes.Equal(macs[i][:], want) {
+					t.Fatalf("%s: MAC %d = %x, want %x", name, i, macs[i], want)
+				}
+			}
+		})
+	})
+}
+
+func FuzzKDF(f *testing.F) {
+	f.Add([]byte("shared secret"), uint16(1000))
+	f.Add(make([]byte, 64), uint16(32))
+	f.Add(make([]byte, 61), uint16(2048))
+	f.Fuzz(func(t *testing.T, z []byte, n uint16) {
+		n %= 4096
+		want := refKDF(z, int(n))
+		impl.ForEach("sm3", func(name string) {
+			if got := KDF(z, int(n)); !bytes.Equal(got, want) {
+				t.Fatalf("%s: KDF(%d-byte z, %d) = %x, want %x", name, len(z), n, got, want)
+			}
+		})
 	})
 }
