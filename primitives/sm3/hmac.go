@@ -60,6 +60,22 @@ func (k *HMACKey) SetKey(key []byte) {
 	clear(b[:])
 }
 
+// mac sets m to the HMAC under k of the concatenation of parts, one block
+// after another.
+func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {
+	var d digest
+	d.h, d.len = k.inner, BlockSize
+	for _, p := range parts {
+		d.Write(p)
+	}
+	inner := d.checkSum()
+	d.h, d.len, d.nx = k.outer, BlockSize, 0
+	d.Write(inner[:])
+	*m = d.checkSum()
+	clear(inner[:])
+	clear(d.x[:])
+}
+
 // An HMACBatch computes the HMAC-SM3 of up to MaxBatch messages together,
 // each under its own HMACKey and each given as up to a few parts that are
 // MACed as their concatenation: for a TLCP record, the 13-byte
@@ -115,6 +131,13 @@ func (b *HMACBatch) Sum(macs [][Size]byte) {
 	e := &b.e
 	for done := 0; done < b.n; {
 		n := min(b.n-done, multiLanes())
+		if multiWidth(n) == 1 {
+			for i := done; i < done+n; i++ {
+				b.keys[i].mac(&macs[i], b.parts[i])
+			}
+			done += n
+			continue
+		}
 		for i := range n {
 			e.add(&b.keys[done+i].inner, BlockSize, b.parts[done+i])
 		}

@@ -66,7 +66,8 @@ func (e *mbEngine) reset() {
 	for i := range e.lane[:e.n] {
 		l := &e.lane[i]
 		clear(l.buf[:])
-		*l = mbLane{}
+		l.parts = nil
+		clear(l.h[:])
 	}
 	clear(e.st[:])
 	e.n = 0
@@ -77,7 +78,8 @@ func (e *mbEngine) reset() {
 func (e *mbEngine) add(h *[8]uint32, prefix uint64, parts [][]byte) {
 	l := &e.lane[e.n]
 	e.n++
-	*l = mbLane{parts: parts, total: prefix, h: *h}
+	l.parts, l.pi, l.off, l.total, l.h = parts, 0, 0, prefix, *h
+	l.bufAt, l.final, l.mid, l.done = 0, 0, false, false
 	for _, p := range parts {
 		l.total += uint64(len(p))
 	}

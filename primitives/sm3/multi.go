@@ -18,19 +18,31 @@ func SumMulti(dst [][Size]byte, msgs [][]byte) {
 	if len(dst) < len(msgs) {
 		panic("sm3: SumMulti destination shorter than the messages")
 	}
-	var e mbEngine
 	for len(msgs) > 0 {
 		n := min(len(msgs), multiLanes())
-		for i := range n {
-			e.add(&iv, 0, msgs[i:i+1])
+		if multiWidth(n) == 1 {
+			for i := range n {
+				dst[i] = Sum(msgs[i])
+			}
+		} else {
+			sumLanes(dst, msgs[:n])
 		}
-		e.run()
-		for i := range n {
-			dst[i] = stateBytes(&e.lane[i].h)
-		}
-		e.reset()
 		msgs, dst = msgs[n:], dst[n:]
 	}
+}
+
+// sumLanes hashes up to multiLanes() messages with the engine, which lives
+// in this function's frame so that the short cases do not pay for it.
+func sumLanes(dst [][Size]byte, msgs [][]byte) {
+	var e mbEngine
+	for i := range msgs {
+		e.add(&iv, 0, msgs[i:i+1])
+	}
+	e.run()
+	for i := range msgs {
+		dst[i] = stateBytes(&e.lane[i].h)
+	}
+	e.reset()
 }
 
 // stateBytes returns a chaining value as the big-endian digest.
