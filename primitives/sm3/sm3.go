@@ -5,6 +5,8 @@
 package sm3
 
 //go:generate go run gen.go -output sm3block.go
+//go:generate sh -c "cd _asm && go run . -out ../sm3block_amd64.s"
+//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s"
 
 import (
 	"encoding/binary"

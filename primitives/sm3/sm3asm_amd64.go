@@ -6,8 +6,6 @@
 
 package sm3
 
-//go:generate sh -c "cd _asm && go run . -out ../sm3block_amd64.s"
-
 // blockAVX2 compresses the len(p)/64 whole blocks of p into h. It expands
 // the message of two blocks at a time in the halves of YMM registers, under
 // the scalar rounds (RORX, ANDN) of the first block; the second block's

@@ -6,8 +6,6 @@
 
 package sm3
 
-//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s"
-
 // blockSM3 compresses the len(p)/64 whole blocks of p into h with the
 // Armv8.2 SM3 instructions (SM3SS1, SM3TT1A/B, SM3TT2A/B, SM3PARTW1/2).
 //
