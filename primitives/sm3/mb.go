@@ -49,7 +49,7 @@ type mbLane struct {
 	mid   bool
 	done  bool
 
-	h [8]uint32 // the chaining value, while the lane is not in a slot
+	h [8]uint32 // the chaining value while it is not in the kernels' st
 }
 
 // mbEngine runs up to maxLanes lanes. While the kernels run them, st
