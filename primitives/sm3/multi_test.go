@@ -342,3 +342,42 @@ func FuzzKDF(f *testing.F) {
 		})
 	})
 }
+
+// TestAllKernels runs the batch code with every kernel the CPU has enabled
+// at once, as in production (impl.ForEach enables them one at a time).
+func TestAllKernels(t *testing.T) {
+	impl.Reset("sm3")
+	rng := rand.New(rand.NewPCG(13, 14))
+	for range 50 {
+		msgs := make([][]byte, rng.IntN(2*maxLanes+1))
+		for i := range msgs {
+			msgs[i] = randomBytes(rng, randomLength(rng, 4096))
+		}
+		dst := make([][Size]byte, len(msgs))
+		SumMulti(dst, msgs)
+		var b HMACBatch
+		k := NewHMACKey([]byte("key"))
+		for _, m := range msgs[:min(len(msgs), MaxBatch)] {
+			b.Add(k, m[:len(m)/3], m[len(m)/3:])
+		}
+		macs := make([][Size]byte, b.Len())
+		b.Sum(macs)
+		for i, m := range msgs {
+			if want := refSum(m); dst[i] != want {
+				t.Fatalf("SumMulti[%d] = %x, want %x", i, dst[i], want)
+			}
+			if i < len(macs) {
+				h := hmac.New(New, []byte("key"))
+				h.Write(m)
+				if !bytes.Equal(macs[i][:], h.Sum(nil)) {
+					t.Fatalf("HMACBatch[%d] differs from crypto/hmac", i)
+				}
+			}
+		}
+		z := randomBytes(rng, rng.IntN(200))
+		n := rng.IntN(2048)
+		if got, want := KDF(z, n), refKDF(z, n); !bytes.Equal(got, want) {
+			t.Fatalf("KDF(%d-byte z, %d) differs from the reference", len(z), n)
+		}
+	}
+}
