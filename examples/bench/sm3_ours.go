@@ -10,7 +10,8 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
 
-func oursSM3Hash(size int) setupFunc  { return hashBench(sm3.New, size) }
+func oursSM3Hash(size int) setupFunc { return hashBench(sm3.New, size) }
+
 // oursSM3KDF derives into a reused buffer with KDFInto, the zero-allocation
 // form that sm2 uses; the other columns' KDFs allocate their output.
 func oursSM3KDF(outLen int) setupFunc {
