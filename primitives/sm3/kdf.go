@@ -52,10 +52,6 @@ func KDFInto(dst []byte, z ...[]byte) {
 	if len(dst) == 0 {
 		return
 	}
-	if len(dst) <= Size {
-		kdfOne(dst, z)
-		return
-	}
 	var base digest
 	base.Reset()
 	for _, p := range z {
@@ -82,43 +78,6 @@ func KDFInto(dst []byte, z ...[]byte) {
 	}
 	clear(k.tail[:])
 	clear(base.x[:])
-}
-
-// kdfOne is KDFInto for a single output block, SM3(z || 00000001): the last
-// whole block of z, if z has one, is compressed together with the tail in
-// one call, which lets the one-message kernel expand both blocks at once.
-func kdfOne(dst []byte, z [][]byte) {
-	zlen := 0
-	for _, p := range z {
-		zlen += len(p)
-	}
-	hold := zlen // bytes of z compressed with the tail
-	if zlen >= BlockSize {
-		hold = BlockSize + zlen%BlockSize
-	}
-	var d digest
-	d.Reset()
-	var buf [3 * BlockSize]byte
-	n, skip := 0, zlen-hold
-	for _, p := range z {
-		if skip > 0 {
-			c := min(skip, len(p))
-			d.Write(p[:c])
-			skip -= c
-			p = p[c:]
-		}
-		n += copy(buf[n:], p)
-	}
-	binary.BigEndian.PutUint32(buf[n:], 1)
-	buf[n+4] = 0x80
-	blocks := (n + 4 + 1 + 8 + BlockSize - 1) / BlockSize
-	binary.BigEndian.PutUint64(buf[blocks*BlockSize-8:], uint64(zlen+4)<<3)
-	block(&d.h, buf[:blocks*BlockSize])
-	s := stateBytes(&d.h)
-	copy(dst, s[:])
-	clear(s[:])
-	clear(buf[:])
-	clear(d.x[:])
 }
 
 // kdfTail is the layout of the final blocks shared by every output block.
