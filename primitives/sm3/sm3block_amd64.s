@@ -84,13 +84,8 @@ blockAVX2_rounds:
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	MOVL     (SI), DI
-	BSWAPL   DI
-	ADDL     DI, R11
-	MOVL     16(SI), R15
-	BSWAPL   R15
-	XORL     DI, R15
-	ADDL     R15, DX
+	ADDL     (SP), R11
+	ADDL     512(SP), DX
 	MOVL     BX, R14
 	XORL     CX, R14
 	XORL     AX, R14
@@ -122,13 +117,8 @@ blockAVX2_rounds:
 	ADDL     R11, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	MOVL     4(SI), DI
-	BSWAPL   DI
-	ADDL     DI, R10
-	MOVL     20(SI), R15
-	BSWAPL   R15
-	XORL     DI, R15
-	ADDL     R15, CX
+	ADDL     4(SP), R10
+	ADDL     516(SP), CX
 	MOVL     AX, R14
 	XORL     BX, R14
 	XORL     DX, R14
@@ -160,13 +150,8 @@ blockAVX2_rounds:
 	ADDL     R10, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	MOVL     8(SI), DI
-	BSWAPL   DI
-	ADDL     DI, R9
-	MOVL     24(SI), R15
-	BSWAPL   R15
-	XORL     DI, R15
-	ADDL     R15, BX
+	ADDL     8(SP), R9
+	ADDL     520(SP), BX
 	MOVL     DX, R14
 	XORL     AX, R14
 	XORL     CX, R14
@@ -198,13 +183,8 @@ blockAVX2_rounds:
 	ADDL     R9, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	MOVL     12(SI), DI
-	BSWAPL   DI
-	ADDL     DI, R8
-	MOVL     28(SI), R15
-	BSWAPL   R15
-	XORL     DI, R15
-	ADDL     R15, AX
+	ADDL     12(SP), R8
+	ADDL     524(SP), AX
 	MOVL     CX, R14
 	XORL     DX, R14
 	XORL     BX, R14

@@ -125,27 +125,15 @@ func expandStep(v vec, g int, x [4]VecPhysical, tmp [4]VecPhysical, w, wp Mem) {
 // in the previous round, while P0 forms the new E = V ^ (TT2 <<< 17) with
 // V = TT2 ^ (TT2 <<< 9): by distributing the AND over that last XOR,
 // GG = G ^ ((TT2<<<17) & (F ^ G)) ^ (V & (F ^ G)) is ready as soon as E is.
-func round(j int, s [8]GPPhysical, w, wp Mem, r1, r2, r3, gg GPPhysical, direct bool) {
+func round(j int, s [8]GPPhysical, w, wp Mem, r1, r2, r3, gg GPPhysical) {
 	a, b, c, d, e, f, g, h := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
 	RORXL(U8(20), a, r1)                            // A <<< 12
 	LEAL(Mem{Base: r1, Disp: int(int32(t(j)))}, r2) // + T_j
 	ADDL(e, r2)                                     // + E
 	RORXL(U8(25), r2, r2)                           // SS1
 	XORL(r2, r1)                                    // SS2
-	if direct {
-		// The first rounds of a call read the message directly: the
-		// schedule on the stack is not ready yet.
-		MOVL(Mem{Base: RSI, Disp: 4 * j}, EDI)
-		BSWAPL(EDI)
-		ADDL(EDI, h)
-		MOVL(Mem{Base: RSI, Disp: 4 * (j + 4)}, R15L)
-		BSWAPL(R15L)
-		XORL(EDI, R15L)
-		ADDL(R15L, d)
-	} else {
-		ADDL(w, h)  // H + W[j]
-		ADDL(wp, d) // D + W'[j]
-	}
+	ADDL(w, h)                                      // H + W[j]
+	ADDL(wp, d)                                     // D + W'[j]
 	if j < 16 {
 		MOVL(b, r3)
 		XORL(c, r3)
@@ -274,7 +262,7 @@ func singleKernel(name string, v vec) {
 			expandStep(v, 4+j/4, x, tmp, w, wp)
 			perRound = (len(queue) + 3) / 4
 		}
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), r1, r2, r3, gg, j < 4)
+		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), r1, r2, r3, gg)
 		drain(perRound)
 		cur = rename(cur)
 	}
@@ -286,7 +274,7 @@ func singleKernel(name string, v vec) {
 
 	// The second block, from the stored schedule.
 	for j := 0; j < 64; j++ {
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)+16), wp.Offset(32*(j/4)+4*(j%4)+16), r1, r2, r3, gg, false)
+		round(j, cur, w.Offset(32*(j/4)+4*(j%4)+16), wp.Offset(32*(j/4)+4*(j%4)+16), r1, r2, r3, gg)
 		cur = rename(cur)
 	}
 	feedForward(s, hp)
