@@ -311,7 +311,7 @@ func load(m Mem, v fe) {
 func fieldKernels() {
 	for _, f := range []flavor{adx, mulq} {
 		TEXT("feMul"+f.suffix(), NOSPLIT, "func(out, a, b *[4]uint64)")
-		Doc("feMul"+f.suffix()+" sets out = a·b·R⁻¹ mod p.")
+		Doc("feMul" + f.suffix() + " sets out = a·b·R⁻¹ mod p.")
 		Load(Param("a"), RSI)
 		Load(Param("b"), RDI)
 		v := mul(f, Mem{Base: RSI}, Mem{Base: RDI})

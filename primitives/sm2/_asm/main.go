@@ -2,7 +2,7 @@
 // kernels (-gen field) and the point formulas (-gen sm2ec).
 //
 //	go run . -gen field -pkg field -out ../internal/field/fe_amd64.s
-//	go run . -gen sm2ec -pkg sm2ec -out ../internal/sm2ec/point_amd64.s
+//	go run . -gen sm2ec -pkg sm2ec -out ../internal/sm2ec/sm2ec_amd64.s
 package main
 
 import (
@@ -19,6 +19,10 @@ func main() {
 	case "field":
 		ConstraintExpr("!purego")
 		fieldKernels()
+	case "sm2ec":
+		ConstraintExpr("!purego")
+		pointKernels()
+		lookupKernels()
 	default:
 		log.Fatalf("unknown -gen %q", *gen)
 	}

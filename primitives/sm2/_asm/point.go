@@ -1,0 +1,279 @@
+package main
+
+// Point formulas of primitives/sm2/internal/sm2ec in Jacobian coordinates
+// (x = X/Z², y = Y/Z³) over the field emitters of fe.go, each a single
+// function: the inputs are read through SI and DI, every intermediate lives
+// in a 32-byte stack slot, and the result is copied out at the end, so the
+// output may alias an input. The formulas, and the reasons for choosing
+// them, are those of jacobian.go, whose Go code they follow step by step.
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// frame hands out 32-byte stack slots for field elements.
+type frame struct {
+	base Mem
+	n    int
+}
+
+func newFrame(slots int) *frame {
+	return &frame{base: AllocLocal(32 * slots)}
+}
+
+func (f *frame) slot() Mem {
+	m := f.base.Offset(32 * f.n)
+	f.n++
+	return m
+}
+
+// Memory-to-memory field operations. Each loads its operands, computes in
+// t0…t7, AX, BX, DX (CX for products) and stores the result, so operands may
+// alias the destination.
+
+func fMul(fl flavor, dst, a, b Mem) { store(mul(fl, a, b), dst) }
+
+func fSqr(fl flavor, dst, a Mem) { store(sqr(fl, a), dst) }
+
+// fAdd sets dst = a + b mod p.
+func fAdd(dst, a, b Mem) {
+	v := fe{t[0], t[1], t[2], t[3]}
+	load(a, v)
+	ADDQ(limb(b, 0), v[0])
+	ADCQ(limb(b, 1), v[1])
+	ADCQ(limb(b, 2), v[2])
+	ADCQ(limb(b, 3), v[3])
+	MOVQ(U32(0), RAX)
+	ADCQ(Imm(0), RAX)
+	store(finalSub(v, RAX, fe{t[4], t[5], t[6], t[7]}), dst)
+}
+
+// fSub sets dst = a - b mod p: on a borrow, p is added back, masked in.
+func fSub(dst, a, b Mem) {
+	v := fe{t[0], t[1], t[2], t[3]}
+	load(a, v)
+	SUBQ(limb(b, 0), v[0])
+	SBBQ(limb(b, 1), v[1])
+	SBBQ(limb(b, 2), v[2])
+	SBBQ(limb(b, 3), v[3])
+	SBBQ(RAX, RAX) // all ones on a borrow
+	addMaskedP(v, RAX)
+	store(v, dst)
+}
+
+// addMaskedP adds p & mask to v, modulo 2^256.
+func addMaskedP(v fe, mask GPPhysical) {
+	MOVQ(U64(0xffffffff00000000), t[5])
+	ANDQ(mask, t[5])
+	MOVQ(U64(0xfffffffeffffffff), t[7])
+	ANDQ(mask, t[7])
+	ADDQ(mask, v[0])
+	ADCQ(t[5], v[1])
+	ADCQ(mask, v[2])
+	ADCQ(t[7], v[3])
+}
+
+// fHalf sets dst = a/2 mod p: (a + p)/2 for odd a, a/2 for even a.
+func fHalf(dst, a Mem) {
+	v := fe{t[0], t[1], t[2], t[3]}
+	load(a, v)
+	MOVQ(v[0], RAX)
+	ANDQ(Imm(1), RAX)
+	NEGQ(RAX)
+	MOVQ(U64(0xffffffff00000000), t[5])
+	ANDQ(RAX, t[5])
+	MOVQ(U64(0xfffffffeffffffff), t[7])
+	ANDQ(RAX, t[7])
+	ADDQ(RAX, v[0])
+	ADCQ(t[5], v[1])
+	ADCQ(RAX, v[2])
+	ADCQ(t[7], v[3])
+	MOVQ(U32(0), RBX)
+	ADCQ(Imm(0), RBX)
+	SHRQ(Imm(1), v[1], v[0])
+	SHRQ(Imm(1), v[2], v[1])
+	SHRQ(Imm(1), v[3], v[2])
+	SHRQ(Imm(1), RBX, v[3])
+	store(v, dst)
+}
+
+func fCopy(dst, src Mem) {
+	v := fe{t[0], t[1], t[2], t[3]}
+	load(src, v)
+	store(v, dst)
+}
+
+// orLimbs sets r to the OR of the limbs of a (zero iff a = 0, as elements are
+// fully reduced).
+func orLimbs(a Mem, r GPPhysical) {
+	MOVQ(limb(a, 0), r)
+	ORQ(limb(a, 1), r)
+	ORQ(limb(a, 2), r)
+	ORQ(limb(a, 3), r)
+}
+
+// jacobian operands: X, Y, Z at offsets 0, 32, 64.
+func coord(p Mem, i int) Mem { return p.Offset(32 * i) }
+
+// emitDouble emits in-place doubling of the point in the slots x, y, z,
+// using the scratch slots of fr. It is dbl-2001-b rearranged around 2Y
+// (4M+4S), see jacobian.go.
+func emitDouble(fl flavor, x, y, z Mem, s [5]Mem) {
+	delta, y2, gamma4, beta4, alpha := s[0], s[1], s[2], s[3], s[4]
+	fSqr(fl, delta, z)
+	fAdd(y2, y, y)
+	fSqr(fl, gamma4, y2)
+	fMul(fl, beta4, x, gamma4)
+	// alpha = 3(X - delta)(X + delta); x's slot is free after this.
+	fSub(alpha, x, delta)
+	fAdd(delta, x, delta)
+	fMul(fl, alpha, alpha, delta)
+	fAdd(delta, alpha, alpha)
+	fAdd(alpha, alpha, delta)
+	// Z3 = 2Y·Z
+	fMul(fl, z, y2, z)
+	// X3 = alpha² - 2·beta'
+	fSqr(fl, delta, alpha)
+	fAdd(y2, beta4, beta4)
+	fSub(x, delta, y2)
+	// Y3 = alpha·(beta' - X3) - gamma'²/2
+	fSub(beta4, beta4, x)
+	fMul(fl, beta4, alpha, beta4)
+	fSqr(fl, gamma4, gamma4)
+	fHalf(gamma4, gamma4)
+	fSub(y, beta4, gamma4)
+}
+
+func pointKernels() {
+	for _, fl := range []flavor{adx, mulq} {
+		sfx := fl.suffix()
+
+		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
+		Doc("pointDouble"+sfx+" sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
+		{
+			fr := newFrame(8)
+			x, y, z := fr.slot(), fr.slot(), fr.slot()
+			s := [5]Mem{fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()}
+			Load(Param("a"), RSI)
+			Load(Param("n"), RDI)
+			fCopy(x, coord(Mem{Base: RSI}, 0))
+			fCopy(y, coord(Mem{Base: RSI}, 1))
+			fCopy(z, coord(Mem{Base: RSI}, 2))
+			Label("dblLoop" + sfx)
+			emitDouble(fl, x, y, z, s)
+			DECQ(RDI)
+			JNZ(LabelRef("dblLoop" + sfx))
+			Load(Param("out"), RDI)
+			fCopy(coord(Mem{Base: RDI}, 0), x)
+			fCopy(coord(Mem{Base: RDI}, 1), y)
+			fCopy(coord(Mem{Base: RDI}, 2), z)
+			RET()
+		}
+
+		TEXT("pointAdd"+sfx, 0, "func(out, a, b *[12]uint64) int")
+		Doc("pointAdd"+sfx+" sets out = a + b (add-1998-cmo-2, 12M+4S) and returns 1 if",
+			"a and b are the same point other than the identity, when out is wrong;",
+			"see jacobianPoint.add.")
+		{
+			fr := newFrame(14)
+			z1z1, z2z2, u1, u2, s1, s2, h, r := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+			hh, hhh, v, tt, x3, z3 := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+			Load(Param("a"), RSI)
+			Load(Param("b"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			fSqr(fl, z1z1, coord(a, 2))
+			fSqr(fl, z2z2, coord(b, 2))
+			fMul(fl, u1, coord(a, 0), z2z2)
+			fMul(fl, u2, coord(b, 0), z1z1)
+			fMul(fl, s1, coord(a, 1), coord(b, 2))
+			fMul(fl, s1, s1, z2z2)
+			fMul(fl, s2, coord(b, 1), coord(a, 2))
+			fMul(fl, s2, s2, z1z1)
+			fSub(h, u2, u1)
+			fSub(r, s2, s1)
+			equalFlag(h, r, coord(a, 2), coord(b, 2))
+			fSqr(fl, hh, h)
+			fMul(fl, hhh, h, hh)
+			fMul(fl, v, u1, hh)
+			fMul(fl, tt, coord(a, 2), coord(b, 2))
+			fMul(fl, z3, tt, h)
+			fSqr(fl, tt, r)
+			fSub(tt, tt, hhh)
+			fAdd(u1, v, v)
+			fSub(x3, tt, u1)
+			fSub(v, v, x3)
+			fMul(fl, v, v, r)
+			fMul(fl, s1, s1, hhh)
+			Load(Param("out"), RDI)
+			out := Mem{Base: RDI}
+			fSub(coord(out, 1), v, s1)
+			fCopy(coord(out, 0), x3)
+			fCopy(coord(out, 2), z3)
+			RET()
+		}
+
+		TEXT("pointAddAffine"+sfx, 0, "func(out, a *[12]uint64, b *[8]uint64) int")
+		Doc("pointAddAffine"+sfx+" sets out = a + b for an affine b (madd-2004-hmv, 8M+3S)",
+			"and returns 1 if a == b, when out is wrong; the identity a gives a wrong",
+			"result too. See jacobianPoint.addAffine.")
+		{
+			fr := newFrame(11)
+			z1z1, u2, s2, h, r, hh, hhh, v, y1, tt, z3 := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+			Load(Param("a"), RSI)
+			Load(Param("b"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			fSqr(fl, z1z1, coord(a, 2))
+			fMul(fl, u2, coord(b, 0), z1z1)
+			fMul(fl, s2, coord(b, 1), coord(a, 2))
+			fMul(fl, s2, s2, z1z1)
+			fSub(h, u2, coord(a, 0))
+			fSub(r, s2, coord(a, 1))
+			equalFlag(h, r, coord(a, 2), Mem{})
+			fSqr(fl, hh, h)
+			fMul(fl, hhh, h, hh)
+			fMul(fl, v, coord(a, 0), hh)
+			fMul(fl, y1, coord(a, 1), hhh)
+			fMul(fl, z3, coord(a, 2), h)
+			fSqr(fl, tt, r)
+			fSub(tt, tt, hhh)
+			fAdd(u2, v, v)
+			fSub(tt, tt, u2)
+			fSub(v, v, tt)
+			fMul(fl, v, v, r)
+			Load(Param("out"), RDI)
+			out := Mem{Base: RDI}
+			fSub(coord(out, 1), v, y1)
+			fCopy(coord(out, 0), tt)
+			fCopy(coord(out, 2), z3)
+			RET()
+		}
+	}
+}
+
+// equalFlag stores into the return value 1 if h = r = 0 and z1 (and z2,
+// unless it is the zero Mem) are nonzero, and 0 otherwise, without
+// branches.
+func equalFlag(h, r, z1, z2 Mem) {
+	Comment("equal = h == 0 && r == 0 && Z1 != 0 && Z2 != 0")
+	orLimbs(h, RAX)
+	orLimbs(r, RBX)
+	ORQ(RBX, RAX)
+	XORL(EDX, EDX)
+	TESTQ(RAX, RAX)
+	SETEQ(DL)
+	orLimbs(z1, RAX)
+	XORL(EBX, EBX)
+	TESTQ(RAX, RAX)
+	SETNE(BL)
+	ANDQ(RBX, RDX)
+	if z2 != (Mem{}) {
+		orLimbs(z2, RAX)
+		XORL(EBX, EBX)
+		TESTQ(RAX, RAX)
+		SETNE(BL)
+		ANDQ(RBX, RDX)
+	}
+	Store(RDX, ReturnIndex(0))
+}
