@@ -226,15 +226,23 @@ func squareMULQ(a Mem) {
 // add/subtract chains, no multiplication. The 4-limb window may pass 2^256
 // between the two chains, but the step's result is below 2^256, so working
 // modulo 2^256 is exact. The window rotates through t0…t3.
-func reduce() fe {
+func reduce(f flavor) fe {
 	Comment("Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)")
 	w := []GPPhysical{t[0], t[1], t[2], t[3]}
+	if f == adx {
+		MOVL(U32(32), ECX) // shift count for SHLX/SHRX (BMI2)
+	}
 	for range 4 {
 		m := w[0]
-		MOVQ(m, RAX)
-		SHLQ(Imm(32), RAX)
-		MOVQ(m, RBX)
-		SHRQ(Imm(32), RBX)
+		if f == adx {
+			SHLXQ(RCX, m, RAX)
+			SHRXQ(RCX, m, RBX)
+		} else {
+			MOVQ(m, RAX)
+			SHLQ(Imm(32), RAX)
+			MOVQ(m, RBX)
+			SHRQ(Imm(32), RBX)
+		}
 		ADDQ(m, w[1])
 		ADCQ(Imm(0), w[2])
 		ADCQ(Imm(0), w[3])
@@ -255,19 +263,31 @@ func reduce() fe {
 	return finalSub(fe{t[0], t[1], t[2], t[3]}, RAX, fe{t[4], t[5], t[6], t[7]})
 }
 
+var pData *Mem
+
+// pLimb returns a reference to limb i of p in read-only data.
+func pLimb(i int) Mem {
+	if pData == nil {
+		m := GLOBL("p", RODATA|NOPTR)
+		for j, v := range []uint64{0xffffffffffffffff, 0xffffffff00000000, 0xffffffffffffffff, 0xfffffffeffffffff} {
+			DATA(8*j, U64(v))
+		}
+		pData = &m
+	}
+	return pData.Offset(8 * i)
+}
+
 // finalSub reduces the 257-bit value c:v, below 2p, to v mod p, using the
-// four registers of tmp, and returns v. It clobbers BX and DX.
+// four registers of tmp, and returns v.
 func finalSub(v fe, c GPPhysical, tmp fe) fe {
 	Comment("Subtract p if the value is at least p, in constant time")
 	for i := range 4 {
 		MOVQ(v[i], tmp[i])
 	}
-	MOVQ(U64(0xffffffff00000000), RBX)
-	MOVQ(U64(0xfffffffeffffffff), RDX)
 	SUBQ(I8(-1), tmp[0])
-	SBBQ(RBX, tmp[1])
+	SBBQ(pLimb(1), tmp[1])
 	SBBQ(I8(-1), tmp[2])
-	SBBQ(RDX, tmp[3])
+	SBBQ(pLimb(3), tmp[3])
 	SBBQ(Imm(0), c)
 	for i := range 4 {
 		CMOVQCC(tmp[i], v[i])
@@ -282,7 +302,7 @@ func mul(f flavor, a, b Mem) fe {
 	} else {
 		productMULQ(a, b)
 	}
-	return reduce()
+	return reduce(f)
 }
 
 // sqr emits v = a²·R⁻¹ mod p.
@@ -292,7 +312,7 @@ func sqr(f flavor, a Mem) fe {
 	} else {
 		squareMULQ(a)
 	}
-	return reduce()
+	return reduce(f)
 }
 
 func store(v fe, m Mem) {
@@ -321,15 +341,23 @@ func fieldKernels() {
 
 		TEXT("feSqr"+f.suffix(), NOSPLIT, "func(out, a *[4]uint64, n int)")
 		Doc("feSqr"+f.suffix()+" sets out = a^(2^n) in the Montgomery domain, n ≥ 1.",
-			"Between squarings the value round-trips through out.")
+			"Between squarings the value round-trips through a stack slot, which",
+			"store-to-load forwarding (or memory renaming) makes cheap.")
+		tmp := AllocLocal(32)
 		Load(Param("a"), RSI)
 		Load(Param("n"), RDI)
-		Label("sqrLoop" + f.suffix())
 		v = sqr(f, Mem{Base: RSI})
-		Load(Param("out"), RSI)
-		store(v, Mem{Base: RSI})
+		store(v, tmp)
+		DECQ(RDI)
+		JZ(LabelRef("sqrDone" + f.suffix()))
+		Label("sqrLoop" + f.suffix())
+		v = sqr(f, tmp)
+		store(v, tmp)
 		DECQ(RDI)
 		JNZ(LabelRef("sqrLoop" + f.suffix()))
+		Label("sqrDone" + f.suffix())
+		Load(Param("out"), RSI)
+		store(v, Mem{Base: RSI})
 		RET()
 	}
 }

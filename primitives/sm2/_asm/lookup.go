@@ -68,7 +68,7 @@ func lookupKernels() {
 		}
 
 		TEXT("lookup"+name+"AVX512", NOSPLIT, sig)
-		Doc("lookup"+name+"AVX512 is lookup"+name+"AVX2 with AVX-512 (F and VL).")
+		Doc("lookup" + name + "AVX512 is lookup" + name + "AVX2 with AVX-512 (F and VL).")
 		{
 			tab := Load(Param("table"), RSI)
 			n := Load(Param("n"), RCX)

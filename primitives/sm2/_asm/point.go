@@ -65,9 +65,9 @@ func fSub(dst, a, b Mem) {
 
 // addMaskedP adds p & mask to v, modulo 2^256.
 func addMaskedP(v fe, mask GPPhysical) {
-	MOVQ(U64(0xffffffff00000000), t[5])
+	MOVQ(pLimb(1), t[5])
 	ANDQ(mask, t[5])
-	MOVQ(U64(0xfffffffeffffffff), t[7])
+	MOVQ(pLimb(3), t[7])
 	ANDQ(mask, t[7])
 	ADDQ(mask, v[0])
 	ADCQ(t[5], v[1])
@@ -82,9 +82,9 @@ func fHalf(dst, a Mem) {
 	MOVQ(v[0], RAX)
 	ANDQ(Imm(1), RAX)
 	NEGQ(RAX)
-	MOVQ(U64(0xffffffff00000000), t[5])
+	MOVQ(pLimb(1), t[5])
 	ANDQ(RAX, t[5])
-	MOVQ(U64(0xfffffffeffffffff), t[7])
+	MOVQ(pLimb(3), t[7])
 	ANDQ(RAX, t[7])
 	ADDQ(RAX, v[0])
 	ADCQ(t[5], v[1])
@@ -151,7 +151,7 @@ func pointKernels() {
 		sfx := fl.suffix()
 
 		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
-		Doc("pointDouble"+sfx+" sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
+		Doc("pointDouble" + sfx + " sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
 		{
 			fr := newFrame(8)
 			x, y, z := fr.slot(), fr.slot(), fr.slot()
