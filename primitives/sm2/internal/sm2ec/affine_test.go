@@ -24,6 +24,9 @@ func TestWNAFTableIsGenerated(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "wnaf.bin")
 	cmd := exec.Command(goTool, "run", "gen_table.go", "-wnaf", "-o", out)
+	// Build the generator for the machine running the go tool, also when
+	// this test runs under an emulator with GOARCH set for the target.
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen_table.go -wnaf: %v\n%s", err, b)
 	}
@@ -38,7 +41,9 @@ func TestWNAFTableIsGenerated(t *testing.T) {
 
 // TestWNAFTable checks the loaded table against the package's own
 // arithmetic: entry i must be (2i+1)·G.
-func TestWNAFTable(t *testing.T) {
+func TestWNAFTable(t *testing.T) { eachImpl(t, testWNAFTable) }
+
+func testWNAFTable(t *testing.T) {
 	gt := getGenTable()
 	for i := range gt {
 		want, _ := new(Point).ScalarBaseMult(scalar32(big.NewInt(int64(2*i + 1))))
@@ -98,7 +103,9 @@ func TestWNAFForm(t *testing.T) {
 
 // TestDoubleScalarMultRandom compares DoubleScalarMultVarTime with the
 // constant-time multiplications on many random and sparse scalars.
-func TestDoubleScalarMultRandom(t *testing.T) {
+func TestDoubleScalarMultRandom(t *testing.T) { eachImpl(t, testDoubleScalarMultRandom) }
+
+func testDoubleScalarMultRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	q, _ := new(Point).ScalarBaseMult(scalar32(hexInt("fedcba9876543210")))
 	n := 300
@@ -125,7 +132,9 @@ func TestDoubleScalarMultRandom(t *testing.T) {
 	}
 }
 
-func TestNormalizeEncodeAffine(t *testing.T) {
+func TestNormalizeEncodeAffine(t *testing.T) { eachImpl(t, testNormalizeEncodeAffine) }
+
+func testNormalizeEncodeAffine(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	var out [65]byte
 	for _, k := range testScalars(r) {
@@ -155,7 +164,9 @@ func TestNormalizeEncodeAffine(t *testing.T) {
 
 // TestXModNEqual covers both candidates x = c and x = c + n, the latter
 // with a point whose x lies in [n, p), which no random scalar would give.
-func TestXModNEqual(t *testing.T) {
+func TestXModNEqual(t *testing.T) { eachImpl(t, testXModNEqual) }
+
+func testXModNEqual(t *testing.T) {
 	var z field.Element
 	z.One()
 	z.Add(&z, &z)
@@ -198,7 +209,9 @@ func TestXModNEqual(t *testing.T) {
 // TestScalarMultProjectiveInput checks that ScalarMult gives the same result
 // for a point in affine form (mixed additions for the table) and for the
 // same point with Z ≠ 1 (full additions).
-func TestScalarMultProjectiveInput(t *testing.T) {
+func TestScalarMultProjectiveInput(t *testing.T) { eachImpl(t, testScalarMultProjectiveInput) }
+
+func testScalarMultProjectiveInput(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	q, _ := new(Point).SetBytes(refBytes(refMul(refG, hexInt("abcdef0123456789"))))
 	var z field.Element
@@ -227,7 +240,9 @@ func TestScalarMultProjectiveInput(t *testing.T) {
 // TestPointTable checks the cached table and the multiplication that uses
 // it against DoubleScalarMultVarTime, including the cancelling and doubling
 // cases of the variable-time additions.
-func TestPointTable(t *testing.T) {
+func TestPointTable(t *testing.T) { eachImpl(t, testPointTable) }
+
+func testPointTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	if _, err := NewPointTable(NewPoint()); err == nil {
 		t.Fatal("table of the identity accepted")

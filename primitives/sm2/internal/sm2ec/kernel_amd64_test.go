@@ -1,0 +1,139 @@
+//go:build !purego
+
+package sm2ec
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
+)
+
+// kernelPoints returns Jacobian points for the kernel tests: multiples of G
+// with random Z, the identity with a few Y, and the special pairs the
+// formulas must flag.
+func kernelPoints(t *testing.T, r *rand.Rand) []jacobianPoint {
+	var pts []jacobianPoint
+	for _, k := range testScalars(r) {
+		var p Point
+		if _, err := p.ScalarBaseMult(scalar32(k)); err != nil {
+			t.Fatal(err)
+		}
+		var j jacobianPoint
+		j.fromProjective(&p)
+		// Rescale by a random λ: (λ²X, λ³Y, λZ) is the same point.
+		var lam, l2, l3 field.Element
+		b := make([]byte, 32)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		b[0] &= 0x7f
+		lam.SetBytes(b)
+		l2.Square(&lam)
+		l3.Mul(&l2, &lam)
+		j.x.Mul(&j.x, &l2)
+		j.y.Mul(&j.y, &l3)
+		j.z.Mul(&j.z, &lam)
+		pts = append(pts, j)
+	}
+	var inf jacobianPoint
+	inf.x.One()
+	inf.y.One()
+	pts = append(pts, inf)
+	return pts
+}
+
+// TestPointKernels compares the assembly point formulas with the Go ones
+// they transcribe, bit for bit, including the equality flag, on every
+// ordered pair of test points (which includes equal points, inverse
+// points, and the identity).
+func TestPointKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	pts := kernelPoints(t, r)
+	neg := func(p jacobianPoint) jacobianPoint { p.y.Neg(&p.y); return p }
+	type kernels struct {
+		name   string
+		double func(out, a *jacobianPoint, n int)
+		add    func(out, a, b *jacobianPoint) int
+		madd   func(out, a *jacobianPoint, b *affinePoint) int
+	}
+	ks := []kernels{{"mulq", pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ}}
+	if usePointADX {
+		ks = append(ks, kernels{"adx", pointDoubleADX, pointAddADX, pointAddAffineADX})
+	}
+	for _, k := range ks {
+		for i := range pts {
+			a := pts[i]
+			for _, n := range []int{1, 2, 5} {
+				var got, want jacobianPoint
+				k.double(&got, &a, n)
+				want.doubleGeneric(&a)
+				for range n - 1 {
+					want.doubleGeneric(&want)
+				}
+				if got != want {
+					t.Fatalf("%s: double^%d of point %d differs", k.name, n, i)
+				}
+			}
+			for j := range pts {
+				for _, b := range []jacobianPoint{pts[j], neg(pts[j]), pts[i]} {
+					var got, want jacobianPoint
+					ge := k.add(&got, &a, &b)
+					we := want.addGeneric(&a, &b)
+					if got != want || ge != we {
+						t.Fatalf("%s: add of points %d, %d differs (flags %d, %d)", k.name, i, j, ge, we)
+					}
+					// Aliased output.
+					got = a
+					if k.add(&got, &got, &b); got != want {
+						t.Fatalf("%s: aliased add differs", k.name)
+					}
+					// Mixed addition with b in affine form.
+					if b.z.IsZero() == 1 {
+						continue
+					}
+					var bp Point
+					b.toProjective(&bp)
+					bx, by, _ := bp.Affine()
+					ba := affinePoint{bx, by}
+					ge = k.madd(&got, &a, &ba)
+					we = want.addAffineGeneric(&a, &ba)
+					if got != want || ge != we {
+						t.Fatalf("%s: madd of points %d, %d differs (flags %d, %d)", k.name, i, j, ge, we)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLookupKernels checks the vector table scans against the Go ones for
+// every index, including 0 and indexes past the end.
+func TestLookupKernels(t *testing.T) {
+	table := make([]field.Element, 3*16)
+	for i := range table {
+		var b [32]byte
+		b[31], b[30], b[0] = byte(i), byte(i*7), byte(i)&0x7f
+		table[i].SetBytes(b[:])
+	}
+	for idx := uint64(0); idx <= 18; idx++ {
+		var wa, ga affinePoint
+		field.LookupPair(&wa.x, &wa.y, table[:32], idx)
+		var wj, gj jacobianPoint
+		field.LookupTriple(&wj.x, &wj.y, &wj.z, table, idx)
+		if useLookupAVX2 {
+			lookupAffineAVX2(&ga, &table[0], 16, idx)
+			lookupJacobianAVX2(&gj, &table[0], 16, idx)
+			if ga != wa || gj != wj {
+				t.Fatalf("AVX2 lookup of %d differs", idx)
+			}
+		}
+		if useLookupAVX512 {
+			lookupAffineAVX512(&ga, &table[0], 16, idx)
+			lookupJacobianAVX512(&gj, &table[0], 16, idx)
+			if ga != wa || gj != wj {
+				t.Fatalf("AVX-512 lookup of %d differs", idx)
+			}
+		}
+	}
+}
