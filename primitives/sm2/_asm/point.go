@@ -15,15 +15,18 @@ import (
 
 // frame hands out 32-byte stack slots for field elements.
 type frame struct {
-	base Mem
-	n    int
+	base   Mem
+	n, max int
 }
 
 func newFrame(slots int) *frame {
-	return &frame{base: AllocLocal(32 * slots)}
+	return &frame{base: AllocLocal(32 * slots), max: slots}
 }
 
 func (f *frame) slot() Mem {
+	if f.n == f.max {
+		panic("frame: out of slots")
+	}
 	m := f.base.Offset(32 * f.n)
 	f.n++
 	return m
@@ -178,39 +181,12 @@ func pointKernels() {
 			"see jacobianPoint.add.")
 		{
 			fr := newFrame(14)
-			z1z1, z2z2, u1, u2, s1, s2, h, r := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
-			hh, hhh, v, tt, x3, z3 := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
 			Load(Param("a"), RSI)
 			Load(Param("b"), RDI)
 			a, b := Mem{Base: RSI}, Mem{Base: RDI}
-			fSqr(fl, z1z1, coord(a, 2))
-			fSqr(fl, z2z2, coord(b, 2))
-			fMul(fl, u1, coord(a, 0), z2z2)
-			fMul(fl, u2, coord(b, 0), z1z1)
-			fMul(fl, s1, coord(a, 1), coord(b, 2))
-			fMul(fl, s1, s1, z2z2)
-			fMul(fl, s2, coord(b, 1), coord(a, 2))
-			fMul(fl, s2, s2, z1z1)
-			fSub(h, u2, u1)
-			fSub(r, s2, s1)
-			equalFlag(h, r, coord(a, 2), coord(b, 2))
-			fSqr(fl, hh, h)
-			fMul(fl, hhh, h, hh)
-			fMul(fl, v, u1, hh)
-			fMul(fl, tt, coord(a, 2), coord(b, 2))
-			fMul(fl, z3, tt, h)
-			fSqr(fl, tt, r)
-			fSub(tt, tt, hhh)
-			fAdd(u1, v, v)
-			fSub(x3, tt, u1)
-			fSub(v, v, x3)
-			fMul(fl, v, v, r)
-			fMul(fl, s1, s1, hhh)
+			x3, y3, z3 := emitAdd(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), coord(b, 1), coord(b, 2), true)
 			Load(Param("out"), RDI)
-			out := Mem{Base: RDI}
-			fSub(coord(out, 1), v, s1)
-			fCopy(coord(out, 0), x3)
-			fCopy(coord(out, 2), z3)
+			copyPoint(Mem{Base: RDI}, x3, y3, z3)
 			RET()
 		}
 
@@ -220,35 +196,164 @@ func pointKernels() {
 			"result too. See jacobianPoint.addAffine.")
 		{
 			fr := newFrame(11)
-			z1z1, u2, s2, h, r, hh, hhh, v, y1, tt, z3 := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
 			Load(Param("a"), RSI)
 			Load(Param("b"), RDI)
 			a, b := Mem{Base: RSI}, Mem{Base: RDI}
-			fSqr(fl, z1z1, coord(a, 2))
-			fMul(fl, u2, coord(b, 0), z1z1)
-			fMul(fl, s2, coord(b, 1), coord(a, 2))
-			fMul(fl, s2, s2, z1z1)
-			fSub(h, u2, coord(a, 0))
-			fSub(r, s2, coord(a, 1))
-			equalFlag(h, r, coord(a, 2), Mem{})
-			fSqr(fl, hh, h)
-			fMul(fl, hhh, h, hh)
-			fMul(fl, v, coord(a, 0), hh)
-			fMul(fl, y1, coord(a, 1), hhh)
-			fMul(fl, z3, coord(a, 2), h)
-			fSqr(fl, tt, r)
-			fSub(tt, tt, hhh)
-			fAdd(u2, v, v)
-			fSub(tt, tt, u2)
-			fSub(v, v, tt)
-			fMul(fl, v, v, r)
+			x3, y3, z3 := emitAddAffine(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), coord(b, 1), true)
 			Load(Param("out"), RDI)
-			out := Mem{Base: RDI}
-			fSub(coord(out, 1), v, y1)
-			fCopy(coord(out, 0), tt)
-			fCopy(coord(out, 2), z3)
+			copyPoint(Mem{Base: RDI}, x3, y3, z3)
 			RET()
 		}
+
+		TEXT("pointAddSelect"+sfx, 0, "func(p, t *[12]uint64, neg, keep int)")
+		Doc("pointAddSelect"+sfx+" is jacobianPoint.addSelectGeneric: one window step of a",
+			"constant-time multiplication.")
+		{
+			fr := newFrame(16)
+			ty, zero := fr.slot(), fr.slot()
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			condNeg(ty, coord(b, 1), zero)
+			x3, y3, z3 := emitAdd(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), ty, coord(b, 2), false)
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, coord(Mem{Base: RDI}, 2)})
+			RET()
+		}
+
+		TEXT("pointAddAffineSelect"+sfx, 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int)")
+		Doc("pointAddAffineSelect"+sfx+" is jacobianPoint.addAffineSelectGeneric: one window",
+			"step of a constant-time fixed-base multiplication.")
+		{
+			fr := newFrame(14)
+			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			condNeg(ty, coord(b, 1), zero)
+			x3, y3, z3 := emitAddAffine(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), ty, false)
+			// one = R mod p, the Montgomery form of 1.
+			for i, v := range []uint64{1, 0xffffffff, 0, 0x100000000} {
+				MOVQ(U64(v), RAX)
+				MOVQ(RAX, limb(one, i))
+			}
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, one})
+			RET()
+		}
+	}
+}
+
+// emitAdd emits the Jacobian addition a + b (add-1998-cmo-2) over the given
+// coordinates, with scratch slots from fr, and returns the slots of the
+// result. With flag it stores the equality flag as the return value.
+func emitAdd(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem, flag bool) (x3, y3, z3 Mem) {
+	z1z1, z2z2, u1, u2, s1, s2, h, r := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	hh, hhh, v, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	x3, z3 = fr.slot(), fr.slot()
+	y3 = v
+	fSqr(fl, z1z1, az)
+	fSqr(fl, z2z2, bz)
+	fMul(fl, u1, ax, z2z2)
+	fMul(fl, u2, bx, z1z1)
+	fMul(fl, s1, ay, bz)
+	fMul(fl, s1, s1, z2z2)
+	fMul(fl, s2, by, az)
+	fMul(fl, s2, s2, z1z1)
+	fSub(h, u2, u1)
+	fSub(r, s2, s1)
+	if flag {
+		equalFlag(h, r, az, bz)
+	}
+	fSqr(fl, hh, h)
+	fMul(fl, hhh, h, hh)
+	fMul(fl, v, u1, hh)
+	fMul(fl, tt, az, bz)
+	fMul(fl, z3, tt, h)
+	fSqr(fl, tt, r)
+	fSub(tt, tt, hhh)
+	fAdd(u1, v, v)
+	fSub(x3, tt, u1)
+	fSub(v, v, x3)
+	fMul(fl, v, v, r)
+	fMul(fl, s1, s1, hhh)
+	fSub(y3, v, s1)
+	return x3, y3, z3
+}
+
+// emitAddAffine emits the mixed addition a + (bx, by) (madd-2004-hmv) and
+// returns the slots of the result; see emitAdd.
+func emitAddAffine(fl flavor, fr *frame, ax, ay, az, bx, by Mem, flag bool) (x3, y3, z3 Mem) {
+	z1z1, u2, s2, h, r, hh, hhh, v, y1, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	z3 = fr.slot()
+	fSqr(fl, z1z1, az)
+	fMul(fl, u2, bx, z1z1)
+	fMul(fl, s2, by, az)
+	fMul(fl, s2, s2, z1z1)
+	fSub(h, u2, ax)
+	fSub(r, s2, ay)
+	if flag {
+		equalFlag(h, r, az, Mem{})
+	}
+	fSqr(fl, hh, h)
+	fMul(fl, hhh, h, hh)
+	fMul(fl, v, ax, hh)
+	fMul(fl, y1, ay, hhh)
+	fMul(fl, z3, az, h)
+	fSqr(fl, tt, r)
+	fSub(tt, tt, hhh)
+	fAdd(u2, v, v)
+	fSub(tt, tt, u2)
+	fSub(v, v, tt)
+	fMul(fl, v, v, r)
+	fSub(v, v, y1)
+	return tt, v, z3
+}
+
+func copyPoint(out, x, y, z Mem) {
+	fCopy(coord(out, 0), x)
+	fCopy(coord(out, 1), y)
+	fCopy(coord(out, 2), z)
+}
+
+// condNeg sets dst = -src mod p if the parameter neg is 1 and dst = src if
+// it is 0, using zero as a scratch slot.
+func condNeg(dst, src, zero Mem) {
+	for i := range 4 {
+		MOVQ(U32(0), limb(zero, i))
+	}
+	fSub(dst, zero, src)
+	load(dst, fe{t[0], t[1], t[2], t[3]})
+	load(src, fe{t[4], t[5], t[6], t[7]})
+	CMPQ(NewParamAddr("neg", 16), Imm(0))
+	for i := range 4 {
+		CMOVQEQ(t[4+i], t[i])
+	}
+	store(fe{t[0], t[1], t[2], t[3]}, dst)
+}
+
+// selectResult writes to the point p, without branches: p itself if the
+// parameter keep is 1, else t if p is the identity, else sum.
+func selectResult(p Mem, sum, alt [3]Mem) {
+	Comment("p = keep ? p : (p is the identity ? t : sum)")
+	orLimbs(coord(p, 2), RBX)
+	for c := range 3 {
+		v := fe{t[0], t[1], t[2], t[3]}
+		w := fe{t[4], t[5], t[6], t[7]}
+		load(sum[c], v)
+		load(alt[c], w)
+		TESTQ(RBX, RBX)
+		for i := range 4 {
+			CMOVQEQ(w[i], v[i])
+		}
+		load(coord(p, c), w)
+		CMPQ(NewParamAddr("keep", 24), Imm(0))
+		for i := range 4 {
+			CMOVQNE(w[i], v[i])
+		}
+		store(v, coord(p, c))
 	}
 }
 

@@ -184,3 +184,34 @@ func (p *jacobianPoint) addAffineVarTime(a *jacobianPoint, b *affinePoint) {
 	}
 	*p = sum
 }
+
+// addAffineSelectGeneric is one window step of the constant-time fixed-base
+// multiplication: with t' = t, or -t if neg is 1, it sets p = p + t', except
+// that p becomes t' if p is the identity (where the formula fails), and p
+// stays unchanged if keep is 1 (a zero digit). It must not be used where p
+// may equal t' (see ScalarBaseMult).
+func (p *jacobianPoint) addAffineSelectGeneric(t *affinePoint, neg, keep int) {
+	var tn affinePoint
+	var negY field.Element
+	tn.x = t.x
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	var sum, tj jacobianPoint
+	sum.addAffineGeneric(p, &tn)
+	tj.fromAffine(&tn)
+	sum.selectFrom(&tj, &sum, p.z.IsZero())
+	p.selectFrom(p, &sum, keep)
+}
+
+// addSelectGeneric is addAffineSelectGeneric for a Jacobian t, the window
+// step of ScalarMult.
+func (p *jacobianPoint) addSelectGeneric(t *jacobianPoint, neg, keep int) {
+	tn := *t
+	var negY field.Element
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	var sum jacobianPoint
+	sum.addGeneric(p, &tn)
+	sum.selectFrom(&tn, &sum, p.z.IsZero())
+	p.selectFrom(p, &sum, keep)
+}

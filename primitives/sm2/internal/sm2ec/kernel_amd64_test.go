@@ -52,14 +52,16 @@ func TestPointKernels(t *testing.T) {
 	pts := kernelPoints(t, r)
 	neg := func(p jacobianPoint) jacobianPoint { p.y.Neg(&p.y); return p }
 	type kernels struct {
-		name   string
-		double func(out, a *jacobianPoint, n int)
-		add    func(out, a, b *jacobianPoint) int
-		madd   func(out, a *jacobianPoint, b *affinePoint) int
+		name    string
+		double  func(out, a *jacobianPoint, n int)
+		add     func(out, a, b *jacobianPoint) int
+		madd    func(out, a *jacobianPoint, b *affinePoint) int
+		addSel  func(p, t *jacobianPoint, neg, keep int)
+		maddSel func(p *jacobianPoint, t *affinePoint, neg, keep int)
 	}
-	ks := []kernels{{"mulq", pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ}}
+	ks := []kernels{{"mulq", pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ, pointAddSelectMULQ, pointAddAffineSelectMULQ}}
 	if usePointADX {
-		ks = append(ks, kernels{"adx", pointDoubleADX, pointAddADX, pointAddAffineADX})
+		ks = append(ks, kernels{"adx", pointDoubleADX, pointAddADX, pointAddAffineADX, pointAddSelectADX, pointAddAffineSelectADX})
 	}
 	for _, k := range ks {
 		for i := range pts {
@@ -88,6 +90,15 @@ func TestPointKernels(t *testing.T) {
 					if k.add(&got, &got, &b); got != want {
 						t.Fatalf("%s: aliased add differs", k.name)
 					}
+					for sel := range 4 {
+						neg, keep := sel&1, sel>>1
+						got, want = a, a
+						k.addSel(&got, &b, neg, keep)
+						want.addSelectGeneric(&b, neg, keep)
+						if got != want {
+							t.Fatalf("%s: addSelect(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
+						}
+					}
 					// Mixed addition with b in affine form.
 					if b.z.IsZero() == 1 {
 						continue
@@ -100,6 +111,15 @@ func TestPointKernels(t *testing.T) {
 					we = want.addAffineGeneric(&a, &ba)
 					if got != want || ge != we {
 						t.Fatalf("%s: madd of points %d, %d differs (flags %d, %d)", k.name, i, j, ge, we)
+					}
+					for sel := range 4 {
+						neg, keep := sel&1, sel>>1
+						got, want = a, a
+						k.maddSel(&got, &ba, neg, keep)
+						want.addAffineSelectGeneric(&ba, neg, keep)
+						if got != want {
+							t.Fatalf("%s: addAffineSelect(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
+						}
 					}
 				}
 			}

@@ -130,14 +130,16 @@ func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 		d, neg := booth(window(&l, baseBits*k-1, baseBits+1), baseBits)
 		// Constant-time lookup of entry d (zero, and unused, when d == 0).
 		lookupAffine(&t, table[k][:], d)
+		if k < baseWindows-1 {
+			acc.addAffineSelect(&t, neg, ctEq(d, 0))
+			continue
+		}
+		// The top window, where the doubling case is covered as well.
 		negY.Neg(&t.y)
 		t.y.Select(&negY, &t.y, neg)
-
 		eq := sum.addAffine(&acc, &t)
-		if k == baseWindows-1 {
-			dbl.double(&acc)
-			sum.selectFrom(&dbl, &sum, eq)
-		}
+		dbl.double(&acc)
+		sum.selectFrom(&dbl, &sum, eq)
 		tj.fromAffine(&t)
 		sum.selectFrom(&tj, &sum, acc.z.IsZero())
 		acc.selectFrom(&acc, &sum, ctEq(d, 0))
@@ -223,14 +225,16 @@ func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 		// The all-zero result for d == 0 is never used: the sum is
 		// replaced by acc below.
 		lookupJacobian(&t, table[:], d)
+		if k > 0 {
+			acc.addSelect(&t, neg, ctEq(d, 0))
+			continue
+		}
+		// The last window, where the doubling case is covered as well.
 		negY.Neg(&t.y)
 		t.y.Select(&negY, &t.y, neg)
-
 		eq := sum.add(&acc, &t)
-		if k == 0 {
-			dbl.double(&acc)
-			sum.selectFrom(&dbl, &sum, eq)
-		}
+		dbl.double(&acc)
+		sum.selectFrom(&dbl, &sum, eq)
 		sum.selectFrom(&t, &sum, acc.z.IsZero())
 		acc.selectFrom(&acc, &sum, ctEq(d, 0))
 	}

@@ -90,3 +90,23 @@ func (p *jacobianPoint) addAffine(a *jacobianPoint, b *affinePoint) int {
 	}
 	return p.addAffineGeneric(a, b)
 }
+
+func (p *jacobianPoint) addAffineSelect(t *affinePoint, neg, keep int) {
+	if usePointADX {
+		pointAddAffineSelectADX(p, t, neg, keep)
+	} else if usePointMULQ {
+		pointAddAffineSelectMULQ(p, t, neg, keep)
+	} else {
+		p.addAffineSelectGeneric(t, neg, keep)
+	}
+}
+
+func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
+	if usePointADX {
+		pointAddSelectADX(p, t, neg, keep)
+	} else if usePointMULQ {
+		pointAddSelectMULQ(p, t, neg, keep)
+	} else {
+		p.addSelectGeneric(t, neg, keep)
+	}
+}

@@ -59,3 +59,24 @@ func lookupJacobianAVX2(out *jacobianPoint, table *field.Element, n int, idx uin
 //
 //go:noescape
 func lookupJacobianAVX512(out *jacobianPoint, table *field.Element, n int, idx uint64)
+
+// pointAddSelectADX is jacobianPoint.addSelectGeneric (MULX/ADCX/ADOX).
+//
+//go:noescape
+func pointAddSelectADX(p, t *jacobianPoint, neg, keep int)
+
+// pointAddAffineSelectADX is jacobianPoint.addAffineSelectGeneric
+// (MULX/ADCX/ADOX).
+//
+//go:noescape
+func pointAddAffineSelectADX(p *jacobianPoint, t *affinePoint, neg, keep int)
+
+// pointAddSelectMULQ is pointAddSelectADX with MULQ.
+//
+//go:noescape
+func pointAddSelectMULQ(p, t *jacobianPoint, neg, keep int)
+
+// pointAddAffineSelectMULQ is pointAddAffineSelectADX with MULQ.
+//
+//go:noescape
+func pointAddAffineSelectMULQ(p *jacobianPoint, t *affinePoint, neg, keep int)

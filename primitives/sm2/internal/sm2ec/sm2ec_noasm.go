@@ -30,3 +30,11 @@ func (p *jacobianPoint) add(a, b *jacobianPoint) int { return p.addGeneric(a, b)
 func (p *jacobianPoint) addAffine(a *jacobianPoint, b *affinePoint) int {
 	return p.addAffineGeneric(a, b)
 }
+
+func (p *jacobianPoint) addAffineSelect(t *affinePoint, neg, keep int) {
+	p.addAffineSelectGeneric(t, neg, keep)
+}
+
+func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
+	p.addSelectGeneric(t, neg, keep)
+}
