@@ -201,7 +201,7 @@ func (e *Element) squareN(a *Element, n int) *Element {
 
 // Invert sets e = 1/a (and 0 for a = 0) and returns e. It computes a^(p-2)
 // with a fixed addition chain, so its running time does not depend on a.
-func (e *Element) Invert(a *Element) *Element {
+func (e *Element) invertFermat(a *Element) *Element {
 	// p-2 in binary, from the top: 31 ones, 0, 128 ones, 32 zeros, 32 ones,
 	// 30 ones, 0, 1.
 	t, x30, x32 := powTop160(a)
@@ -287,3 +287,8 @@ func putUint64(b []byte, v uint64) {
 	b[6] = byte(v >> 8)
 	b[7] = byte(v)
 }
+
+// Invert sets e = 1/a (and 0 for a = 0) and returns e, in constant time. It
+// runs the safegcd divsteps (invert.go), several times faster than the
+// exponentiation to p-2 that invertFermat computes.
+func (e *Element) Invert(a *Element) *Element { return e.invertSafegcd(a) }
