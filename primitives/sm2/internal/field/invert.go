@@ -71,9 +71,12 @@ type matrix struct{ u, v, q, r int64 }
 // returns the new δ and the matrix.
 func divsteps62(delta int64, f, g uint64) (int64, matrix) {
 	u, v, q, r := int64(1), int64(0), int64(0), int64(1)
+	// The loop keeps -δ, whose sign is the swap condition, one operation
+	// shorter on the critical path.
+	nd := -delta
 	for range 62 {
 		// c1 is all ones when δ > 0, odd when g is odd; both is a swap.
-		c1 := (-delta) >> 63
+		c1 := nd >> 63
 		odd := -int64(g & 1)
 		// With x = c1 ? -f : f, g += x for odd g gives g - f (swap) or
 		// g + f; then f += g gives the old g in the swap case. The matrix
@@ -85,7 +88,7 @@ func divsteps62(delta int64, f, g uint64) (int64, matrix) {
 		q += y & odd
 		r += z & odd
 		c := c1 & odd
-		delta = 2 + (delta ^ c) - c
+		nd = (nd ^ c) - c - 2 // δ ← 2 + (c ? -δ : δ)
 		f += g & uint64(c)
 		u += q & c
 		v += r & c
@@ -93,7 +96,7 @@ func divsteps62(delta int64, f, g uint64) (int64, matrix) {
 		u <<= 1
 		v <<= 1
 	}
-	return delta, matrix{u, v, q, r}
+	return -nd, matrix{u, v, q, r}
 }
 
 // mulAdd128 returns the signed 128-bit a·b + c·d as (hi, lo).
