@@ -215,3 +215,21 @@ func (p *jacobianPoint) addSelectGeneric(t *jacobianPoint, neg, keep int) {
 	sum.selectFrom(&tn, &sum, p.z.IsZero())
 	p.selectFrom(p, &sum, keep)
 }
+
+// addAffineComplete is addAffineSelectGeneric made right for every input:
+// it also covers p = t' (with a doubling) and p = -t' (giving the identity),
+// at the cost of the doubling, for the few additions where they can occur.
+func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
+	var tn affinePoint
+	var negY field.Element
+	tn.x = t.x
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	var sum, dbl, tj jacobianPoint
+	eq := sum.addAffine(p, &tn)
+	dbl.double(p)
+	sum.selectFrom(&dbl, &sum, eq)
+	tj.fromAffine(&tn)
+	sum.selectFrom(&tj, &sum, p.z.IsZero())
+	p.selectFrom(p, &sum, keep)
+}

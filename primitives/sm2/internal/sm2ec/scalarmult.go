@@ -360,25 +360,32 @@ var wnafTableBytes []byte
 
 // genWindow is the NAF width for G in verification. Its table of odd
 // multiples is fixed, so it can be much larger than the public key's: 64
-// affine points (4 KiB) cut the additions for G from about 256/6 to 256/9.
+// affine points (4 KiB) per chunk cut the additions for G from about 256/6
+// to 256/9.
 const genWindow = 8
 
+// genEntries is the number of odd multiples per chunk of the G table.
+const genEntries = 1 << (genWindow - 2)
+
 var (
-	genTable     *[1 << (genWindow - 2)]affinePoint
+	// genTable[k] holds the odd multiples of 2^(64k)·G flat as x, y pairs:
+	// chunk 0 serves the whole 256-bit G scalar, all four chunks serve the
+	// scalar split into 64-bit parts (see DoubleScalarMultTableVarTime).
+	genTable     *[tableChunks][2 * genEntries]field.Element
 	genTableOnce sync.Once
 )
 
-func getGenTable() *[1 << (genWindow - 2)]affinePoint {
+func getGenTable() *[tableChunks][2 * genEntries]field.Element {
 	genTableOnce.Do(func() {
-		t := new([1 << (genWindow - 2)]affinePoint)
+		t := new([tableChunks][2 * genEntries]field.Element)
 		b := wnafTableBytes
-		for i := range t {
-			_, err1 := t[i].x.SetBytes(b[:32])
-			_, err2 := t[i].y.SetBytes(b[32:64])
-			if err1 != nil || err2 != nil {
-				panic("sm2ec: corrupt wNAF table")
+		for k := range t {
+			for i := range t[k] {
+				if _, err := t[k][i].SetBytes(b[:32]); err != nil {
+					panic("sm2ec: corrupt wNAF table")
+				}
+				b = b[32:]
 			}
-			b = b[64:]
 		}
 		genTable = t
 	})
@@ -405,7 +412,7 @@ func doubleScalarMultVarTime(s []byte, q *Point, t []byte) jacobianPoint {
 			addDigit(&acc, &table, d)
 		}
 		if d := ds[i]; d != 0 {
-			addAffineDigit(&acc, gt[:], d)
+			addAffineDigit(&acc, gt[0][:], d)
 		}
 	}
 	return acc
