@@ -36,9 +36,24 @@ func (f *frame) slot() Mem {
 // t0…t7, AX, BX, DX (CX for products) and stores the result, so operands may
 // alias the destination.
 
-func fMul(fl flavor, dst, a, b Mem) { store(mul(fl, a, b), dst) }
+// interleave, when set, is called after every field multiplication and
+// squaring, to weave independent code (a table scan on vector registers)
+// into the integer instruction stream.
+var interleave func()
 
-func fSqr(fl flavor, dst, a Mem) { store(sqr(fl, a), dst) }
+func fMul(fl flavor, dst, a, b Mem) {
+	store(mul(fl, a, b), dst)
+	if interleave != nil {
+		interleave()
+	}
+}
+
+func fSqr(fl flavor, dst, a Mem) {
+	store(sqr(fl, a), dst)
+	if interleave != nil {
+		interleave()
+	}
+}
 
 // fAdd sets dst = a + b mod p.
 func fAdd(dst, a, b Mem) {
@@ -243,6 +258,33 @@ func pointKernels() {
 			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, one})
 			RET()
 		}
+
+		if fl == adx {
+			TEXT("pointAddAffineSelectLookupADX", 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int, next *[8]uint64, table *[8]uint64, idx uint64)")
+			Doc("pointAddAffineSelectLookupADX is pointAddAffineSelectADX followed by",
+				"lookupAffineAVX2(next, table, 64, idx), with the table scan woven into the",
+				"field arithmetic so that it runs on the vector units meanwhile.")
+			fr := newFrame(14)
+			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
+			scan := newInterleavedScan(64)
+			scan.start()
+			interleave = scan.chunk
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			condNeg(ty, coord(b, 1), zero)
+			x3, y3, z3 := emitAddAffine(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), ty, false)
+			interleave = nil
+			for i, v := range []uint64{1, 0xffffffff, 0, 0x100000000} {
+				MOVQ(U64(v), RAX)
+				MOVQ(RAX, limb(one, i))
+			}
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, one})
+			scan.finish()
+			RET()
+		}
 	}
 }
 
@@ -381,4 +423,57 @@ func equalFlag(h, r, z1, z2 Mem) {
 		ANDQ(RBX, RDX)
 	}
 	Store(RDX, ReturnIndex(0))
+}
+
+// interleavedScan emits lookupAffineAVX2 of n entries (from the parameters
+// next, table and idx) in pieces: start before the host code, chunk at each
+// hook, finish at the end. Between pieces it keeps its state in Y13-Y15
+// (step, counter, index) and Y0-Y1 (the result); the table pointer is
+// reloaded into AX for each piece, as the host code owns every integer
+// register.
+type interleavedScan struct {
+	n, done, per int
+}
+
+func newInterleavedScan(n int) *interleavedScan {
+	// madd has 11 multiplications and squarings: spread the entries over
+	// them, a few more in each than needed so that the scan ends early.
+	return &interleavedScan{n: n, per: (n + 9) / 10}
+}
+
+func (s *interleavedScan) start() {
+	VPBROADCASTQ(NewParamAddr("idx", 48), Y15)
+	MOVQ(U32(1), RAX)
+	MOVQ(RAX, X14)
+	VPBROADCASTQ(X14, Y14)
+	VMOVDQU(Y14, Y13)
+	VPXOR(Y0, Y0, Y0)
+	VPXOR(Y1, Y1, Y1)
+}
+
+func (s *interleavedScan) chunk() {
+	if s.done == s.n {
+		return
+	}
+	k := min(s.per, s.n-s.done)
+	Load(Param("table"), RAX)
+	for e := s.done; e < s.done+k; e++ {
+		VPCMPEQQ(Y14, Y15, Y12)
+		VPADDQ(Y13, Y14, Y14)
+		VPAND(Mem{Base: RAX}.Offset(64*e), Y12, Y10)
+		VPOR(Y10, Y0, Y0)
+		VPAND(Mem{Base: RAX}.Offset(64*e+32), Y12, Y11)
+		VPOR(Y11, Y1, Y1)
+	}
+	s.done += k
+}
+
+func (s *interleavedScan) finish() {
+	for s.done < s.n {
+		s.chunk()
+	}
+	Load(Param("next"), RAX)
+	VMOVDQU(Y0, Mem{Base: RAX})
+	VMOVDQU(Y1, Mem{Base: RAX}.Offset(32))
+	VZEROUPPER()
 }

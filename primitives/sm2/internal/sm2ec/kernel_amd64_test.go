@@ -157,3 +157,35 @@ func TestLookupKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestBaseStepKernel compares the fused window step with the separate
+// addition and table scan.
+func TestBaseStepKernel(t *testing.T) {
+	if !useBaseStepADXAVX2 {
+		t.Skip("no fused kernel on this CPU")
+	}
+	r := rand.New(rand.NewPCG(27, 28))
+	pts := kernelPoints(t, r)
+	table := getBaseTable()
+	for i := range pts {
+		var q Point
+		pts[(i+5)%len(pts)].toProjective(&q)
+		if q.IsIdentity() == 1 {
+			continue
+		}
+		x, y, _ := q.Affine()
+		ta := affinePoint{x, y}
+		for sel := range 4 {
+			neg, keep := sel&1, sel>>1
+			idx := uint64(r.IntN(66)) // includes 0 and past the end
+			got, want := pts[i], pts[i]
+			var gn, wn affinePoint
+			pointAddAffineSelectLookupADX(&got, &ta, neg, keep, &gn, &table[i%baseWindows][0], idx)
+			want.addAffineSelectGeneric(&ta, neg, keep)
+			field.LookupPair(&wn.x, &wn.y, table[i%baseWindows][:], idx)
+			if got != want || gn != wn {
+				t.Fatalf("fused step %d (neg=%d keep=%d idx=%d) differs", i, neg, keep, idx)
+			}
+		}
+	}
+}

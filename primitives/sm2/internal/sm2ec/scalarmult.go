@@ -121,29 +121,24 @@ func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 	}
 	table := getBaseTable()
 	l := scalarLimbs(s)
-	var acc, sum, tj, dbl jacobianPoint
+	var acc jacobianPoint
 	acc.x.One()
 	acc.y.One()
-	var t affinePoint
-	var negY field.Element
-	for k := 0; k < baseWindows; k++ {
-		d, neg := booth(window(&l, baseBits*k-1, baseBits+1), baseBits)
-		// Constant-time lookup of entry d (zero, and unused, when d == 0).
-		lookupAffine(&t, table[k][:], d)
-		if k < baseWindows-1 {
-			acc.addAffineSelect(&t, neg, ctEq(d, 0))
-			continue
-		}
-		// The top window, where the doubling case is covered as well.
-		negY.Neg(&t.y)
-		t.y.Select(&negY, &t.y, neg)
-		eq := sum.addAffine(&acc, &t)
-		dbl.double(&acc)
-		sum.selectFrom(&dbl, &sum, eq)
-		tj.fromAffine(&t)
-		sum.selectFrom(&tj, &sum, acc.z.IsZero())
-		acc.selectFrom(&acc, &sum, ctEq(d, 0))
+	var digits [baseWindows]uint64
+	var negs [baseWindows]int
+	for k := range baseWindows {
+		digits[k], negs[k] = booth(window(&l, baseBits*k-1, baseBits+1), baseBits)
 	}
+	// Constant-time lookups of entry d (zero, and unused, when d == 0),
+	// each done during the previous window's addition.
+	var t, next affinePoint
+	lookupAffine(&t, table[0][:], digits[0])
+	for k := 0; k < baseWindows-1; k++ {
+		acc.baseStep(&t, negs[k], ctEq(digits[k], 0), &next, table[k+1][:], digits[k+1])
+		t = next
+	}
+	// The top window, where the doubling case is covered as well.
+	acc.addAffineComplete(&t, negs[baseWindows-1], ctEq(digits[baseWindows-1], 0))
 	acc.toProjective(p)
 	return p, nil
 }

@@ -80,3 +80,10 @@ func pointAddSelectMULQ(p, t *jacobianPoint, neg, keep int)
 //
 //go:noescape
 func pointAddAffineSelectMULQ(p *jacobianPoint, t *affinePoint, neg, keep int)
+
+// pointAddAffineSelectLookupADX is pointAddAffineSelectADX(p, t, neg, keep)
+// followed by lookupAffineAVX2(next, table, 64, idx), the table scan woven
+// into the field arithmetic.
+//
+//go:noescape
+func pointAddAffineSelectLookupADX(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)

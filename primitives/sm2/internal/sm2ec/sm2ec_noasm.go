@@ -38,3 +38,8 @@ func (p *jacobianPoint) addAffineSelect(t *affinePoint, neg, keep int) {
 func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
 	p.addSelectGeneric(t, neg, keep)
 }
+
+func (p *jacobianPoint) baseStep(t *affinePoint, neg, keep int, next *affinePoint, table []field.Element, idx uint64) {
+	p.addAffineSelect(t, neg, keep)
+	lookupAffine(next, table, idx)
+}
