@@ -10,6 +10,7 @@ import (
 )
 
 //go:generate go run gen_table.go
+//go:generate go run gen_table.go -wnaf
 
 // baseTableBytes holds j·2^(7k)·G for k = 0…36 and j = 1…64 as big-endian
 // affine coordinates; see gen_table.go.
