@@ -3,7 +3,14 @@
 //	p = 2^256 - 2^224 - 2^96 + 2^64 - 1
 //
 // on four 64-bit limbs in the Montgomery domain (R = 2^256). Every operation
-// runs in time independent of the values involved.
+// runs in time independent of the values involved, on every path.
+//
+// Multiplication and squaring have assembly kernels: MULX/ADCX/ADOX (BMI2
+// and ADX) and MULQ on amd64, MUL/UMULH on arm64, generic Go otherwise and
+// with the purego tag. Since p ≡ -1 mod 2^64 the Montgomery quotient digit
+// is the low limb itself, and the reduction takes shifts and additions
+// only. The dispatch is in fe_amd64.go and fe_arm64.go; inversion
+// (invert.go) runs the safegcd divsteps, in Go on all paths.
 //
 // Methods follow the crypto/internal/fips140/nistec/fiat convention: they
 // take the operands as arguments, store into the receiver and return it, so
