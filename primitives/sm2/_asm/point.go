@@ -41,6 +41,10 @@ func (f *frame) slot() Mem {
 // into the integer instruction stream.
 var interleave func()
 
+// baseEntries is the number of points per window of the fixed-base table
+// (sm2ec.baseEntries).
+const baseEntries = 64
+
 func fMul(fl flavor, dst, a, b Mem) {
 	store(mul(fl, a, b), dst)
 	if interleave != nil {
@@ -259,14 +263,22 @@ func pointKernels() {
 			RET()
 		}
 
-		if fl == adx {
-			TEXT("pointAddAffineSelectLookupADX", 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int, next *[8]uint64, table *[8]uint64, idx uint64)")
-			Doc("pointAddAffineSelectLookupADX is pointAddAffineSelectADX followed by",
-				"lookupAffineAVX2(next, table, 64, idx), with the table scan woven into the",
-				"field arithmetic so that it runs on the vector units meanwhile.")
+		for _, wide := range []bool{false, true} {
+			if fl != adx {
+				break
+			}
+			vec := "AVX2"
+			if wide {
+				vec = "AVX512"
+			}
+			name := "pointAddAffineSelectLookup" + vec + "ADX"
+			TEXT(name, 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int, next *[8]uint64, table *[8]uint64, idx uint64)")
+			Doc(name+" is pointAddAffineSelectADX followed by",
+				"lookupAffine"+vec+"(next, table, baseEntries, idx), with the table scan woven",
+				"into the field arithmetic so that it runs on the vector units meanwhile.")
 			fr := newFrame(14)
 			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
-			scan := newInterleavedScan(64)
+			scan := newInterleavedScan(baseEntries, wide)
 			scan.start()
 			interleave = scan.chunk
 			Load(Param("p"), RSI)
@@ -425,23 +437,33 @@ func equalFlag(h, r, z1, z2 Mem) {
 	Store(RDX, ReturnIndex(0))
 }
 
-// interleavedScan emits lookupAffineAVX2 of n entries (from the parameters
-// next, table and idx) in pieces: start before the host code, chunk at each
-// hook, finish at the end. Between pieces it keeps its state in Y13-Y15
-// (step, counter, index) and Y0-Y1 (the result); the table pointer is
-// reloaded into AX for each piece, as the host code owns every integer
-// register.
+// interleavedScan emits a table scan of n affine entries (from the
+// parameters next, table and idx) in pieces: start before the host code,
+// chunk at each hook, finish at the end. Between pieces it keeps its state
+// in vector registers (Y/Z13-15: step, counter, index; Y0-Y1 or Z0: the
+// result); the table pointer is reloaded into AX for each piece, as the
+// host code owns every integer register. wide selects AVX-512 (one ZMM and
+// an opmask per entry) over AVX2.
 type interleavedScan struct {
 	n, done, per int
+	wide         bool
 }
 
-func newInterleavedScan(n int) *interleavedScan {
+func newInterleavedScan(n int, wide bool) *interleavedScan {
 	// madd has 11 multiplications and squarings: spread the entries over
 	// them, a few more in each than needed so that the scan ends early.
-	return &interleavedScan{n: n, per: (n + 9) / 10}
+	return &interleavedScan{n: n, per: (n + 9) / 10, wide: wide}
 }
 
 func (s *interleavedScan) start() {
+	if s.wide {
+		VPBROADCASTQ(NewParamAddr("idx", 48), Z15)
+		MOVQ(U32(1), RAX)
+		VPBROADCASTQ(RAX, Z14)
+		VMOVDQA64(Z14, Z13)
+		VPXORQ(Z0, Z0, Z0)
+		return
+	}
 	VPBROADCASTQ(NewParamAddr("idx", 48), Y15)
 	MOVQ(U32(1), RAX)
 	MOVQ(RAX, X14)
@@ -458,6 +480,13 @@ func (s *interleavedScan) chunk() {
 	k := min(s.per, s.n-s.done)
 	Load(Param("table"), RAX)
 	for e := s.done; e < s.done+k; e++ {
+		if s.wide {
+			VPCMPEQQ(Z14, Z15, K1)
+			VPADDQ(Z13, Z14, Z14)
+			VMOVDQU64(Mem{Base: RAX}.Offset(64*e), Z2)
+			VMOVDQA64(Z2, K1, Z0)
+			continue
+		}
 		VPCMPEQQ(Y14, Y15, Y12)
 		VPADDQ(Y13, Y14, Y14)
 		VPAND(Mem{Base: RAX}.Offset(64*e), Y12, Y10)
@@ -473,7 +502,11 @@ func (s *interleavedScan) finish() {
 		s.chunk()
 	}
 	Load(Param("next"), RAX)
-	VMOVDQU(Y0, Mem{Base: RAX})
-	VMOVDQU(Y1, Mem{Base: RAX}.Offset(32))
+	if s.wide {
+		VMOVDQU64(Z0, Mem{Base: RAX})
+	} else {
+		VMOVDQU(Y0, Mem{Base: RAX})
+		VMOVDQU(Y1, Mem{Base: RAX}.Offset(32))
+	}
 	VZEROUPPER()
 }

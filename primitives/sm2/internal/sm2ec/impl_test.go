@@ -35,6 +35,9 @@ func TestKernelsAvailable(t *testing.T) {
 			if cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL {
 				want = append(want, "amd64-lookup-avx512")
 			}
+			if cpu.X86.HasBMI2 && cpu.X86.HasADX && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL {
+				want = append(want, "amd64-base-step-adx-avx512")
+			}
 			if cpu.X86.HasBMI2 && cpu.X86.HasADX && cpu.X86.HasAVX2 {
 				want = append(want, "amd64-base-step-adx-avx2")
 			}

@@ -161,9 +161,22 @@ func TestLookupKernels(t *testing.T) {
 // TestBaseStepKernel compares the fused window step with the separate
 // addition and table scan.
 func TestBaseStepKernel(t *testing.T) {
-	if !useBaseStepADXAVX2 {
+	var kernels []func(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)
+	if useBaseStepADXAVX2 {
+		kernels = append(kernels, pointAddAffineSelectLookupAVX2ADX)
+	}
+	if useBaseStepADXAVX512 {
+		kernels = append(kernels, pointAddAffineSelectLookupAVX512ADX)
+	}
+	if len(kernels) == 0 {
 		t.Skip("no fused kernel on this CPU")
 	}
+	for _, kernel := range kernels {
+		testBaseStepKernel(t, kernel)
+	}
+}
+
+func testBaseStepKernel(t *testing.T, kernel func(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)) {
 	r := rand.New(rand.NewPCG(27, 28))
 	pts := kernelPoints(t, r)
 	table := getBaseTable()
@@ -180,7 +193,7 @@ func TestBaseStepKernel(t *testing.T) {
 			idx := uint64(r.IntN(66)) // includes 0 and past the end
 			got, want := pts[i], pts[i]
 			var gn, wn affinePoint
-			pointAddAffineSelectLookupADX(&got, &ta, neg, keep, &gn, &table[i%baseWindows][0], idx)
+			kernel(&got, &ta, neg, keep, &gn, &table[i%baseWindows][0], idx)
 			want.addAffineSelectGeneric(&ta, neg, keep)
 			field.LookupPair(&wn.x, &wn.y, table[i%baseWindows][:], idx)
 			if got != want || gn != wn {

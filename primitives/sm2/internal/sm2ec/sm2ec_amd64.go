@@ -24,9 +24,11 @@ var (
 	usePointMULQ    = true
 	useLookupAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 	useLookupAVX2   = cpu.X86.HasAVX2
-	// useBaseStepADXAVX2 selects the fused window step of ScalarBaseMult
-	// (mixed addition with MULX/ADCX/ADOX, next table scan with AVX2).
-	useBaseStepADXAVX2 = usePointADX && useLookupAVX2
+	// useBaseStepADXAVX512 and useBaseStepADXAVX2 select the fused window
+	// step of ScalarBaseMult (mixed addition with MULX/ADCX/ADOX, the next
+	// window's table scan with AVX-512 or AVX2 meanwhile).
+	useBaseStepADXAVX512 = usePointADX && useLookupAVX512
+	useBaseStepADXAVX2   = usePointADX && useLookupAVX2
 )
 
 func init() {
@@ -34,6 +36,7 @@ func init() {
 	impl.Register("sm2", "amd64-point-mulq", &usePointMULQ)
 	impl.Register("sm2", "amd64-lookup-avx512", &useLookupAVX512)
 	impl.Register("sm2", "amd64-lookup-avx2", &useLookupAVX2)
+	impl.Register("sm2", "amd64-base-step-adx-avx512", &useBaseStepADXAVX512)
 	impl.Register("sm2", "amd64-base-step-adx-avx2", &useBaseStepADXAVX2)
 }
 
@@ -41,8 +44,11 @@ func init() {
 // keep), then next = entry idx of table (64 affine points), the table scan
 // running alongside the addition where a fused kernel exists.
 func (p *jacobianPoint) baseStep(t *affinePoint, neg, keep int, next *affinePoint, table []field.Element, idx uint64) {
-	if useBaseStepADXAVX2 {
-		pointAddAffineSelectLookupADX(p, t, neg, keep, next, &table[:2*baseEntries][0], idx)
+	if useBaseStepADXAVX512 {
+		pointAddAffineSelectLookupAVX512ADX(p, t, neg, keep, next, &table[:2*baseEntries][0], idx)
+		return
+	} else if useBaseStepADXAVX2 {
+		pointAddAffineSelectLookupAVX2ADX(p, t, neg, keep, next, &table[:2*baseEntries][0], idx)
 		return
 	}
 	p.addAffineSelect(t, neg, keep)

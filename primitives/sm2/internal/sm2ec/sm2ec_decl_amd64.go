@@ -81,9 +81,15 @@ func pointAddSelectMULQ(p, t *jacobianPoint, neg, keep int)
 //go:noescape
 func pointAddAffineSelectMULQ(p *jacobianPoint, t *affinePoint, neg, keep int)
 
-// pointAddAffineSelectLookupADX is pointAddAffineSelectADX(p, t, neg, keep)
-// followed by lookupAffineAVX2(next, table, 64, idx), the table scan woven
-// into the field arithmetic.
+// pointAddAffineSelectLookupAVX2ADX is pointAddAffineSelectADX(p, t, neg,
+// keep) followed by lookupAffineAVX2(next, table, baseEntries, idx), the
+// table scan woven into the field arithmetic.
 //
 //go:noescape
-func pointAddAffineSelectLookupADX(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)
+func pointAddAffineSelectLookupAVX2ADX(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)
+
+// pointAddAffineSelectLookupAVX512ADX is pointAddAffineSelectLookupAVX2ADX
+// with the scan in AVX-512.
+//
+//go:noescape
+func pointAddAffineSelectLookupAVX512ADX(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)
