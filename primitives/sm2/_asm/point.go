@@ -59,6 +59,45 @@ func fSqr(fl flavor, dst, a Mem) {
 	}
 }
 
+// fMulSubMul sets dst = a·b - c·d mod p with a single Montgomery reduction:
+// the 512-bit c·d is kept in tmp (64 bytes), subtracted from a·b, and p·2^256
+// added back on a borrow, which leaves the difference in [0, p·2^256) where
+// the reduction's result is below 2p as usual. It saves a reduction and a
+// subtraction against two multiplications and fSub.
+func fMulSubMul(fl flavor, dst, a, b, c, d, tmp Mem) {
+	if fl == adx {
+		productADX(c, d)
+	} else {
+		productMULQ(c, d)
+	}
+	for i := range 8 {
+		MOVQ(t[i], tmp.Offset(8*i))
+	}
+	if fl == adx {
+		productADX(a, b)
+	} else {
+		productMULQ(a, b)
+	}
+	Comment("t = a·b - c·d, plus p·2^256 on a borrow")
+	SUBQ(tmp, t[0])
+	for i := 1; i < 8; i++ {
+		SBBQ(tmp.Offset(8*i), t[i])
+	}
+	SBBQ(RAX, RAX)
+	MOVQ(pLimb(1), RBX)
+	ANDQ(RAX, RBX)
+	MOVQ(pLimb(3), RDX)
+	ANDQ(RAX, RDX)
+	ADDQ(RAX, t[4])
+	ADCQ(RBX, t[5])
+	ADCQ(RAX, t[6])
+	ADCQ(RDX, t[7])
+	store(reduce(fl), dst)
+	if interleave != nil {
+		interleave()
+	}
+}
+
 // fAdd sets dst = a + b mod p.
 func fAdd(dst, a, b Mem) {
 	v := fe{t[0], t[1], t[2], t[3]}
@@ -142,8 +181,8 @@ func coord(p Mem, i int) Mem { return p.Offset(32 * i) }
 // emitDouble emits in-place doubling of the point in the slots x, y, z,
 // using the scratch slots of fr. It is dbl-2001-b rearranged around 2Y
 // (4M+4S), see jacobian.go.
-func emitDouble(fl flavor, x, y, z Mem, s [5]Mem) {
-	delta, y2, gamma4, beta4, alpha := s[0], s[1], s[2], s[3], s[4]
+func emitDouble(fl flavor, x, y, z Mem, s [7]Mem) {
+	delta, y2, gamma4, beta4, alpha, tmp := s[0], s[1], s[2], s[3], s[4], s[5]
 	fSqr(fl, delta, z)
 	fAdd(y2, y, y)
 	fSqr(fl, gamma4, y2)
@@ -162,10 +201,8 @@ func emitDouble(fl flavor, x, y, z Mem, s [5]Mem) {
 	fSub(x, delta, y2)
 	// Y3 = alpha·(beta' - X3) - gamma'²/2
 	fSub(beta4, beta4, x)
-	fMul(fl, beta4, alpha, beta4)
-	fSqr(fl, gamma4, gamma4)
-	fHalf(gamma4, gamma4)
-	fSub(y, beta4, gamma4)
+	fHalf(delta, gamma4)
+	fMulSubMul(fl, y, alpha, beta4, gamma4, delta, tmp)
 }
 
 func pointKernels() {
@@ -175,9 +212,9 @@ func pointKernels() {
 		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
 		Doc("pointDouble" + sfx + " sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
 		{
-			fr := newFrame(8)
+			fr := newFrame(10)
 			x, y, z := fr.slot(), fr.slot(), fr.slot()
-			s := [5]Mem{fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()}
+			s := [7]Mem{fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()}
 			Load(Param("a"), RSI)
 			Load(Param("n"), RDI)
 			fCopy(x, coord(Mem{Base: RSI}, 0))
@@ -199,7 +236,7 @@ func pointKernels() {
 			"a and b are the same point other than the identity, when out is wrong;",
 			"see jacobianPoint.add.")
 		{
-			fr := newFrame(14)
+			fr := newFrame(16)
 			Load(Param("a"), RSI)
 			Load(Param("b"), RDI)
 			a, b := Mem{Base: RSI}, Mem{Base: RDI}
@@ -214,7 +251,7 @@ func pointKernels() {
 			"and returns 1 if a == b, when out is wrong; the identity a gives a wrong",
 			"result too. See jacobianPoint.addAffine.")
 		{
-			fr := newFrame(11)
+			fr := newFrame(12)
 			Load(Param("a"), RSI)
 			Load(Param("b"), RDI)
 			a, b := Mem{Base: RSI}, Mem{Base: RDI}
@@ -228,7 +265,7 @@ func pointKernels() {
 		Doc("pointAddSelect"+sfx+" is jacobianPoint.addSelectGeneric: one window step of a",
 			"constant-time multiplication.")
 		{
-			fr := newFrame(16)
+			fr := newFrame(18)
 			ty, zero := fr.slot(), fr.slot()
 			Load(Param("p"), RSI)
 			Load(Param("t"), RDI)
@@ -245,7 +282,7 @@ func pointKernels() {
 		Doc("pointAddAffineSelect"+sfx+" is jacobianPoint.addAffineSelectGeneric: one window",
 			"step of a constant-time fixed-base multiplication.")
 		{
-			fr := newFrame(14)
+			fr := newFrame(15)
 			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
 			Load(Param("p"), RSI)
 			Load(Param("t"), RDI)
@@ -276,7 +313,7 @@ func pointKernels() {
 			Doc(name+" is pointAddAffineSelectADX followed by",
 				"lookupAffine"+vec+"(next, table, baseEntries, idx), with the table scan woven",
 				"into the field arithmetic so that it runs on the vector units meanwhile.")
-			fr := newFrame(14)
+			fr := newFrame(15)
 			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
 			scan := newInterleavedScan(baseEntries, wide)
 			scan.start()
@@ -308,6 +345,8 @@ func emitAdd(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem, flag bool) (x3, y
 	hh, hhh, v, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot()
 	x3, z3 = fr.slot(), fr.slot()
 	y3 = v
+	tmp := fr.slot()
+	fr.slot() // second half of tmp
 	fSqr(fl, z1z1, az)
 	fSqr(fl, z2z2, bz)
 	fMul(fl, u1, ax, z2z2)
@@ -331,16 +370,14 @@ func emitAdd(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem, flag bool) (x3, y
 	fAdd(u1, v, v)
 	fSub(x3, tt, u1)
 	fSub(v, v, x3)
-	fMul(fl, v, v, r)
-	fMul(fl, s1, s1, hhh)
-	fSub(y3, v, s1)
+	fMulSubMul(fl, y3, v, r, s1, hhh, tmp)
 	return x3, y3, z3
 }
 
 // emitAddAffine emits the mixed addition a + (bx, by) (madd-2004-hmv) and
 // returns the slots of the result; see emitAdd.
 func emitAddAffine(fl flavor, fr *frame, ax, ay, az, bx, by Mem, flag bool) (x3, y3, z3 Mem) {
-	z1z1, u2, s2, h, r, hh, hhh, v, y1, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	z1z1, u2, s2, h, r, hh, hhh, v, tmp, _, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
 	z3 = fr.slot()
 	fSqr(fl, z1z1, az)
 	fMul(fl, u2, bx, z1z1)
@@ -354,15 +391,13 @@ func emitAddAffine(fl flavor, fr *frame, ax, ay, az, bx, by Mem, flag bool) (x3,
 	fSqr(fl, hh, h)
 	fMul(fl, hhh, h, hh)
 	fMul(fl, v, ax, hh)
-	fMul(fl, y1, ay, hhh)
 	fMul(fl, z3, az, h)
 	fSqr(fl, tt, r)
 	fSub(tt, tt, hhh)
 	fAdd(u2, v, v)
 	fSub(tt, tt, u2)
 	fSub(v, v, tt)
-	fMul(fl, v, v, r)
-	fSub(v, v, y1)
+	fMulSubMul(fl, v, v, r, ay, hhh, tmp)
 	return tt, v, z3
 }
 

@@ -6,7 +6,7 @@
 
 // func pointDoubleADX(out *[12]uint64, a *[12]uint64, n int)
 // Requires: ADX, BMI2, CMOV
-TEXT ·pointDoubleADX(SB), $256-24
+TEXT ·pointDoubleADX(SB), $320-24
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), DI
 	MOVQ (SI), R8
@@ -971,6 +971,96 @@ dblLoopADX:
 	MOVQ    R9, 200(SP)
 	MOVQ    R10, 208(SP)
 	MOVQ    R11, 216(SP)
+	MOVQ    160(SP), R8
+	MOVQ    168(SP), R9
+	MOVQ    176(SP), R10
+	MOVQ    184(SP), R11
+	MOVQ    R8, AX
+	ANDQ    $0x01, AX
+	NEGQ    AX
+	MOVQ    p<>+8(SB), R13
+	ANDQ    AX, R13
+	MOVQ    p<>+24(SB), R15
+	ANDQ    AX, R15
+	ADDQ    AX, R8
+	ADCQ    R13, R9
+	ADCQ    AX, R10
+	ADCQ    R15, R11
+	MOVQ    $0x00000000, BX
+	ADCQ    $0x00, BX
+	SHRQ    $0x01, R9, R8
+	SHRQ    $0x01, R10, R9
+	SHRQ    $0x01, R11, R10
+	SHRQ    $0x01, BX, R11
+	MOVQ    R8, 96(SP)
+	MOVQ    R9, 104(SP)
+	MOVQ    R10, 112(SP)
+	MOVQ    R11, 120(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  160(SP), DX
+	MULXQ 96(SP), R8, R9
+	MULXQ 104(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 112(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 120(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  168(SP), DX
+	XORQ  R13, R13
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  176(SP), DX
+	XORQ  R14, R14
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  184(SP), DX
+	XORQ  R15, R15
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 256(SP)
+	MOVQ  R9, 264(SP)
+	MOVQ  R10, 272(SP)
+	MOVQ  R11, 280(SP)
+	MOVQ  R12, 288(SP)
+	MOVQ  R13, 296(SP)
+	MOVQ  R14, 304(SP)
+	MOVQ  R15, 312(SP)
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
@@ -1029,121 +1119,24 @@ dblLoopADX:
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 192(SP)
-	MOVQ    R9, 200(SP)
-	MOVQ    R10, 208(SP)
-	MOVQ    R11, 216(SP)
-
-	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
-	XORQ  CX, CX
-	MOVQ  160(SP), DX
-	MULXQ 168(SP), R9, R10
-	MULXQ 176(SP), AX, R11
-	ADDQ  AX, R10
-	MULXQ 184(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  168(SP), DX
-	XORQ  R13, R13
-	MULXQ 176(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 184(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  176(SP), DX
-	MULXQ 184(SP), AX, R14
-	ADDQ  AX, R13
-	ADCQ  $0x00, R14
-	XORQ  R15, R15
-	MOVQ  160(SP), DX
-	MULXQ DX, R8, AX
-	ADCXQ R9, R9
-	ADOXQ AX, R9
-	MOVQ  168(SP), DX
-	MULXQ DX, AX, BX
-	ADCXQ R10, R10
-	ADOXQ AX, R10
-	ADCXQ R11, R11
-	ADOXQ BX, R11
-	MOVQ  176(SP), DX
-	MULXQ DX, AX, BX
-	ADCXQ R12, R12
-	ADOXQ AX, R12
-	ADCXQ R13, R13
-	ADOXQ BX, R13
-	MOVQ  184(SP), DX
-	MULXQ DX, AX, BX
-	ADCXQ R14, R14
-	ADOXQ AX, R14
-	ADCXQ R15, R15
-	ADOXQ BX, R15
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 256(SP), R8
+	SBBQ 264(SP), R9
+	SBBQ 272(SP), R10
+	SBBQ 280(SP), R11
+	SBBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -1210,52 +1203,6 @@ dblLoopADX:
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	MOVQ    R8, AX
-	ANDQ    $0x01, AX
-	NEGQ    AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    $0x00000000, BX
-	ADCQ    $0x00, BX
-	SHRQ    $0x01, R9, R8
-	SHRQ    $0x01, R10, R9
-	SHRQ    $0x01, R11, R10
-	SHRQ    $0x01, BX, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    192(SP), R8
-	MOVQ    200(SP), R9
-	MOVQ    208(SP), R10
-	MOVQ    216(SP), R11
-	SUBQ    160(SP), R8
-	SBBQ    168(SP), R9
-	SBBQ    176(SP), R10
-	SBBQ    184(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 32(SP)
 	MOVQ    R9, 40(SP)
 	MOVQ    R10, 48(SP)
@@ -1297,7 +1244,7 @@ GLOBL p<>(SB), RODATA|NOPTR, $32
 
 // func pointAddADX(out *[12]uint64, a *[12]uint64, b *[12]uint64) int
 // Requires: ADX, BMI2, CMOV
-TEXT ·pointAddADX(SB), $448-32
+TEXT ·pointAddADX(SB), $512-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 
@@ -3202,6 +3149,71 @@ TEXT ·pointAddADX(SB), $448-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
+	MOVQ  128(SP), DX
+	MULXQ 288(SP), R8, R9
+	MULXQ 296(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 304(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 312(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  136(SP), DX
+	XORQ  R13, R13
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  144(SP), DX
+	XORQ  R14, R14
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  152(SP), DX
+	XORQ  R15, R15
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 448(SP)
+	MOVQ  R9, 456(SP)
+	MOVQ  R10, 464(SP)
+	MOVQ  R11, 472(SP)
+	MOVQ  R12, 480(SP)
+	MOVQ  R13, 488(SP)
+	MOVQ  R14, 496(SP)
+	MOVQ  R15, 504(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
 	MOVQ  320(SP), DX
 	MULXQ 224(SP), R8, R9
 	MULXQ 232(SP), AX, R10
@@ -3257,132 +3269,24 @@ TEXT ·pointAddADX(SB), $448-32
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
-	MOVQ  128(SP), DX
-	MULXQ 288(SP), R8, R9
-	MULXQ 296(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 304(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 312(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  136(SP), DX
-	XORQ  R13, R13
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  144(SP), DX
-	XORQ  R14, R14
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  152(SP), DX
-	XORQ  R15, R15
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 448(SP), R8
+	SBBQ 456(SP), R9
+	SBBQ 464(SP), R10
+	SBBQ 472(SP), R11
+	SBBQ 480(SP), R12
+	SBBQ 488(SP), R13
+	SBBQ 496(SP), R14
+	SBBQ 504(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -3449,27 +3353,6 @@ TEXT ·pointAddADX(SB), $448-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 128(SP)
-	MOVQ    R9, 136(SP)
-	MOVQ    R10, 144(SP)
-	MOVQ    R11, 152(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 320(SP)
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
@@ -3503,7 +3386,7 @@ TEXT ·pointAddADX(SB), $448-32
 
 // func pointAddAffineADX(out *[12]uint64, a *[12]uint64, b *[8]uint64) int
 // Requires: ADX, BMI2, CMOV
-TEXT ·pointAddAffineADX(SB), $352-32
+TEXT ·pointAddAffineADX(SB), $384-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 
@@ -4441,133 +4324,6 @@ TEXT ·pointAddAffineADX(SB), $352-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  32(SI), DX
-	MULXQ 192(SP), R8, R9
-	MULXQ 200(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 208(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 216(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  40(SI), DX
-	XORQ  R13, R13
-	MULXQ 192(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 200(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 208(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 216(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  48(SI), DX
-	XORQ  R14, R14
-	MULXQ 192(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 200(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 208(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 216(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  56(SI), DX
-	XORQ  R15, R15
-	MULXQ 192(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 200(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 208(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 216(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 256(SP)
-	MOVQ    R9, 264(SP)
-	MOVQ    R10, 272(SP)
-	MOVQ    R11, 280(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  64(SI), DX
 	MULXQ 96(SP), R8, R9
 	MULXQ 104(SP), AX, R10
@@ -4688,10 +4444,10 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
+	MOVQ    R8, 352(SP)
+	MOVQ    R9, 360(SP)
+	MOVQ    R10, 368(SP)
+	MOVQ    R11, 376(SP)
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
 	XORQ  CX, CX
@@ -4804,14 +4560,14 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 288(SP)
-	MOVQ    R9, 296(SP)
-	MOVQ    R10, 304(SP)
-	MOVQ    R11, 312(SP)
-	MOVQ    288(SP), R8
-	MOVQ    296(SP), R9
-	MOVQ    304(SP), R10
-	MOVQ    312(SP), R11
+	MOVQ    R8, 320(SP)
+	MOVQ    R9, 328(SP)
+	MOVQ    R10, 336(SP)
+	MOVQ    R11, 344(SP)
+	MOVQ    320(SP), R8
+	MOVQ    328(SP), R9
+	MOVQ    336(SP), R10
+	MOVQ    344(SP), R11
 	SUBQ    192(SP), R8
 	SBBQ    200(SP), R9
 	SBBQ    208(SP), R10
@@ -4825,10 +4581,10 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 288(SP)
-	MOVQ    R9, 296(SP)
-	MOVQ    R10, 304(SP)
-	MOVQ    R11, 312(SP)
+	MOVQ    R8, 320(SP)
+	MOVQ    R9, 328(SP)
+	MOVQ    R10, 336(SP)
+	MOVQ    R11, 344(SP)
 	MOVQ    224(SP), R8
 	MOVQ    232(SP), R9
 	MOVQ    240(SP), R10
@@ -4858,10 +4614,10 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	MOVQ    R9, 40(SP)
 	MOVQ    R10, 48(SP)
 	MOVQ    R11, 56(SP)
-	MOVQ    288(SP), R8
-	MOVQ    296(SP), R9
-	MOVQ    304(SP), R10
-	MOVQ    312(SP), R11
+	MOVQ    320(SP), R8
+	MOVQ    328(SP), R9
+	MOVQ    336(SP), R10
+	MOVQ    344(SP), R11
 	SUBQ    32(SP), R8
 	SBBQ    40(SP), R9
 	SBBQ    48(SP), R10
@@ -4875,18 +4631,18 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 288(SP)
-	MOVQ    R9, 296(SP)
-	MOVQ    R10, 304(SP)
-	MOVQ    R11, 312(SP)
+	MOVQ    R8, 320(SP)
+	MOVQ    R9, 328(SP)
+	MOVQ    R10, 336(SP)
+	MOVQ    R11, 344(SP)
 	MOVQ    224(SP), R8
 	MOVQ    232(SP), R9
 	MOVQ    240(SP), R10
 	MOVQ    248(SP), R11
-	SUBQ    288(SP), R8
-	SBBQ    296(SP), R9
-	SBBQ    304(SP), R10
-	SBBQ    312(SP), R11
+	SUBQ    320(SP), R8
+	SBBQ    328(SP), R9
+	SBBQ    336(SP), R10
+	SBBQ    344(SP), R11
 	SBBQ    AX, AX
 	MOVQ    p<>+8(SB), R13
 	ANDQ    AX, R13
@@ -4900,6 +4656,71 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
 	MOVQ    R11, 248(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  32(SI), DX
+	MULXQ 192(SP), R8, R9
+	MULXQ 200(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 208(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 216(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  40(SI), DX
+	XORQ  R13, R13
+	MULXQ 192(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 200(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 208(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 216(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  48(SI), DX
+	XORQ  R14, R14
+	MULXQ 192(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 200(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 208(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 216(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  56(SI), DX
+	XORQ  R15, R15
+	MULXQ 192(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 200(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 208(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 216(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 256(SP)
+	MOVQ  R9, 264(SP)
+	MOVQ  R10, 272(SP)
+	MOVQ  R11, 280(SP)
+	MOVQ  R12, 288(SP)
+	MOVQ  R13, 296(SP)
+	MOVQ  R14, 304(SP)
+	MOVQ  R15, 312(SP)
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
@@ -4957,6 +4778,25 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	ADCXQ AX, R14
 	ADOXQ BX, R15
 	ADCXQ CX, R15
+
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 256(SP), R8
+	SBBQ 264(SP), R9
+	SBBQ 272(SP), R10
+	SBBQ 280(SP), R11
+	SBBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -5027,32 +4867,11 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
 	MOVQ    R11, 248(SP)
-	MOVQ    224(SP), R8
-	MOVQ    232(SP), R9
-	MOVQ    240(SP), R10
-	MOVQ    248(SP), R11
-	SUBQ    256(SP), R8
-	SBBQ    264(SP), R9
-	SBBQ    272(SP), R10
-	SBBQ    280(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    R8, 224(SP)
-	MOVQ    R9, 232(SP)
-	MOVQ    R10, 240(SP)
-	MOVQ    R11, 248(SP)
 	MOVQ    out+0(FP), DI
-	MOVQ    288(SP), R8
-	MOVQ    296(SP), R9
-	MOVQ    304(SP), R10
-	MOVQ    312(SP), R11
+	MOVQ    320(SP), R8
+	MOVQ    328(SP), R9
+	MOVQ    336(SP), R10
+	MOVQ    344(SP), R11
 	MOVQ    R8, (DI)
 	MOVQ    R9, 8(DI)
 	MOVQ    R10, 16(DI)
@@ -5065,10 +4884,10 @@ TEXT ·pointAddAffineADX(SB), $352-32
 	MOVQ    R9, 40(DI)
 	MOVQ    R10, 48(DI)
 	MOVQ    R11, 56(DI)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
+	MOVQ    352(SP), R8
+	MOVQ    360(SP), R9
+	MOVQ    368(SP), R10
+	MOVQ    376(SP), R11
 	MOVQ    R8, 64(DI)
 	MOVQ    R9, 72(DI)
 	MOVQ    R10, 80(DI)
@@ -5077,7 +4896,7 @@ TEXT ·pointAddAffineADX(SB), $352-32
 
 // func pointAddSelectADX(p *[12]uint64, t *[12]uint64, neg int, keep int)
 // Requires: ADX, BMI2, CMOV
-TEXT ·pointAddSelectADX(SB), $512-32
+TEXT ·pointAddSelectADX(SB), $576-32
 	MOVQ    p+0(FP), SI
 	MOVQ    t+8(FP), DI
 	MOVQ    $0x00000000, 32(SP)
@@ -6993,6 +6812,71 @@ TEXT ·pointAddSelectADX(SB), $512-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
+	MOVQ  192(SP), DX
+	MULXQ 352(SP), R8, R9
+	MULXQ 360(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 368(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 376(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  200(SP), DX
+	XORQ  R13, R13
+	MULXQ 352(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 360(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 368(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 376(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  208(SP), DX
+	XORQ  R14, R14
+	MULXQ 352(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 360(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 368(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 376(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  216(SP), DX
+	XORQ  R15, R15
+	MULXQ 352(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 360(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 368(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 376(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 512(SP)
+	MOVQ  R9, 520(SP)
+	MOVQ  R10, 528(SP)
+	MOVQ  R11, 536(SP)
+	MOVQ  R12, 544(SP)
+	MOVQ  R13, 552(SP)
+	MOVQ  R14, 560(SP)
+	MOVQ  R15, 568(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
 	MOVQ  384(SP), DX
 	MULXQ 288(SP), R8, R9
 	MULXQ 296(SP), AX, R10
@@ -7048,132 +6932,24 @@ TEXT ·pointAddSelectADX(SB), $512-32
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
-	MOVQ  192(SP), DX
-	MULXQ 352(SP), R8, R9
-	MULXQ 360(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 368(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 376(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  200(SP), DX
-	XORQ  R13, R13
-	MULXQ 352(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 360(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 368(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 376(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  208(SP), DX
-	XORQ  R14, R14
-	MULXQ 352(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 360(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 368(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 376(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  216(SP), DX
-	XORQ  R15, R15
-	MULXQ 352(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 360(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 368(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 376(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 512(SP), R8
+	SBBQ 520(SP), R9
+	SBBQ 528(SP), R10
+	SBBQ 536(SP), R11
+	SBBQ 544(SP), R12
+	SBBQ 552(SP), R13
+	SBBQ 560(SP), R14
+	SBBQ 568(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -7240,27 +7016,6 @@ TEXT ·pointAddSelectADX(SB), $512-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 192(SP)
-	MOVQ    R9, 200(SP)
-	MOVQ    R10, 208(SP)
-	MOVQ    R11, 216(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
-	SUBQ    192(SP), R8
-	SBBQ    200(SP), R9
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 384(SP)
 	MOVQ    R9, 392(SP)
 	MOVQ    R10, 400(SP)
@@ -7355,7 +7110,7 @@ TEXT ·pointAddSelectADX(SB), $512-32
 
 // func pointAddAffineSelectADX(p *[12]uint64, t *[8]uint64, neg int, keep int)
 // Requires: ADX, BMI2, CMOV
-TEXT ·pointAddAffineSelectADX(SB), $448-32
+TEXT ·pointAddAffineSelectADX(SB), $480-32
 	MOVQ    p+0(FP), SI
 	MOVQ    t+8(FP), DI
 	MOVQ    $0x00000000, 32(SP)
@@ -8312,133 +8067,6 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  32(SI), DX
-	MULXQ 288(SP), R8, R9
-	MULXQ 296(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 304(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 312(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  40(SI), DX
-	XORQ  R13, R13
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  48(SI), DX
-	XORQ  R14, R14
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  56(SI), DX
-	XORQ  R15, R15
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 352(SP)
-	MOVQ    R9, 360(SP)
-	MOVQ    R10, 368(SP)
-	MOVQ    R11, 376(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  64(SI), DX
 	MULXQ 192(SP), R8, R9
 	MULXQ 200(SP), AX, R10
@@ -8559,10 +8187,10 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 416(SP)
-	MOVQ    R9, 424(SP)
-	MOVQ    R10, 432(SP)
-	MOVQ    R11, 440(SP)
+	MOVQ    R8, 448(SP)
+	MOVQ    R9, 456(SP)
+	MOVQ    R10, 464(SP)
+	MOVQ    R11, 472(SP)
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
 	XORQ  CX, CX
@@ -8675,14 +8303,14 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	SUBQ    288(SP), R8
 	SBBQ    296(SP), R9
 	SBBQ    304(SP), R10
@@ -8696,10 +8324,10 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
 	MOVQ    320(SP), R8
 	MOVQ    328(SP), R9
 	MOVQ    336(SP), R10
@@ -8729,10 +8357,10 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	MOVQ    R9, 136(SP)
 	MOVQ    R10, 144(SP)
 	MOVQ    R11, 152(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	SUBQ    128(SP), R8
 	SBBQ    136(SP), R9
 	SBBQ    144(SP), R10
@@ -8746,18 +8374,18 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
 	MOVQ    320(SP), R8
 	MOVQ    328(SP), R9
 	MOVQ    336(SP), R10
 	MOVQ    344(SP), R11
-	SUBQ    384(SP), R8
-	SBBQ    392(SP), R9
-	SBBQ    400(SP), R10
-	SBBQ    408(SP), R11
+	SUBQ    416(SP), R8
+	SBBQ    424(SP), R9
+	SBBQ    432(SP), R10
+	SBBQ    440(SP), R11
 	SBBQ    AX, AX
 	MOVQ    p<>+8(SB), R13
 	ANDQ    AX, R13
@@ -8771,6 +8399,71 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
 	MOVQ    R11, 344(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  32(SI), DX
+	MULXQ 288(SP), R8, R9
+	MULXQ 296(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 304(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 312(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  40(SI), DX
+	XORQ  R13, R13
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  48(SI), DX
+	XORQ  R14, R14
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  56(SI), DX
+	XORQ  R15, R15
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 352(SP)
+	MOVQ  R9, 360(SP)
+	MOVQ  R10, 368(SP)
+	MOVQ  R11, 376(SP)
+	MOVQ  R12, 384(SP)
+	MOVQ  R13, 392(SP)
+	MOVQ  R14, 400(SP)
+	MOVQ  R15, 408(SP)
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
@@ -8828,6 +8521,25 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	ADCXQ AX, R14
 	ADOXQ BX, R15
 	ADCXQ CX, R15
+
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 352(SP), R8
+	SBBQ 360(SP), R9
+	SBBQ 368(SP), R10
+	SBBQ 376(SP), R11
+	SBBQ 384(SP), R12
+	SBBQ 392(SP), R13
+	SBBQ 400(SP), R14
+	SBBQ 408(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -8898,27 +8610,6 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
 	MOVQ    R11, 344(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    352(SP), R8
-	SBBQ    360(SP), R9
-	SBBQ    368(SP), R10
-	SBBQ    376(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
 	MOVQ    $0x0000000000000001, AX
 	MOVQ    AX, 64(SP)
 	MOVQ    $0x00000000ffffffff, AX
@@ -8935,10 +8626,10 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	ORQ     72(SI), BX
 	ORQ     80(SI), BX
 	ORQ     88(SI), BX
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	MOVQ    (DI), R12
 	MOVQ    8(DI), R13
 	MOVQ    16(DI), R14
@@ -8987,10 +8678,10 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 	MOVQ    R9, 40(SI)
 	MOVQ    R10, 48(SI)
 	MOVQ    R11, 56(SI)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
+	MOVQ    448(SP), R8
+	MOVQ    456(SP), R9
+	MOVQ    464(SP), R10
+	MOVQ    472(SP), R11
 	MOVQ    64(SP), R12
 	MOVQ    72(SP), R13
 	MOVQ    80(SP), R14
@@ -9017,7 +8708,7 @@ TEXT ·pointAddAffineSelectADX(SB), $448-32
 
 // func pointAddAffineSelectLookupAVX2ADX(p *[12]uint64, t *[8]uint64, neg int, keep int, next *[8]uint64, table *[8]uint64, idx uint64)
 // Requires: ADX, AVX, AVX2, BMI2, CMOV, SSE2
-TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
+TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	VPBROADCASTQ idx+48(FP), Y15
 	MOVQ         $0x00000001, AX
 	MOVQ         AX, X14
@@ -10282,176 +9973,6 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  32(SI), DX
-	MULXQ 288(SP), R8, R9
-	MULXQ 296(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 304(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 312(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  40(SI), DX
-	XORQ  R13, R13
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  48(SI), DX
-	XORQ  R14, R14
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  56(SI), DX
-	XORQ  R15, R15
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ     R8, R12
-	MOVQ     R9, R13
-	MOVQ     R10, R14
-	MOVQ     R11, R15
-	SUBQ     $-1, R12
-	SBBQ     p<>+8(SB), R13
-	SBBQ     $-1, R14
-	SBBQ     p<>+24(SB), R15
-	SBBQ     $0x00, AX
-	CMOVQCC  R12, R8
-	CMOVQCC  R13, R9
-	CMOVQCC  R14, R10
-	CMOVQCC  R15, R11
-	MOVQ     R8, 352(SP)
-	MOVQ     R9, 360(SP)
-	MOVQ     R10, 368(SP)
-	MOVQ     R11, 376(SP)
-	MOVQ     table+40(FP), AX
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3136(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3168(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3200(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3232(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3264(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3296(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3328(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3360(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3392(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3424(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3456(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3488(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    3520(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    3552(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  64(SI), DX
 	MULXQ 192(SP), R8, R9
 	MULXQ 200(SP), AX, R10
@@ -10572,52 +10093,52 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	CMOVQCC  R13, R9
 	CMOVQCC  R14, R10
 	CMOVQCC  R15, R11
-	MOVQ     R8, 416(SP)
-	MOVQ     R9, 424(SP)
-	MOVQ     R10, 432(SP)
-	MOVQ     R11, 440(SP)
+	MOVQ     R8, 448(SP)
+	MOVQ     R9, 456(SP)
+	MOVQ     R10, 464(SP)
+	MOVQ     R11, 472(SP)
 	MOVQ     table+40(FP), AX
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3584(AX), Y12, Y10
+	VPAND    3136(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    3616(AX), Y12, Y11
+	VPAND    3168(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3648(AX), Y12, Y10
+	VPAND    3200(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    3680(AX), Y12, Y11
+	VPAND    3232(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3712(AX), Y12, Y10
+	VPAND    3264(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    3744(AX), Y12, Y11
+	VPAND    3296(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3776(AX), Y12, Y10
+	VPAND    3328(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    3808(AX), Y12, Y11
+	VPAND    3360(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3840(AX), Y12, Y10
+	VPAND    3392(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    3872(AX), Y12, Y11
+	VPAND    3424(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3904(AX), Y12, Y10
+	VPAND    3456(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    3936(AX), Y12, Y11
+	VPAND    3488(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    3968(AX), Y12, Y10
+	VPAND    3520(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    4000(AX), Y12, Y11
+	VPAND    3552(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
@@ -10731,21 +10252,57 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	CMOVQCC  R13, R9
 	CMOVQCC  R14, R10
 	CMOVQCC  R15, R11
-	MOVQ     R8, 384(SP)
-	MOVQ     R9, 392(SP)
-	MOVQ     R10, 400(SP)
-	MOVQ     R11, 408(SP)
+	MOVQ     R8, 416(SP)
+	MOVQ     R9, 424(SP)
+	MOVQ     R10, 432(SP)
+	MOVQ     R11, 440(SP)
 	MOVQ     table+40(FP), AX
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
-	VPAND    4032(AX), Y12, Y10
+	VPAND    3584(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
-	VPAND    4064(AX), Y12, Y11
+	VPAND    3616(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
-	MOVQ     384(SP), R8
-	MOVQ     392(SP), R9
-	MOVQ     400(SP), R10
-	MOVQ     408(SP), R11
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    3648(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    3680(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    3712(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    3744(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    3776(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    3808(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    3840(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    3872(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    3904(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    3936(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    3968(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    4000(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	MOVQ     416(SP), R8
+	MOVQ     424(SP), R9
+	MOVQ     432(SP), R10
+	MOVQ     440(SP), R11
 	SUBQ     288(SP), R8
 	SBBQ     296(SP), R9
 	SBBQ     304(SP), R10
@@ -10759,10 +10316,10 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	ADCQ     R13, R9
 	ADCQ     AX, R10
 	ADCQ     R15, R11
-	MOVQ     R8, 384(SP)
-	MOVQ     R9, 392(SP)
-	MOVQ     R10, 400(SP)
-	MOVQ     R11, 408(SP)
+	MOVQ     R8, 416(SP)
+	MOVQ     R9, 424(SP)
+	MOVQ     R10, 432(SP)
+	MOVQ     R11, 440(SP)
 	MOVQ     320(SP), R8
 	MOVQ     328(SP), R9
 	MOVQ     336(SP), R10
@@ -10792,10 +10349,10 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	MOVQ    R9, 136(SP)
 	MOVQ    R10, 144(SP)
 	MOVQ    R11, 152(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	SUBQ    128(SP), R8
 	SBBQ    136(SP), R9
 	SBBQ    144(SP), R10
@@ -10809,18 +10366,18 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
 	MOVQ    320(SP), R8
 	MOVQ    328(SP), R9
 	MOVQ    336(SP), R10
 	MOVQ    344(SP), R11
-	SUBQ    384(SP), R8
-	SBBQ    392(SP), R9
-	SBBQ    400(SP), R10
-	SBBQ    408(SP), R11
+	SUBQ    416(SP), R8
+	SBBQ    424(SP), R9
+	SBBQ    432(SP), R10
+	SBBQ    440(SP), R11
 	SBBQ    AX, AX
 	MOVQ    p<>+8(SB), R13
 	ANDQ    AX, R13
@@ -10834,6 +10391,71 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
 	MOVQ    R11, 344(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  32(SI), DX
+	MULXQ 288(SP), R8, R9
+	MULXQ 296(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 304(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 312(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  40(SI), DX
+	XORQ  R13, R13
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  48(SI), DX
+	XORQ  R14, R14
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  56(SI), DX
+	XORQ  R15, R15
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 352(SP)
+	MOVQ  R9, 360(SP)
+	MOVQ  R10, 368(SP)
+	MOVQ  R11, 376(SP)
+	MOVQ  R12, 384(SP)
+	MOVQ  R13, 392(SP)
+	MOVQ  R14, 400(SP)
+	MOVQ  R15, 408(SP)
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
@@ -10892,6 +10514,25 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 352(SP), R8
+	SBBQ 360(SP), R9
+	SBBQ 368(SP), R10
+	SBBQ 376(SP), R11
+	SBBQ 384(SP), R12
+	SBBQ 392(SP), R13
+	SBBQ 400(SP), R14
+	SBBQ 408(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -10944,64 +10585,50 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	ADCQ $0x00, AX
 
 	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    352(SP), R8
-	SBBQ    360(SP), R9
-	SBBQ    368(SP), R10
-	SBBQ    376(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-	MOVQ    $0x0000000000000001, AX
-	MOVQ    AX, 64(SP)
-	MOVQ    $0x00000000ffffffff, AX
-	MOVQ    AX, 72(SP)
-	MOVQ    $0x0000000000000000, AX
-	MOVQ    AX, 80(SP)
-	MOVQ    $0x0000000100000000, AX
-	MOVQ    AX, 88(SP)
-	MOVQ    p+0(FP), SI
-	MOVQ    t+8(FP), DI
+	MOVQ     R8, R12
+	MOVQ     R9, R13
+	MOVQ     R10, R14
+	MOVQ     R11, R15
+	SUBQ     $-1, R12
+	SBBQ     p<>+8(SB), R13
+	SBBQ     $-1, R14
+	SBBQ     p<>+24(SB), R15
+	SBBQ     $0x00, AX
+	CMOVQCC  R12, R8
+	CMOVQCC  R13, R9
+	CMOVQCC  R14, R10
+	CMOVQCC  R15, R11
+	MOVQ     R8, 320(SP)
+	MOVQ     R9, 328(SP)
+	MOVQ     R10, 336(SP)
+	MOVQ     R11, 344(SP)
+	MOVQ     table+40(FP), AX
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    4032(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    4064(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	MOVQ     $0x0000000000000001, AX
+	MOVQ     AX, 64(SP)
+	MOVQ     $0x00000000ffffffff, AX
+	MOVQ     AX, 72(SP)
+	MOVQ     $0x0000000000000000, AX
+	MOVQ     AX, 80(SP)
+	MOVQ     $0x0000000100000000, AX
+	MOVQ     AX, 88(SP)
+	MOVQ     p+0(FP), SI
+	MOVQ     t+8(FP), DI
 
 	// p = keep ? p : (p is the identity ? t : sum)
 	MOVQ    64(SI), BX
 	ORQ     72(SI), BX
 	ORQ     80(SI), BX
 	ORQ     88(SI), BX
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	MOVQ    (DI), R12
 	MOVQ    8(DI), R13
 	MOVQ    16(DI), R14
@@ -11050,10 +10677,10 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 	MOVQ    R9, 40(SI)
 	MOVQ    R10, 48(SI)
 	MOVQ    R11, 56(SI)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
+	MOVQ    448(SP), R8
+	MOVQ    456(SP), R9
+	MOVQ    464(SP), R10
+	MOVQ    472(SP), R11
 	MOVQ    64(SP), R12
 	MOVQ    72(SP), R13
 	MOVQ    80(SP), R14
@@ -11084,7 +10711,7 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $448-56
 
 // func pointAddAffineSelectLookupAVX512ADX(p *[12]uint64, t *[8]uint64, neg int, keep int, next *[8]uint64, table *[8]uint64, idx uint64)
 // Requires: ADX, AVX, AVX512F, BMI2, CMOV
-TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
+TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	VPBROADCASTQ idx+48(FP), Z15
 	MOVQ         $0x00000001, AX
 	VPBROADCASTQ AX, Z14
@@ -12249,162 +11876,6 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  32(SI), DX
-	MULXQ 288(SP), R8, R9
-	MULXQ 296(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 304(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 312(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  40(SI), DX
-	XORQ  R13, R13
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  48(SI), DX
-	XORQ  R14, R14
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  56(SI), DX
-	XORQ  R15, R15
-	MULXQ 288(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 296(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 304(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 312(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ      R8, R12
-	MOVQ      R9, R13
-	MOVQ      R10, R14
-	MOVQ      R11, R15
-	SUBQ      $-1, R12
-	SBBQ      p<>+8(SB), R13
-	SBBQ      $-1, R14
-	SBBQ      p<>+24(SB), R15
-	SBBQ      $0x00, AX
-	CMOVQCC   R12, R8
-	CMOVQCC   R13, R9
-	CMOVQCC   R14, R10
-	CMOVQCC   R15, R11
-	MOVQ      R8, 352(SP)
-	MOVQ      R9, 360(SP)
-	MOVQ      R10, 368(SP)
-	MOVQ      R11, 376(SP)
-	MOVQ      table+40(FP), AX
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3136(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3200(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3264(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3328(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3392(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3456(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3520(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  64(SI), DX
 	MULXQ 192(SP), R8, R9
 	MULXQ 200(SP), AX, R10
@@ -12525,38 +11996,38 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	CMOVQCC   R13, R9
 	CMOVQCC   R14, R10
 	CMOVQCC   R15, R11
-	MOVQ      R8, 416(SP)
-	MOVQ      R9, 424(SP)
-	MOVQ      R10, 432(SP)
-	MOVQ      R11, 440(SP)
+	MOVQ      R8, 448(SP)
+	MOVQ      R9, 456(SP)
+	MOVQ      R10, 464(SP)
+	MOVQ      R11, 472(SP)
 	MOVQ      table+40(FP), AX
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3584(AX), Z2
+	VMOVDQU64 3136(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3648(AX), Z2
+	VMOVDQU64 3200(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3712(AX), Z2
+	VMOVDQU64 3264(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3776(AX), Z2
+	VMOVDQU64 3328(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3840(AX), Z2
+	VMOVDQU64 3392(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3904(AX), Z2
+	VMOVDQU64 3456(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 3968(AX), Z2
+	VMOVDQU64 3520(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
@@ -12670,19 +12141,43 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	CMOVQCC   R13, R9
 	CMOVQCC   R14, R10
 	CMOVQCC   R15, R11
-	MOVQ      R8, 384(SP)
-	MOVQ      R9, 392(SP)
-	MOVQ      R10, 400(SP)
-	MOVQ      R11, 408(SP)
+	MOVQ      R8, 416(SP)
+	MOVQ      R9, 424(SP)
+	MOVQ      R10, 432(SP)
+	MOVQ      R11, 440(SP)
 	MOVQ      table+40(FP), AX
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 4032(AX), Z2
+	VMOVDQU64 3584(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
-	MOVQ      384(SP), R8
-	MOVQ      392(SP), R9
-	MOVQ      400(SP), R10
-	MOVQ      408(SP), R11
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 3648(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 3712(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 3776(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 3840(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 3904(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 3968(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	MOVQ      416(SP), R8
+	MOVQ      424(SP), R9
+	MOVQ      432(SP), R10
+	MOVQ      440(SP), R11
 	SUBQ      288(SP), R8
 	SBBQ      296(SP), R9
 	SBBQ      304(SP), R10
@@ -12696,10 +12191,10 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	ADCQ      R13, R9
 	ADCQ      AX, R10
 	ADCQ      R15, R11
-	MOVQ      R8, 384(SP)
-	MOVQ      R9, 392(SP)
-	MOVQ      R10, 400(SP)
-	MOVQ      R11, 408(SP)
+	MOVQ      R8, 416(SP)
+	MOVQ      R9, 424(SP)
+	MOVQ      R10, 432(SP)
+	MOVQ      R11, 440(SP)
 	MOVQ      320(SP), R8
 	MOVQ      328(SP), R9
 	MOVQ      336(SP), R10
@@ -12729,10 +12224,10 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	MOVQ    R9, 136(SP)
 	MOVQ    R10, 144(SP)
 	MOVQ    R11, 152(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	SUBQ    128(SP), R8
 	SBBQ    136(SP), R9
 	SBBQ    144(SP), R10
@@ -12746,18 +12241,18 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
 	MOVQ    320(SP), R8
 	MOVQ    328(SP), R9
 	MOVQ    336(SP), R10
 	MOVQ    344(SP), R11
-	SUBQ    384(SP), R8
-	SBBQ    392(SP), R9
-	SBBQ    400(SP), R10
-	SBBQ    408(SP), R11
+	SUBQ    416(SP), R8
+	SBBQ    424(SP), R9
+	SBBQ    432(SP), R10
+	SBBQ    440(SP), R11
 	SBBQ    AX, AX
 	MOVQ    p<>+8(SB), R13
 	ANDQ    AX, R13
@@ -12771,6 +12266,71 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
 	MOVQ    R11, 344(SP)
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  32(SI), DX
+	MULXQ 288(SP), R8, R9
+	MULXQ 296(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 304(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 312(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  40(SI), DX
+	XORQ  R13, R13
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  48(SI), DX
+	XORQ  R14, R14
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  56(SI), DX
+	XORQ  R15, R15
+	MULXQ 288(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 296(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 304(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 312(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+	MOVQ  R8, 352(SP)
+	MOVQ  R9, 360(SP)
+	MOVQ  R10, 368(SP)
+	MOVQ  R11, 376(SP)
+	MOVQ  R12, 384(SP)
+	MOVQ  R13, 392(SP)
+	MOVQ  R14, 400(SP)
+	MOVQ  R15, 408(SP)
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
@@ -12829,6 +12389,25 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 352(SP), R8
+	SBBQ 360(SP), R9
+	SBBQ 368(SP), R10
+	SBBQ 376(SP), R11
+	SBBQ 384(SP), R12
+	SBBQ 392(SP), R13
+	SBBQ 400(SP), R14
+	SBBQ 408(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -12881,64 +12460,48 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	ADCQ $0x00, AX
 
 	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    352(SP), R8
-	SBBQ    360(SP), R9
-	SBBQ    368(SP), R10
-	SBBQ    376(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-	MOVQ    $0x0000000000000001, AX
-	MOVQ    AX, 64(SP)
-	MOVQ    $0x00000000ffffffff, AX
-	MOVQ    AX, 72(SP)
-	MOVQ    $0x0000000000000000, AX
-	MOVQ    AX, 80(SP)
-	MOVQ    $0x0000000100000000, AX
-	MOVQ    AX, 88(SP)
-	MOVQ    p+0(FP), SI
-	MOVQ    t+8(FP), DI
+	MOVQ      R8, R12
+	MOVQ      R9, R13
+	MOVQ      R10, R14
+	MOVQ      R11, R15
+	SUBQ      $-1, R12
+	SBBQ      p<>+8(SB), R13
+	SBBQ      $-1, R14
+	SBBQ      p<>+24(SB), R15
+	SBBQ      $0x00, AX
+	CMOVQCC   R12, R8
+	CMOVQCC   R13, R9
+	CMOVQCC   R14, R10
+	CMOVQCC   R15, R11
+	MOVQ      R8, 320(SP)
+	MOVQ      R9, 328(SP)
+	MOVQ      R10, 336(SP)
+	MOVQ      R11, 344(SP)
+	MOVQ      table+40(FP), AX
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 4032(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	MOVQ      $0x0000000000000001, AX
+	MOVQ      AX, 64(SP)
+	MOVQ      $0x00000000ffffffff, AX
+	MOVQ      AX, 72(SP)
+	MOVQ      $0x0000000000000000, AX
+	MOVQ      AX, 80(SP)
+	MOVQ      $0x0000000100000000, AX
+	MOVQ      AX, 88(SP)
+	MOVQ      p+0(FP), SI
+	MOVQ      t+8(FP), DI
 
 	// p = keep ? p : (p is the identity ? t : sum)
 	MOVQ      64(SI), BX
 	ORQ       72(SI), BX
 	ORQ       80(SI), BX
 	ORQ       88(SI), BX
-	MOVQ      384(SP), R8
-	MOVQ      392(SP), R9
-	MOVQ      400(SP), R10
-	MOVQ      408(SP), R11
+	MOVQ      416(SP), R8
+	MOVQ      424(SP), R9
+	MOVQ      432(SP), R10
+	MOVQ      440(SP), R11
 	MOVQ      (DI), R12
 	MOVQ      8(DI), R13
 	MOVQ      16(DI), R14
@@ -12987,10 +12550,10 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 	MOVQ      R9, 40(SI)
 	MOVQ      R10, 48(SI)
 	MOVQ      R11, 56(SI)
-	MOVQ      416(SP), R8
-	MOVQ      424(SP), R9
-	MOVQ      432(SP), R10
-	MOVQ      440(SP), R11
+	MOVQ      448(SP), R8
+	MOVQ      456(SP), R9
+	MOVQ      464(SP), R10
+	MOVQ      472(SP), R11
 	MOVQ      64(SP), R12
 	MOVQ      72(SP), R13
 	MOVQ      80(SP), R14
@@ -13020,7 +12583,7 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $448-56
 
 // func pointDoubleMULQ(out *[12]uint64, a *[12]uint64, n int)
 // Requires: CMOV
-TEXT ·pointDoubleMULQ(SB), $256-24
+TEXT ·pointDoubleMULQ(SB), $320-24
 	MOVQ a+8(FP), SI
 	MOVQ n+16(FP), DI
 	MOVQ (SI), R8
@@ -14243,6 +13806,145 @@ dblLoopMULQ:
 	MOVQ    R9, 200(SP)
 	MOVQ    R10, 208(SP)
 	MOVQ    R11, 216(SP)
+	MOVQ    160(SP), R8
+	MOVQ    168(SP), R9
+	MOVQ    176(SP), R10
+	MOVQ    184(SP), R11
+	MOVQ    R8, AX
+	ANDQ    $0x01, AX
+	NEGQ    AX
+	MOVQ    p<>+8(SB), R13
+	ANDQ    AX, R13
+	MOVQ    p<>+24(SB), R15
+	ANDQ    AX, R15
+	ADDQ    AX, R8
+	ADCQ    R13, R9
+	ADCQ    AX, R10
+	ADCQ    R15, R11
+	MOVQ    $0x00000000, BX
+	ADCQ    $0x00, BX
+	SHRQ    $0x01, R9, R8
+	SHRQ    $0x01, R10, R9
+	SHRQ    $0x01, R11, R10
+	SHRQ    $0x01, BX, R11
+	MOVQ    R8, 96(SP)
+	MOVQ    R9, 104(SP)
+	MOVQ    R10, 112(SP)
+	MOVQ    R11, 120(SP)
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ 96(SP), AX
+	MULQ 160(SP)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ 96(SP), AX
+	MULQ 168(SP)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ 96(SP), AX
+	MULQ 176(SP)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ 96(SP), AX
+	MULQ 184(SP)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+	MOVQ R8, 256(SP)
+	MOVQ R9, 264(SP)
+	MOVQ R10, 272(SP)
+	MOVQ R11, 280(SP)
+	MOVQ R12, 288(SP)
+	MOVQ R13, 296(SP)
+	MOVQ R14, 304(SP)
+	MOVQ R15, 312(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 192(SP), AX
@@ -14350,150 +14052,23 @@ dblLoopMULQ:
 	MOVQ DX, BX
 	MOVQ BX, R15
 
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 192(SP)
-	MOVQ    R9, 200(SP)
-	MOVQ    R10, 208(SP)
-	MOVQ    R11, 216(SP)
-
-	// t = a² with MULQ: cross products, doubled, plus the squares
-	MOVQ 160(SP), AX
-	MULQ 168(SP)
-	MOVQ AX, R9
-	MOVQ DX, R10
-	MOVQ 160(SP), AX
-	MULQ 176(SP)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, R11
-	MOVQ 160(SP), AX
-	MULQ 184(SP)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, R12
-	MOVQ 168(SP), AX
-	MULQ 176(SP)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 168(SP), AX
-	MULQ 184(SP)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 256(SP), R8
+	SBBQ 264(SP), R9
+	SBBQ 272(SP), R10
+	SBBQ 280(SP), R11
+	SBBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
 	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, R13
-	MOVQ 176(SP), AX
-	MULQ 184(SP)
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, R14
-	XORQ R15, R15
-	ADDQ R9, R9
-	ADCQ R10, R10
-	ADCQ R11, R11
-	ADCQ R12, R12
-	ADCQ R13, R13
-	ADCQ R14, R14
-	ADCQ $0x00, R15
-	MOVQ 160(SP), AX
-	MULQ AX
-	MOVQ AX, R8
-	ADDQ DX, R9
-	MOVQ $0x00000000, CX
-	ADCQ $0x00, CX
-	MOVQ 168(SP), AX
-	MULQ AX
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ DX, R11
-	MOVQ $0x00000000, CX
-	ADCQ $0x00, CX
-	MOVQ 176(SP), AX
-	MULQ AX
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ DX, R13
-	MOVQ $0x00000000, CX
-	ADCQ $0x00, CX
-	MOVQ 184(SP), AX
-	MULQ AX
-	ADDQ CX, AX
-	ADCQ $0x00, DX
-	ADDQ AX, R14
+	ADCQ BX, R13
+	ADCQ AX, R14
 	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
@@ -14568,52 +14143,6 @@ dblLoopMULQ:
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	MOVQ    R8, AX
-	ANDQ    $0x01, AX
-	NEGQ    AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    $0x00000000, BX
-	ADCQ    $0x00, BX
-	SHRQ    $0x01, R9, R8
-	SHRQ    $0x01, R10, R9
-	SHRQ    $0x01, R11, R10
-	SHRQ    $0x01, BX, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    192(SP), R8
-	MOVQ    200(SP), R9
-	MOVQ    208(SP), R10
-	MOVQ    216(SP), R11
-	SUBQ    160(SP), R8
-	SBBQ    168(SP), R9
-	SBBQ    176(SP), R10
-	SBBQ    184(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 32(SP)
 	MOVQ    R9, 40(SP)
 	MOVQ    R10, 48(SP)
@@ -14649,7 +14178,7 @@ dblLoopMULQ:
 
 // func pointAddMULQ(out *[12]uint64, a *[12]uint64, b *[12]uint64) int
 // Requires: CMOV
-TEXT ·pointAddMULQ(SB), $448-32
+TEXT ·pointAddMULQ(SB), $512-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 
@@ -17233,293 +16762,243 @@ TEXT ·pointAddMULQ(SB), $448-32
 	MOVQ    R11, 344(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 224(SP), AX
-	MULQ 320(SP)
+	MOVQ 288(SP), AX
+	MULQ 128(SP)
 	MOVQ AX, R8
 	MOVQ DX, BX
-	MOVQ 232(SP), AX
-	MULQ 320(SP)
+	MOVQ 296(SP), AX
+	MULQ 128(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
-	MOVQ 240(SP), AX
-	MULQ 320(SP)
+	MOVQ 304(SP), AX
+	MULQ 128(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
-	MOVQ 248(SP), AX
-	MULQ 320(SP)
+	MOVQ 312(SP), AX
+	MULQ 128(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
-	MOVQ 224(SP), AX
-	MULQ 328(SP)
+	MOVQ 288(SP), AX
+	MULQ 136(SP)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 232(SP), AX
-	MULQ 328(SP)
+	MOVQ 296(SP), AX
+	MULQ 136(SP)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 240(SP), AX
-	MULQ 328(SP)
+	MOVQ 304(SP), AX
+	MULQ 136(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 248(SP), AX
-	MULQ 328(SP)
+	MOVQ 312(SP), AX
+	MULQ 136(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R13
-	MOVQ 224(SP), AX
-	MULQ 336(SP)
+	MOVQ 288(SP), AX
+	MULQ 144(SP)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 232(SP), AX
-	MULQ 336(SP)
+	MOVQ 296(SP), AX
+	MULQ 144(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 240(SP), AX
-	MULQ 336(SP)
+	MOVQ 304(SP), AX
+	MULQ 144(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 248(SP), AX
-	MULQ 336(SP)
+	MOVQ 312(SP), AX
+	MULQ 144(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R14
-	MOVQ 224(SP), AX
-	MULQ 344(SP)
+	MOVQ 288(SP), AX
+	MULQ 152(SP)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 232(SP), AX
-	MULQ 344(SP)
+	MOVQ 296(SP), AX
+	MULQ 152(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 240(SP), AX
-	MULQ 344(SP)
+	MOVQ 304(SP), AX
+	MULQ 152(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 248(SP), AX
-	MULQ 344(SP)
+	MOVQ 312(SP), AX
+	MULQ 152(SP)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
+	MOVQ R8, 448(SP)
+	MOVQ R9, 456(SP)
+	MOVQ R10, 464(SP)
+	MOVQ R11, 472(SP)
+	MOVQ R12, 480(SP)
+	MOVQ R13, 488(SP)
+	MOVQ R14, 496(SP)
+	MOVQ R15, 504(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 288(SP), AX
-	MULQ 128(SP)
+	MOVQ 224(SP), AX
+	MULQ 320(SP)
 	MOVQ AX, R8
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 128(SP)
+	MOVQ 232(SP), AX
+	MULQ 320(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 128(SP)
+	MOVQ 240(SP), AX
+	MULQ 320(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 128(SP)
+	MOVQ 248(SP), AX
+	MULQ 320(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
-	MOVQ 288(SP), AX
-	MULQ 136(SP)
+	MOVQ 224(SP), AX
+	MULQ 328(SP)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 136(SP)
+	MOVQ 232(SP), AX
+	MULQ 328(SP)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 136(SP)
+	MOVQ 240(SP), AX
+	MULQ 328(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 136(SP)
+	MOVQ 248(SP), AX
+	MULQ 328(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R13
-	MOVQ 288(SP), AX
-	MULQ 144(SP)
+	MOVQ 224(SP), AX
+	MULQ 336(SP)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 144(SP)
+	MOVQ 232(SP), AX
+	MULQ 336(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 144(SP)
+	MOVQ 240(SP), AX
+	MULQ 336(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 144(SP)
+	MOVQ 248(SP), AX
+	MULQ 336(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R14
-	MOVQ 288(SP), AX
-	MULQ 152(SP)
+	MOVQ 224(SP), AX
+	MULQ 344(SP)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 152(SP)
+	MOVQ 232(SP), AX
+	MULQ 344(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 152(SP)
+	MOVQ 240(SP), AX
+	MULQ 344(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 152(SP)
+	MOVQ 248(SP), AX
+	MULQ 344(SP)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
+
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 448(SP), R8
+	SBBQ 456(SP), R9
+	SBBQ 464(SP), R10
+	SBBQ 472(SP), R11
+	SBBQ 480(SP), R12
+	SBBQ 488(SP), R13
+	SBBQ 496(SP), R14
+	SBBQ 504(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
@@ -17593,27 +17072,6 @@ TEXT ·pointAddMULQ(SB), $448-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 128(SP)
-	MOVQ    R9, 136(SP)
-	MOVQ    R10, 144(SP)
-	MOVQ    R11, 152(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 320(SP)
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
@@ -17647,7 +17105,7 @@ TEXT ·pointAddMULQ(SB), $448-32
 
 // func pointAddAffineMULQ(out *[12]uint64, a *[12]uint64, b *[8]uint64) int
 // Requires: CMOV
-TEXT ·pointAddAffineMULQ(SB), $352-32
+TEXT ·pointAddAffineMULQ(SB), $384-32
 	MOVQ a+8(FP), SI
 	MOVQ b+16(FP), DI
 
@@ -18924,189 +18382,6 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	MOVQ    R11, 248(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 192(SP), AX
-	MULQ 32(SI)
-	MOVQ AX, R8
-	MOVQ DX, BX
-	MOVQ 200(SP), AX
-	MULQ 32(SI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, BX
-	MOVQ 208(SP), AX
-	MULQ 32(SI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, BX
-	MOVQ 216(SP), AX
-	MULQ 32(SI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, BX
-	MOVQ BX, R12
-	MOVQ 192(SP), AX
-	MULQ 40(SI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 200(SP), AX
-	MULQ 40(SI)
-	ADDQ BX, R10
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 208(SP), AX
-	MULQ 40(SI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 216(SP), AX
-	MULQ 40(SI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R13
-	MOVQ 192(SP), AX
-	MULQ 48(SI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 200(SP), AX
-	MULQ 48(SI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 208(SP), AX
-	MULQ 48(SI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 216(SP), AX
-	MULQ 48(SI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R14
-	MOVQ 192(SP), AX
-	MULQ 56(SI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 200(SP), AX
-	MULQ 56(SI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 208(SP), AX
-	MULQ 56(SI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 216(SP), AX
-	MULQ 56(SI)
-	ADDQ BX, R14
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 256(SP)
-	MOVQ    R9, 264(SP)
-	MOVQ    R10, 272(SP)
-	MOVQ    R11, 280(SP)
-
-	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 96(SP), AX
 	MULQ 64(SI)
 	MOVQ AX, R8
@@ -19284,10 +18559,10 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
+	MOVQ    R8, 352(SP)
+	MOVQ    R9, 360(SP)
+	MOVQ    R10, 368(SP)
+	MOVQ    R11, 376(SP)
 
 	// t = a² with MULQ: cross products, doubled, plus the squares
 	MOVQ 128(SP), AX
@@ -19430,14 +18705,14 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 288(SP)
-	MOVQ    R9, 296(SP)
-	MOVQ    R10, 304(SP)
-	MOVQ    R11, 312(SP)
-	MOVQ    288(SP), R8
-	MOVQ    296(SP), R9
-	MOVQ    304(SP), R10
-	MOVQ    312(SP), R11
+	MOVQ    R8, 320(SP)
+	MOVQ    R9, 328(SP)
+	MOVQ    R10, 336(SP)
+	MOVQ    R11, 344(SP)
+	MOVQ    320(SP), R8
+	MOVQ    328(SP), R9
+	MOVQ    336(SP), R10
+	MOVQ    344(SP), R11
 	SUBQ    192(SP), R8
 	SBBQ    200(SP), R9
 	SBBQ    208(SP), R10
@@ -19451,10 +18726,10 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 288(SP)
-	MOVQ    R9, 296(SP)
-	MOVQ    R10, 304(SP)
-	MOVQ    R11, 312(SP)
+	MOVQ    R8, 320(SP)
+	MOVQ    R9, 328(SP)
+	MOVQ    R10, 336(SP)
+	MOVQ    R11, 344(SP)
 	MOVQ    224(SP), R8
 	MOVQ    232(SP), R9
 	MOVQ    240(SP), R10
@@ -19484,10 +18759,10 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	MOVQ    R9, 40(SP)
 	MOVQ    R10, 48(SP)
 	MOVQ    R11, 56(SP)
-	MOVQ    288(SP), R8
-	MOVQ    296(SP), R9
-	MOVQ    304(SP), R10
-	MOVQ    312(SP), R11
+	MOVQ    320(SP), R8
+	MOVQ    328(SP), R9
+	MOVQ    336(SP), R10
+	MOVQ    344(SP), R11
 	SUBQ    32(SP), R8
 	SBBQ    40(SP), R9
 	SBBQ    48(SP), R10
@@ -19501,18 +18776,18 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 288(SP)
-	MOVQ    R9, 296(SP)
-	MOVQ    R10, 304(SP)
-	MOVQ    R11, 312(SP)
+	MOVQ    R8, 320(SP)
+	MOVQ    R9, 328(SP)
+	MOVQ    R10, 336(SP)
+	MOVQ    R11, 344(SP)
 	MOVQ    224(SP), R8
 	MOVQ    232(SP), R9
 	MOVQ    240(SP), R10
 	MOVQ    248(SP), R11
-	SUBQ    288(SP), R8
-	SBBQ    296(SP), R9
-	SBBQ    304(SP), R10
-	SBBQ    312(SP), R11
+	SUBQ    320(SP), R8
+	SBBQ    328(SP), R9
+	SBBQ    336(SP), R10
+	SBBQ    344(SP), R11
 	SBBQ    AX, AX
 	MOVQ    p<>+8(SB), R13
 	ANDQ    AX, R13
@@ -19526,6 +18801,120 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
 	MOVQ    R11, 248(SP)
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ 192(SP), AX
+	MULQ 32(SI)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 200(SP), AX
+	MULQ 32(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 208(SP), AX
+	MULQ 32(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 216(SP), AX
+	MULQ 32(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ 192(SP), AX
+	MULQ 40(SI)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 200(SP), AX
+	MULQ 40(SI)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 208(SP), AX
+	MULQ 40(SI)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 216(SP), AX
+	MULQ 40(SI)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ 192(SP), AX
+	MULQ 48(SI)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 200(SP), AX
+	MULQ 48(SI)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 208(SP), AX
+	MULQ 48(SI)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 216(SP), AX
+	MULQ 48(SI)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ 192(SP), AX
+	MULQ 56(SI)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 200(SP), AX
+	MULQ 56(SI)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 208(SP), AX
+	MULQ 56(SI)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 216(SP), AX
+	MULQ 56(SI)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+	MOVQ R8, 256(SP)
+	MOVQ R9, 264(SP)
+	MOVQ R10, 272(SP)
+	MOVQ R11, 280(SP)
+	MOVQ R12, 288(SP)
+	MOVQ R13, 296(SP)
+	MOVQ R14, 304(SP)
+	MOVQ R15, 312(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 128(SP), AX
@@ -19633,6 +19022,25 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	MOVQ DX, BX
 	MOVQ BX, R15
 
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 256(SP), R8
+	SBBQ 264(SP), R9
+	SBBQ 272(SP), R10
+	SBBQ 280(SP), R11
+	SBBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
 	SHLQ $0x20, AX
@@ -19709,32 +19117,11 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
 	MOVQ    R11, 248(SP)
-	MOVQ    224(SP), R8
-	MOVQ    232(SP), R9
-	MOVQ    240(SP), R10
-	MOVQ    248(SP), R11
-	SUBQ    256(SP), R8
-	SBBQ    264(SP), R9
-	SBBQ    272(SP), R10
-	SBBQ    280(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    R8, 224(SP)
-	MOVQ    R9, 232(SP)
-	MOVQ    R10, 240(SP)
-	MOVQ    R11, 248(SP)
 	MOVQ    out+0(FP), DI
-	MOVQ    288(SP), R8
-	MOVQ    296(SP), R9
-	MOVQ    304(SP), R10
-	MOVQ    312(SP), R11
+	MOVQ    320(SP), R8
+	MOVQ    328(SP), R9
+	MOVQ    336(SP), R10
+	MOVQ    344(SP), R11
 	MOVQ    R8, (DI)
 	MOVQ    R9, 8(DI)
 	MOVQ    R10, 16(DI)
@@ -19747,10 +19134,10 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 	MOVQ    R9, 40(DI)
 	MOVQ    R10, 48(DI)
 	MOVQ    R11, 56(DI)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
+	MOVQ    352(SP), R8
+	MOVQ    360(SP), R9
+	MOVQ    368(SP), R10
+	MOVQ    376(SP), R11
 	MOVQ    R8, 64(DI)
 	MOVQ    R9, 72(DI)
 	MOVQ    R10, 80(DI)
@@ -19759,7 +19146,7 @@ TEXT ·pointAddAffineMULQ(SB), $352-32
 
 // func pointAddSelectMULQ(p *[12]uint64, t *[12]uint64, neg int, keep int)
 // Requires: CMOV
-TEXT ·pointAddSelectMULQ(SB), $512-32
+TEXT ·pointAddSelectMULQ(SB), $576-32
 	MOVQ    p+0(FP), SI
 	MOVQ    t+8(FP), DI
 	MOVQ    $0x00000000, 32(SP)
@@ -22354,293 +21741,243 @@ TEXT ·pointAddSelectMULQ(SB), $512-32
 	MOVQ    R11, 408(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 288(SP), AX
-	MULQ 384(SP)
+	MOVQ 352(SP), AX
+	MULQ 192(SP)
 	MOVQ AX, R8
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 384(SP)
+	MOVQ 360(SP), AX
+	MULQ 192(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 384(SP)
+	MOVQ 368(SP), AX
+	MULQ 192(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 384(SP)
+	MOVQ 376(SP), AX
+	MULQ 192(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
-	MOVQ 288(SP), AX
-	MULQ 392(SP)
+	MOVQ 352(SP), AX
+	MULQ 200(SP)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 392(SP)
+	MOVQ 360(SP), AX
+	MULQ 200(SP)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 392(SP)
+	MOVQ 368(SP), AX
+	MULQ 200(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 392(SP)
+	MOVQ 376(SP), AX
+	MULQ 200(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R13
-	MOVQ 288(SP), AX
-	MULQ 400(SP)
+	MOVQ 352(SP), AX
+	MULQ 208(SP)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 400(SP)
+	MOVQ 360(SP), AX
+	MULQ 208(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 400(SP)
+	MOVQ 368(SP), AX
+	MULQ 208(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 400(SP)
+	MOVQ 376(SP), AX
+	MULQ 208(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R14
-	MOVQ 288(SP), AX
-	MULQ 408(SP)
+	MOVQ 352(SP), AX
+	MULQ 216(SP)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 408(SP)
+	MOVQ 360(SP), AX
+	MULQ 216(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 408(SP)
+	MOVQ 368(SP), AX
+	MULQ 216(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 408(SP)
+	MOVQ 376(SP), AX
+	MULQ 216(SP)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ R8, 512(SP)
+	MOVQ R9, 520(SP)
+	MOVQ R10, 528(SP)
+	MOVQ R11, 536(SP)
+	MOVQ R12, 544(SP)
+	MOVQ R13, 552(SP)
+	MOVQ R14, 560(SP)
+	MOVQ R15, 568(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 352(SP), AX
-	MULQ 192(SP)
+	MOVQ 288(SP), AX
+	MULQ 384(SP)
 	MOVQ AX, R8
 	MOVQ DX, BX
-	MOVQ 360(SP), AX
-	MULQ 192(SP)
+	MOVQ 296(SP), AX
+	MULQ 384(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
-	MOVQ 368(SP), AX
-	MULQ 192(SP)
+	MOVQ 304(SP), AX
+	MULQ 384(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
-	MOVQ 376(SP), AX
-	MULQ 192(SP)
+	MOVQ 312(SP), AX
+	MULQ 384(SP)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
-	MOVQ 352(SP), AX
-	MULQ 200(SP)
+	MOVQ 288(SP), AX
+	MULQ 392(SP)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 360(SP), AX
-	MULQ 200(SP)
+	MOVQ 296(SP), AX
+	MULQ 392(SP)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 368(SP), AX
-	MULQ 200(SP)
+	MOVQ 304(SP), AX
+	MULQ 392(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 376(SP), AX
-	MULQ 200(SP)
+	MOVQ 312(SP), AX
+	MULQ 392(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R13
-	MOVQ 352(SP), AX
-	MULQ 208(SP)
+	MOVQ 288(SP), AX
+	MULQ 400(SP)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 360(SP), AX
-	MULQ 208(SP)
+	MOVQ 296(SP), AX
+	MULQ 400(SP)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 368(SP), AX
-	MULQ 208(SP)
+	MOVQ 304(SP), AX
+	MULQ 400(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 376(SP), AX
-	MULQ 208(SP)
+	MOVQ 312(SP), AX
+	MULQ 400(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R14
-	MOVQ 352(SP), AX
-	MULQ 216(SP)
+	MOVQ 288(SP), AX
+	MULQ 408(SP)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 360(SP), AX
-	MULQ 216(SP)
+	MOVQ 296(SP), AX
+	MULQ 408(SP)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 368(SP), AX
-	MULQ 216(SP)
+	MOVQ 304(SP), AX
+	MULQ 408(SP)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
-	MOVQ 376(SP), AX
-	MULQ 216(SP)
+	MOVQ 312(SP), AX
+	MULQ 408(SP)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
+
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 512(SP), R8
+	SBBQ 520(SP), R9
+	SBBQ 528(SP), R10
+	SBBQ 536(SP), R11
+	SBBQ 544(SP), R12
+	SBBQ 552(SP), R13
+	SBBQ 560(SP), R14
+	SBBQ 568(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
@@ -22714,27 +22051,6 @@ TEXT ·pointAddSelectMULQ(SB), $512-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 192(SP)
-	MOVQ    R9, 200(SP)
-	MOVQ    R10, 208(SP)
-	MOVQ    R11, 216(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
-	SUBQ    192(SP), R8
-	SBBQ    200(SP), R9
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 384(SP)
 	MOVQ    R9, 392(SP)
 	MOVQ    R10, 400(SP)
@@ -22829,7 +22145,7 @@ TEXT ·pointAddSelectMULQ(SB), $512-32
 
 // func pointAddAffineSelectMULQ(p *[12]uint64, t *[8]uint64, neg int, keep int)
 // Requires: CMOV
-TEXT ·pointAddAffineSelectMULQ(SB), $448-32
+TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	MOVQ    p+0(FP), SI
 	MOVQ    t+8(FP), DI
 	MOVQ    $0x00000000, 32(SP)
@@ -24125,189 +23441,6 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	MOVQ    R11, 344(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 288(SP), AX
-	MULQ 32(SI)
-	MOVQ AX, R8
-	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 32(SI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 32(SI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 32(SI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, BX
-	MOVQ BX, R12
-	MOVQ 288(SP), AX
-	MULQ 40(SI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 40(SI)
-	ADDQ BX, R10
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 40(SI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 40(SI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R13
-	MOVQ 288(SP), AX
-	MULQ 48(SI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 48(SI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 48(SI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 48(SI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R14
-	MOVQ 288(SP), AX
-	MULQ 56(SI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 296(SP), AX
-	MULQ 56(SI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 304(SP), AX
-	MULQ 56(SI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 312(SP), AX
-	MULQ 56(SI)
-	ADDQ BX, R14
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 352(SP)
-	MOVQ    R9, 360(SP)
-	MOVQ    R10, 368(SP)
-	MOVQ    R11, 376(SP)
-
-	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 192(SP), AX
 	MULQ 64(SI)
 	MOVQ AX, R8
@@ -24485,10 +23618,10 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 416(SP)
-	MOVQ    R9, 424(SP)
-	MOVQ    R10, 432(SP)
-	MOVQ    R11, 440(SP)
+	MOVQ    R8, 448(SP)
+	MOVQ    R9, 456(SP)
+	MOVQ    R10, 464(SP)
+	MOVQ    R11, 472(SP)
 
 	// t = a² with MULQ: cross products, doubled, plus the squares
 	MOVQ 224(SP), AX
@@ -24631,14 +23764,14 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	SUBQ    288(SP), R8
 	SBBQ    296(SP), R9
 	SBBQ    304(SP), R10
@@ -24652,10 +23785,10 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
 	MOVQ    320(SP), R8
 	MOVQ    328(SP), R9
 	MOVQ    336(SP), R10
@@ -24685,10 +23818,10 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	MOVQ    R9, 136(SP)
 	MOVQ    R10, 144(SP)
 	MOVQ    R11, 152(SP)
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	SUBQ    128(SP), R8
 	SBBQ    136(SP), R9
 	SBBQ    144(SP), R10
@@ -24702,18 +23835,18 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	ADCQ    R13, R9
 	ADCQ    AX, R10
 	ADCQ    R15, R11
-	MOVQ    R8, 384(SP)
-	MOVQ    R9, 392(SP)
-	MOVQ    R10, 400(SP)
-	MOVQ    R11, 408(SP)
+	MOVQ    R8, 416(SP)
+	MOVQ    R9, 424(SP)
+	MOVQ    R10, 432(SP)
+	MOVQ    R11, 440(SP)
 	MOVQ    320(SP), R8
 	MOVQ    328(SP), R9
 	MOVQ    336(SP), R10
 	MOVQ    344(SP), R11
-	SUBQ    384(SP), R8
-	SBBQ    392(SP), R9
-	SBBQ    400(SP), R10
-	SBBQ    408(SP), R11
+	SUBQ    416(SP), R8
+	SBBQ    424(SP), R9
+	SBBQ    432(SP), R10
+	SBBQ    440(SP), R11
 	SBBQ    AX, AX
 	MOVQ    p<>+8(SB), R13
 	ANDQ    AX, R13
@@ -24727,6 +23860,120 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
 	MOVQ    R11, 344(SP)
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ 288(SP), AX
+	MULQ 32(SI)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 296(SP), AX
+	MULQ 32(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 304(SP), AX
+	MULQ 32(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 312(SP), AX
+	MULQ 32(SI)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ 288(SP), AX
+	MULQ 40(SI)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 296(SP), AX
+	MULQ 40(SI)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 304(SP), AX
+	MULQ 40(SI)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 312(SP), AX
+	MULQ 40(SI)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ 288(SP), AX
+	MULQ 48(SI)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 296(SP), AX
+	MULQ 48(SI)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 304(SP), AX
+	MULQ 48(SI)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 312(SP), AX
+	MULQ 48(SI)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ 288(SP), AX
+	MULQ 56(SI)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 296(SP), AX
+	MULQ 56(SI)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 304(SP), AX
+	MULQ 56(SI)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 312(SP), AX
+	MULQ 56(SI)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+	MOVQ R8, 352(SP)
+	MOVQ R9, 360(SP)
+	MOVQ R10, 368(SP)
+	MOVQ R11, 376(SP)
+	MOVQ R12, 384(SP)
+	MOVQ R13, 392(SP)
+	MOVQ R14, 400(SP)
+	MOVQ R15, 408(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 224(SP), AX
@@ -24834,6 +24081,25 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	MOVQ DX, BX
 	MOVQ BX, R15
 
+	// t = a·b - c·d, plus p·2^256 on a borrow
+	SUBQ 352(SP), R8
+	SBBQ 360(SP), R9
+	SBBQ 368(SP), R10
+	SBBQ 376(SP), R11
+	SBBQ 384(SP), R12
+	SBBQ 392(SP), R13
+	SBBQ 400(SP), R14
+	SBBQ 408(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
 	SHLQ $0x20, AX
@@ -24910,27 +24176,6 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
 	MOVQ    R11, 344(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    352(SP), R8
-	SBBQ    360(SP), R9
-	SBBQ    368(SP), R10
-	SBBQ    376(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
 	MOVQ    $0x0000000000000001, AX
 	MOVQ    AX, 64(SP)
 	MOVQ    $0x00000000ffffffff, AX
@@ -24947,10 +24192,10 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	ORQ     72(SI), BX
 	ORQ     80(SI), BX
 	ORQ     88(SI), BX
-	MOVQ    384(SP), R8
-	MOVQ    392(SP), R9
-	MOVQ    400(SP), R10
-	MOVQ    408(SP), R11
+	MOVQ    416(SP), R8
+	MOVQ    424(SP), R9
+	MOVQ    432(SP), R10
+	MOVQ    440(SP), R11
 	MOVQ    (DI), R12
 	MOVQ    8(DI), R13
 	MOVQ    16(DI), R14
@@ -24999,10 +24244,10 @@ TEXT ·pointAddAffineSelectMULQ(SB), $448-32
 	MOVQ    R9, 40(SI)
 	MOVQ    R10, 48(SI)
 	MOVQ    R11, 56(SI)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
+	MOVQ    448(SP), R8
+	MOVQ    456(SP), R9
+	MOVQ    464(SP), R10
+	MOVQ    472(SP), R11
 	MOVQ    64(SP), R12
 	MOVQ    72(SP), R13
 	MOVQ    80(SP), R14
