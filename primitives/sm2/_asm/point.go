@@ -98,6 +98,50 @@ func fMulSubMul(fl flavor, dst, a, b, c, d, tmp Mem) {
 	}
 }
 
+// fMulSub sets dst = a·b - v mod p (a·a for fSqrSub): subtracting the
+// reduced v from the Montgomery product is subtracting v·2^256 from the
+// 512-bit product, that is v from its high half, with p added back on a
+// borrow; the reduction then proceeds as usual. It saves the loads, stores
+// and final subtraction of a separate fSub.
+func fMulSub(fl flavor, dst, a, b, v Mem) {
+	if fl == adx {
+		productADX(a, b)
+	} else {
+		productMULQ(a, b)
+	}
+	subHigh(fl, dst, v)
+}
+
+func fSqrSub(fl flavor, dst, a, v Mem) {
+	if fl == adx {
+		squareADX(a)
+	} else {
+		squareMULQ(a)
+	}
+	subHigh(fl, dst, v)
+}
+
+func subHigh(fl flavor, dst, v Mem) {
+	Comment("t -= v·2^256, plus p·2^256 on a borrow")
+	SUBQ(limb(v, 0), t[4])
+	SBBQ(limb(v, 1), t[5])
+	SBBQ(limb(v, 2), t[6])
+	SBBQ(limb(v, 3), t[7])
+	SBBQ(RAX, RAX)
+	MOVQ(pLimb(1), RBX)
+	ANDQ(RAX, RBX)
+	MOVQ(pLimb(3), RDX)
+	ANDQ(RAX, RDX)
+	ADDQ(RAX, t[4])
+	ADCQ(RBX, t[5])
+	ADCQ(RAX, t[6])
+	ADCQ(RDX, t[7])
+	store(reduce(fl), dst)
+	if interleave != nil {
+		interleave()
+	}
+}
+
 // fAdd sets dst = a + b mod p.
 func fAdd(dst, a, b Mem) {
 	v := fe{t[0], t[1], t[2], t[3]}
@@ -196,9 +240,8 @@ func emitDouble(fl flavor, x, y, z Mem, s [7]Mem) {
 	// Z3 = 2Y·Z
 	fMul(fl, z, y2, z)
 	// X3 = alpha² - 2·beta'
-	fSqr(fl, delta, alpha)
 	fAdd(y2, beta4, beta4)
-	fSub(x, delta, y2)
+	fSqrSub(fl, x, alpha, y2)
 	// Y3 = alpha·(beta' - X3) - gamma'²/2
 	fSub(beta4, beta4, x)
 	fHalf(delta, gamma4)
@@ -341,7 +384,7 @@ func pointKernels() {
 // coordinates, with scratch slots from fr, and returns the slots of the
 // result. With flag it stores the equality flag as the return value.
 func emitAdd(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem, flag bool) (x3, y3, z3 Mem) {
-	z1z1, z2z2, u1, u2, s1, s2, h, r := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	z1z1, z2z2, u1, _, s1, s2, h, r := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
 	hh, hhh, v, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot()
 	x3, z3 = fr.slot(), fr.slot()
 	y3 = v
@@ -350,13 +393,11 @@ func emitAdd(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem, flag bool) (x3, y
 	fSqr(fl, z1z1, az)
 	fSqr(fl, z2z2, bz)
 	fMul(fl, u1, ax, z2z2)
-	fMul(fl, u2, bx, z1z1)
 	fMul(fl, s1, ay, bz)
 	fMul(fl, s1, s1, z2z2)
 	fMul(fl, s2, by, az)
-	fMul(fl, s2, s2, z1z1)
-	fSub(h, u2, u1)
-	fSub(r, s2, s1)
+	fMulSub(fl, h, bx, z1z1, u1)
+	fMulSub(fl, r, s2, z1z1, s1)
 	if flag {
 		equalFlag(h, r, az, bz)
 	}
@@ -365,8 +406,7 @@ func emitAdd(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem, flag bool) (x3, y
 	fMul(fl, v, u1, hh)
 	fMul(fl, tt, az, bz)
 	fMul(fl, z3, tt, h)
-	fSqr(fl, tt, r)
-	fSub(tt, tt, hhh)
+	fSqrSub(fl, tt, r, hhh)
 	fAdd(u1, v, v)
 	fSub(x3, tt, u1)
 	fSub(v, v, x3)
@@ -380,11 +420,9 @@ func emitAddAffine(fl flavor, fr *frame, ax, ay, az, bx, by Mem, flag bool) (x3,
 	z1z1, u2, s2, h, r, hh, hhh, v, tmp, _, tt := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
 	z3 = fr.slot()
 	fSqr(fl, z1z1, az)
-	fMul(fl, u2, bx, z1z1)
 	fMul(fl, s2, by, az)
-	fMul(fl, s2, s2, z1z1)
-	fSub(h, u2, ax)
-	fSub(r, s2, ay)
+	fMulSub(fl, h, bx, z1z1, ax)
+	fMulSub(fl, r, s2, z1z1, ay)
 	if flag {
 		equalFlag(h, r, az, Mem{})
 	}
@@ -392,8 +430,7 @@ func emitAddAffine(fl flavor, fr *frame, ax, ay, az, bx, by Mem, flag bool) (x3,
 	fMul(fl, hhh, h, hh)
 	fMul(fl, v, ax, hh)
 	fMul(fl, z3, az, h)
-	fSqr(fl, tt, r)
-	fSub(tt, tt, hhh)
+	fSqrSub(fl, tt, r, hhh)
 	fAdd(u2, v, v)
 	fSub(tt, tt, u2)
 	fSub(v, v, tt)

@@ -784,6 +784,35 @@ dblLoopADX:
 	MOVQ    R9, 72(SP)
 	MOVQ    R10, 80(SP)
 	MOVQ    R11, 88(SP)
+	MOVQ    192(SP), R8
+	MOVQ    200(SP), R9
+	MOVQ    208(SP), R10
+	MOVQ    216(SP), R11
+	ADDQ    192(SP), R8
+	ADCQ    200(SP), R9
+	ADCQ    208(SP), R10
+	ADCQ    216(SP), R11
+	MOVQ    $0x00000000, AX
+	ADCQ    $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
+	MOVQ    R8, 128(SP)
+	MOVQ    R9, 136(SP)
+	MOVQ    R10, 144(SP)
+	MOVQ    R11, 152(SP)
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
 	XORQ  CX, CX
@@ -830,6 +859,21 @@ dblLoopADX:
 	ADOXQ AX, R14
 	ADCXQ R15, R15
 	ADOXQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 128(SP), R12
+	SBBQ 136(SP), R13
+	SBBQ 144(SP), R14
+	SBBQ 152(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -896,56 +940,6 @@ dblLoopADX:
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 96(SP)
-	MOVQ    R9, 104(SP)
-	MOVQ    R10, 112(SP)
-	MOVQ    R11, 120(SP)
-	MOVQ    192(SP), R8
-	MOVQ    200(SP), R9
-	MOVQ    208(SP), R10
-	MOVQ    216(SP), R11
-	ADDQ    192(SP), R8
-	ADCQ    200(SP), R9
-	ADCQ    208(SP), R10
-	ADCQ    216(SP), R11
-	MOVQ    $0x00000000, AX
-	ADCQ    $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 128(SP)
-	MOVQ    R9, 136(SP)
-	MOVQ    R10, 144(SP)
-	MOVQ    R11, 152(SP)
-	MOVQ    96(SP), R8
-	MOVQ    104(SP), R9
-	MOVQ    112(SP), R10
-	MOVQ    120(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, (SP)
 	MOVQ    R9, 8(SP)
 	MOVQ    R10, 16(SP)
@@ -1609,133 +1603,6 @@ TEXT ·pointAddADX(SB), $512-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  (DI), DX
-	MULXQ (SP), R8, R9
-	MULXQ 8(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 16(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 24(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  8(DI), DX
-	XORQ  R13, R13
-	MULXQ (SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 8(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 16(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 24(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  16(DI), DX
-	XORQ  R14, R14
-	MULXQ (SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 8(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 16(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 24(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  24(DI), DX
-	XORQ  R15, R15
-	MULXQ (SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 8(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 16(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 24(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 96(SP)
-	MOVQ    R9, 104(SP)
-	MOVQ    R10, 112(SP)
-	MOVQ    R11, 120(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  32(SI), DX
 	MULXQ 64(DI), R8, R9
 	MULXQ 72(DI), AX, R10
@@ -2117,7 +1984,7 @@ TEXT ·pointAddADX(SB), $512-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  160(SP), DX
+	MOVQ  (DI), DX
 	MULXQ (SP), R8, R9
 	MULXQ 8(SP), AX, R10
 	ADDQ  AX, R9
@@ -2126,7 +1993,7 @@ TEXT ·pointAddADX(SB), $512-32
 	MULXQ 24(SP), AX, R12
 	ADCQ  AX, R11
 	ADCQ  $0x00, R12
-	MOVQ  168(SP), DX
+	MOVQ  8(DI), DX
 	XORQ  R13, R13
 	MULXQ (SP), AX, BX
 	ADCXQ AX, R9
@@ -2141,7 +2008,7 @@ TEXT ·pointAddADX(SB), $512-32
 	ADCXQ AX, R12
 	ADOXQ BX, R13
 	ADCXQ CX, R13
-	MOVQ  176(SP), DX
+	MOVQ  16(DI), DX
 	XORQ  R14, R14
 	MULXQ (SP), AX, BX
 	ADCXQ AX, R10
@@ -2156,7 +2023,7 @@ TEXT ·pointAddADX(SB), $512-32
 	ADCXQ AX, R13
 	ADOXQ BX, R14
 	ADCXQ CX, R14
-	MOVQ  184(SP), DX
+	MOVQ  24(DI), DX
 	XORQ  R15, R15
 	MULXQ (SP), AX, BX
 	ADCXQ AX, R11
@@ -2171,6 +2038,21 @@ TEXT ·pointAddADX(SB), $512-32
 	ADCXQ AX, R14
 	ADOXQ BX, R15
 	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 64(SP), R12
+	SBBQ 72(SP), R13
+	SBBQ 80(SP), R14
+	SBBQ 88(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -2237,48 +2119,148 @@ TEXT ·pointAddADX(SB), $512-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    96(SP), R8
-	MOVQ    104(SP), R9
-	MOVQ    112(SP), R10
-	MOVQ    120(SP), R11
-	SUBQ    64(SP), R8
-	SBBQ    72(SP), R9
-	SBBQ    80(SP), R10
-	SBBQ    88(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 192(SP)
 	MOVQ    R9, 200(SP)
 	MOVQ    R10, 208(SP)
 	MOVQ    R11, 216(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  160(SP), DX
+	MULXQ (SP), R8, R9
+	MULXQ 8(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 16(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 24(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  168(SP), DX
+	XORQ  R13, R13
+	MULXQ (SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 8(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 16(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 24(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  176(SP), DX
+	XORQ  R14, R14
+	MULXQ (SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 8(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 16(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 24(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  184(SP), DX
+	XORQ  R15, R15
+	MULXQ (SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 8(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 16(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 24(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 128(SP), R12
+	SBBQ 136(SP), R13
+	SBBQ 144(SP), R14
+	SBBQ 152(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVL  $0x00000020, CX
+	SHLXQ CX, R8, AX
+	SHRXQ CX, R8, BX
+	ADDQ  R8, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	SUBQ  AX, R9
+	SBBQ  BX, R10
+	SBBQ  AX, R11
+	SBBQ  BX, R8
+	SHLXQ CX, R9, AX
+	SHRXQ CX, R9, BX
+	ADDQ  R9, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	SUBQ  AX, R10
+	SBBQ  BX, R11
+	SBBQ  AX, R8
+	SBBQ  BX, R9
+	SHLXQ CX, R10, AX
+	SHRXQ CX, R10, BX
+	ADDQ  R10, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	SUBQ  AX, R11
+	SBBQ  BX, R8
+	SBBQ  AX, R9
+	SBBQ  BX, R10
+	SHLXQ CX, R11, AX
+	SHRXQ CX, R11, BX
+	ADDQ  R11, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	SUBQ  AX, R8
+	SBBQ  BX, R9
+	SBBQ  AX, R10
+	SBBQ  BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 224(SP)
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
@@ -2985,6 +2967,21 @@ TEXT ·pointAddADX(SB), $512-32
 	ADCXQ R15, R15
 	ADOXQ BX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -3050,27 +3047,6 @@ TEXT ·pointAddADX(SB), $512-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 352(SP)
-	MOVQ    R9, 360(SP)
-	MOVQ    R10, 368(SP)
-	MOVQ    R11, 376(SP)
-	MOVQ    352(SP), R8
-	MOVQ    360(SP), R9
-	MOVQ    368(SP), R10
-	MOVQ    376(SP), R11
-	SUBQ    288(SP), R8
-	SBBQ    296(SP), R9
-	SBBQ    304(SP), R10
-	SBBQ    312(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 352(SP)
 	MOVQ    R9, 360(SP)
 	MOVQ    R10, 368(SP)
@@ -3508,133 +3484,6 @@ TEXT ·pointAddAffineADX(SB), $384-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  (DI), DX
-	MULXQ (SP), R8, R9
-	MULXQ 8(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 16(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 24(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  8(DI), DX
-	XORQ  R13, R13
-	MULXQ (SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 8(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 16(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 24(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  16(DI), DX
-	XORQ  R14, R14
-	MULXQ (SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 8(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 16(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 24(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  24(DI), DX
-	XORQ  R15, R15
-	MULXQ (SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 8(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 16(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 24(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 32(SP)
-	MOVQ    R9, 40(SP)
-	MOVQ    R10, 48(SP)
-	MOVQ    R11, 56(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  32(DI), DX
 	MULXQ 64(SI), R8, R9
 	MULXQ 72(SI), AX, R10
@@ -3762,7 +3611,7 @@ TEXT ·pointAddAffineADX(SB), $384-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  64(SP), DX
+	MOVQ  (DI), DX
 	MULXQ (SP), R8, R9
 	MULXQ 8(SP), AX, R10
 	ADDQ  AX, R9
@@ -3771,7 +3620,7 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	MULXQ 24(SP), AX, R12
 	ADCQ  AX, R11
 	ADCQ  $0x00, R12
-	MOVQ  72(SP), DX
+	MOVQ  8(DI), DX
 	XORQ  R13, R13
 	MULXQ (SP), AX, BX
 	ADCXQ AX, R9
@@ -3786,7 +3635,7 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	ADCXQ AX, R12
 	ADOXQ BX, R13
 	ADCXQ CX, R13
-	MOVQ  80(SP), DX
+	MOVQ  16(DI), DX
 	XORQ  R14, R14
 	MULXQ (SP), AX, BX
 	ADCXQ AX, R10
@@ -3801,7 +3650,7 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	ADCXQ AX, R13
 	ADOXQ BX, R14
 	ADCXQ CX, R14
-	MOVQ  88(SP), DX
+	MOVQ  24(DI), DX
 	XORQ  R15, R15
 	MULXQ (SP), AX, BX
 	ADCXQ AX, R11
@@ -3816,6 +3665,21 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	ADCXQ AX, R14
 	ADOXQ BX, R15
 	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ (SI), R12
+	SBBQ 8(SI), R13
+	SBBQ 16(SI), R14
+	SBBQ 24(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -3882,48 +3746,148 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 64(SP)
-	MOVQ    R9, 72(SP)
-	MOVQ    R10, 80(SP)
-	MOVQ    R11, 88(SP)
-	MOVQ    32(SP), R8
-	MOVQ    40(SP), R9
-	MOVQ    48(SP), R10
-	MOVQ    56(SP), R11
-	SUBQ    (SI), R8
-	SBBQ    8(SI), R9
-	SBBQ    16(SI), R10
-	SBBQ    24(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 96(SP)
 	MOVQ    R9, 104(SP)
 	MOVQ    R10, 112(SP)
 	MOVQ    R11, 120(SP)
-	MOVQ    64(SP), R8
-	MOVQ    72(SP), R9
-	MOVQ    80(SP), R10
-	MOVQ    88(SP), R11
-	SUBQ    32(SI), R8
-	SBBQ    40(SI), R9
-	SBBQ    48(SI), R10
-	SBBQ    56(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  64(SP), DX
+	MULXQ (SP), R8, R9
+	MULXQ 8(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 16(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 24(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  72(SP), DX
+	XORQ  R13, R13
+	MULXQ (SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 8(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 16(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 24(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  80(SP), DX
+	XORQ  R14, R14
+	MULXQ (SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 8(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 16(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 24(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  88(SP), DX
+	XORQ  R15, R15
+	MULXQ (SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 8(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 16(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 24(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 32(SI), R12
+	SBBQ 40(SI), R13
+	SBBQ 48(SI), R14
+	SBBQ 56(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVL  $0x00000020, CX
+	SHLXQ CX, R8, AX
+	SHRXQ CX, R8, BX
+	ADDQ  R8, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	SUBQ  AX, R9
+	SBBQ  BX, R10
+	SBBQ  AX, R11
+	SBBQ  BX, R8
+	SHLXQ CX, R9, AX
+	SHRXQ CX, R9, BX
+	ADDQ  R9, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	SUBQ  AX, R10
+	SBBQ  BX, R11
+	SBBQ  AX, R8
+	SBBQ  BX, R9
+	SHLXQ CX, R10, AX
+	SHRXQ CX, R10, BX
+	ADDQ  R10, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	SUBQ  AX, R11
+	SBBQ  BX, R8
+	SBBQ  AX, R9
+	SBBQ  BX, R10
+	SHLXQ CX, R11, AX
+	SHRXQ CX, R11, BX
+	ADDQ  R11, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	SUBQ  AX, R8
+	SBBQ  BX, R9
+	SBBQ  AX, R10
+	SBBQ  BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 128(SP)
 	MOVQ    R9, 136(SP)
 	MOVQ    R10, 144(SP)
@@ -4495,6 +4459,21 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	ADCXQ R15, R15
 	ADOXQ BX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 192(SP), R12
+	SBBQ 200(SP), R13
+	SBBQ 208(SP), R14
+	SBBQ 216(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -4560,27 +4539,6 @@ TEXT ·pointAddAffineADX(SB), $384-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    192(SP), R8
-	SBBQ    200(SP), R9
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 320(SP)
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
@@ -5303,133 +5261,6 @@ TEXT ·pointAddSelectADX(SB), $576-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  (DI), DX
-	MULXQ 64(SP), R8, R9
-	MULXQ 72(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 80(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 88(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  8(DI), DX
-	XORQ  R13, R13
-	MULXQ 64(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 72(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 80(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 88(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  16(DI), DX
-	XORQ  R14, R14
-	MULXQ 64(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 72(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 80(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 88(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  24(DI), DX
-	XORQ  R15, R15
-	MULXQ 64(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 72(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 80(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 88(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  32(SI), DX
 	MULXQ 64(DI), R8, R9
 	MULXQ 72(DI), AX, R10
@@ -5811,7 +5642,7 @@ TEXT ·pointAddSelectADX(SB), $576-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  224(SP), DX
+	MOVQ  (DI), DX
 	MULXQ 64(SP), R8, R9
 	MULXQ 72(SP), AX, R10
 	ADDQ  AX, R9
@@ -5820,7 +5651,7 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	MULXQ 88(SP), AX, R12
 	ADCQ  AX, R11
 	ADCQ  $0x00, R12
-	MOVQ  232(SP), DX
+	MOVQ  8(DI), DX
 	XORQ  R13, R13
 	MULXQ 64(SP), AX, BX
 	ADCXQ AX, R9
@@ -5835,7 +5666,7 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	ADCXQ AX, R12
 	ADOXQ BX, R13
 	ADCXQ CX, R13
-	MOVQ  240(SP), DX
+	MOVQ  16(DI), DX
 	XORQ  R14, R14
 	MULXQ 64(SP), AX, BX
 	ADCXQ AX, R10
@@ -5850,7 +5681,7 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	ADCXQ AX, R13
 	ADOXQ BX, R14
 	ADCXQ CX, R14
-	MOVQ  248(SP), DX
+	MOVQ  24(DI), DX
 	XORQ  R15, R15
 	MULXQ 64(SP), AX, BX
 	ADCXQ AX, R11
@@ -5865,6 +5696,21 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	ADCXQ AX, R14
 	ADOXQ BX, R15
 	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 128(SP), R12
+	SBBQ 136(SP), R13
+	SBBQ 144(SP), R14
+	SBBQ 152(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -5931,48 +5777,148 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 224(SP)
-	MOVQ    R9, 232(SP)
-	MOVQ    R10, 240(SP)
-	MOVQ    R11, 248(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 256(SP)
 	MOVQ    R9, 264(SP)
 	MOVQ    R10, 272(SP)
 	MOVQ    R11, 280(SP)
-	MOVQ    224(SP), R8
-	MOVQ    232(SP), R9
-	MOVQ    240(SP), R10
-	MOVQ    248(SP), R11
-	SUBQ    192(SP), R8
-	SBBQ    200(SP), R9
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  224(SP), DX
+	MULXQ 64(SP), R8, R9
+	MULXQ 72(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 80(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 88(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  232(SP), DX
+	XORQ  R13, R13
+	MULXQ 64(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 72(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 80(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 88(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  240(SP), DX
+	XORQ  R14, R14
+	MULXQ 64(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 72(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 80(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 88(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  248(SP), DX
+	XORQ  R15, R15
+	MULXQ 64(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 72(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 80(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 88(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 192(SP), R12
+	SBBQ 200(SP), R13
+	SBBQ 208(SP), R14
+	SBBQ 216(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVL  $0x00000020, CX
+	SHLXQ CX, R8, AX
+	SHRXQ CX, R8, BX
+	ADDQ  R8, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	SUBQ  AX, R9
+	SBBQ  BX, R10
+	SBBQ  AX, R11
+	SBBQ  BX, R8
+	SHLXQ CX, R9, AX
+	SHRXQ CX, R9, BX
+	ADDQ  R9, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	SUBQ  AX, R10
+	SBBQ  BX, R11
+	SBBQ  AX, R8
+	SBBQ  BX, R9
+	SHLXQ CX, R10, AX
+	SHRXQ CX, R10, BX
+	ADDQ  R10, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	SUBQ  AX, R11
+	SBBQ  BX, R8
+	SBBQ  AX, R9
+	SBBQ  BX, R10
+	SHLXQ CX, R11, AX
+	SHRXQ CX, R11, BX
+	ADDQ  R11, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	SUBQ  AX, R8
+	SBBQ  BX, R9
+	SBBQ  AX, R10
+	SBBQ  BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 288(SP)
 	MOVQ    R9, 296(SP)
 	MOVQ    R10, 304(SP)
@@ -6648,6 +6594,21 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	ADCXQ R15, R15
 	ADOXQ BX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 352(SP), R12
+	SBBQ 360(SP), R13
+	SBBQ 368(SP), R14
+	SBBQ 376(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -6713,27 +6674,6 @@ TEXT ·pointAddSelectADX(SB), $576-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 416(SP)
-	MOVQ    R9, 424(SP)
-	MOVQ    R10, 432(SP)
-	MOVQ    R11, 440(SP)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
-	SUBQ    352(SP), R8
-	SBBQ    360(SP), R9
-	SBBQ    368(SP), R10
-	SBBQ    376(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 416(SP)
 	MOVQ    R9, 424(SP)
 	MOVQ    R10, 432(SP)
@@ -7274,133 +7214,6 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  (DI), DX
-	MULXQ 96(SP), R8, R9
-	MULXQ 104(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 112(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 120(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  8(DI), DX
-	XORQ  R13, R13
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  16(DI), DX
-	XORQ  R14, R14
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  24(DI), DX
-	XORQ  R15, R15
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 128(SP)
-	MOVQ    R9, 136(SP)
-	MOVQ    R10, 144(SP)
-	MOVQ    R11, 152(SP)
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  (SP), DX
 	MULXQ 64(SI), R8, R9
 	MULXQ 72(SI), AX, R10
@@ -7528,7 +7341,7 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  160(SP), DX
+	MOVQ  (DI), DX
 	MULXQ 96(SP), R8, R9
 	MULXQ 104(SP), AX, R10
 	ADDQ  AX, R9
@@ -7537,7 +7350,7 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	MULXQ 120(SP), AX, R12
 	ADCQ  AX, R11
 	ADCQ  $0x00, R12
-	MOVQ  168(SP), DX
+	MOVQ  8(DI), DX
 	XORQ  R13, R13
 	MULXQ 96(SP), AX, BX
 	ADCXQ AX, R9
@@ -7552,7 +7365,7 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	ADCXQ AX, R12
 	ADOXQ BX, R13
 	ADCXQ CX, R13
-	MOVQ  176(SP), DX
+	MOVQ  16(DI), DX
 	XORQ  R14, R14
 	MULXQ 96(SP), AX, BX
 	ADCXQ AX, R10
@@ -7567,7 +7380,7 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	ADCXQ AX, R13
 	ADOXQ BX, R14
 	ADCXQ CX, R14
-	MOVQ  184(SP), DX
+	MOVQ  24(DI), DX
 	XORQ  R15, R15
 	MULXQ 96(SP), AX, BX
 	ADCXQ AX, R11
@@ -7582,6 +7395,21 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	ADCXQ AX, R14
 	ADOXQ BX, R15
 	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ (SI), R12
+	SBBQ 8(SI), R13
+	SBBQ 16(SI), R14
+	SBBQ 24(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
@@ -7648,48 +7476,148 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    128(SP), R8
-	MOVQ    136(SP), R9
-	MOVQ    144(SP), R10
-	MOVQ    152(SP), R11
-	SUBQ    (SI), R8
-	SBBQ    8(SI), R9
-	SBBQ    16(SI), R10
-	SBBQ    24(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 192(SP)
 	MOVQ    R9, 200(SP)
 	MOVQ    R10, 208(SP)
 	MOVQ    R11, 216(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	SUBQ    32(SI), R8
-	SBBQ    40(SI), R9
-	SBBQ    48(SI), R10
-	SBBQ    56(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  160(SP), DX
+	MULXQ 96(SP), R8, R9
+	MULXQ 104(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 112(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 120(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  168(SP), DX
+	XORQ  R13, R13
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  176(SP), DX
+	XORQ  R14, R14
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  184(SP), DX
+	XORQ  R15, R15
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 32(SI), R12
+	SBBQ 40(SI), R13
+	SBBQ 48(SI), R14
+	SBBQ 56(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVL  $0x00000020, CX
+	SHLXQ CX, R8, AX
+	SHRXQ CX, R8, BX
+	ADDQ  R8, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	SUBQ  AX, R9
+	SBBQ  BX, R10
+	SBBQ  AX, R11
+	SBBQ  BX, R8
+	SHLXQ CX, R9, AX
+	SHRXQ CX, R9, BX
+	ADDQ  R9, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	SUBQ  AX, R10
+	SBBQ  BX, R11
+	SBBQ  AX, R8
+	SBBQ  BX, R9
+	SHLXQ CX, R10, AX
+	SHRXQ CX, R10, BX
+	ADDQ  R10, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	SUBQ  AX, R11
+	SBBQ  BX, R8
+	SBBQ  AX, R9
+	SBBQ  BX, R10
+	SHLXQ CX, R11, AX
+	SHRXQ CX, R11, BX
+	ADDQ  R11, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	SUBQ  AX, R8
+	SBBQ  BX, R9
+	SBBQ  AX, R10
+	SBBQ  BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 224(SP)
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
@@ -8238,6 +8166,21 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	ADCXQ R15, R15
 	ADOXQ BX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -8303,27 +8246,6 @@ TEXT ·pointAddAffineSelectADX(SB), $480-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 416(SP)
-	MOVQ    R9, 424(SP)
-	MOVQ    R10, 432(SP)
-	MOVQ    R11, 440(SP)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
-	SUBQ    288(SP), R8
-	SBBQ    296(SP), R9
-	SBBQ    304(SP), R10
-	SBBQ    312(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 416(SP)
 	MOVQ    R9, 424(SP)
 	MOVQ    R10, 432(SP)
@@ -8922,176 +8844,6 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  (DI), DX
-	MULXQ 96(SP), R8, R9
-	MULXQ 104(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 112(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 120(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  8(DI), DX
-	XORQ  R13, R13
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  16(DI), DX
-	XORQ  R14, R14
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  24(DI), DX
-	XORQ  R15, R15
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ     R8, R12
-	MOVQ     R9, R13
-	MOVQ     R10, R14
-	MOVQ     R11, R15
-	SUBQ     $-1, R12
-	SBBQ     p<>+8(SB), R13
-	SBBQ     $-1, R14
-	SBBQ     p<>+24(SB), R15
-	SBBQ     $0x00, AX
-	CMOVQCC  R12, R8
-	CMOVQCC  R13, R9
-	CMOVQCC  R14, R10
-	CMOVQCC  R15, R11
-	MOVQ     R8, 128(SP)
-	MOVQ     R9, 136(SP)
-	MOVQ     R10, 144(SP)
-	MOVQ     R11, 152(SP)
-	MOVQ     table+40(FP), AX
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    448(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    480(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    512(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    544(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    576(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    608(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    640(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    672(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    704(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    736(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    768(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    800(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-	VPCMPEQQ Y14, Y15, Y12
-	VPADDQ   Y13, Y14, Y14
-	VPAND    832(AX), Y12, Y10
-	VPOR     Y10, Y0, Y0
-	VPAND    864(AX), Y12, Y11
-	VPOR     Y11, Y1, Y1
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  (SP), DX
 	MULXQ 64(SI), R8, R9
 	MULXQ 72(SI), AX, R10
@@ -9219,6 +8971,191 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	MOVQ     table+40(FP), AX
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
+	VPAND    448(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    480(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    512(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    544(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    576(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    608(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    640(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    672(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    704(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    736(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    768(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    800(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
+	VPAND    832(AX), Y12, Y10
+	VPOR     Y10, Y0, Y0
+	VPAND    864(AX), Y12, Y11
+	VPOR     Y11, Y1, Y1
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  (DI), DX
+	MULXQ 96(SP), R8, R9
+	MULXQ 104(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 112(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 120(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  8(DI), DX
+	XORQ  R13, R13
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  16(DI), DX
+	XORQ  R14, R14
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  24(DI), DX
+	XORQ  R15, R15
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ (SI), R12
+	SBBQ 8(SI), R13
+	SBBQ 16(SI), R14
+	SBBQ 24(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVL  $0x00000020, CX
+	SHLXQ CX, R8, AX
+	SHRXQ CX, R8, BX
+	ADDQ  R8, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	SUBQ  AX, R9
+	SBBQ  BX, R10
+	SBBQ  AX, R11
+	SBBQ  BX, R8
+	SHLXQ CX, R9, AX
+	SHRXQ CX, R9, BX
+	ADDQ  R9, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	SUBQ  AX, R10
+	SBBQ  BX, R11
+	SBBQ  AX, R8
+	SBBQ  BX, R9
+	SHLXQ CX, R10, AX
+	SHRXQ CX, R10, BX
+	ADDQ  R10, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	SUBQ  AX, R11
+	SBBQ  BX, R8
+	SBBQ  AX, R9
+	SBBQ  BX, R10
+	SHLXQ CX, R11, AX
+	SHRXQ CX, R11, BX
+	ADDQ  R11, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	SUBQ  AX, R8
+	SBBQ  BX, R9
+	SBBQ  AX, R10
+	SBBQ  BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ     R8, R12
+	MOVQ     R9, R13
+	MOVQ     R10, R14
+	MOVQ     R11, R15
+	SUBQ     $-1, R12
+	SBBQ     p<>+8(SB), R13
+	SBBQ     $-1, R14
+	SBBQ     p<>+24(SB), R15
+	SBBQ     $0x00, AX
+	CMOVQCC  R12, R8
+	CMOVQCC  R13, R9
+	CMOVQCC  R14, R10
+	CMOVQCC  R15, R11
+	MOVQ     R8, 192(SP)
+	MOVQ     R9, 200(SP)
+	MOVQ     R10, 208(SP)
+	MOVQ     R11, 216(SP)
+	MOVQ     table+40(FP), AX
+	VPCMPEQQ Y14, Y15, Y12
+	VPADDQ   Y13, Y14, Y14
 	VPAND    896(AX), Y12, Y10
 	VPOR     Y10, Y0, Y0
 	VPAND    928(AX), Y12, Y11
@@ -9317,6 +9254,21 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 32(SI), R12
+	SBBQ 40(SI), R13
+	SBBQ 48(SI), R14
+	SBBQ 56(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -9382,10 +9334,10 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	CMOVQCC  R13, R9
 	CMOVQCC  R14, R10
 	CMOVQCC  R15, R11
-	MOVQ     R8, 160(SP)
-	MOVQ     R9, 168(SP)
-	MOVQ     R10, 176(SP)
-	MOVQ     R11, 184(SP)
+	MOVQ     R8, 224(SP)
+	MOVQ     R9, 232(SP)
+	MOVQ     R10, 240(SP)
+	MOVQ     R11, 248(SP)
 	MOVQ     table+40(FP), AX
 	VPCMPEQQ Y14, Y15, Y12
 	VPADDQ   Y13, Y14, Y14
@@ -9429,48 +9381,6 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	VPOR     Y10, Y0, Y0
 	VPAND    1760(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
-	MOVQ     128(SP), R8
-	MOVQ     136(SP), R9
-	MOVQ     144(SP), R10
-	MOVQ     152(SP), R11
-	SUBQ     (SI), R8
-	SBBQ     8(SI), R9
-	SBBQ     16(SI), R10
-	SBBQ     24(SI), R11
-	SBBQ     AX, AX
-	MOVQ     p<>+8(SB), R13
-	ANDQ     AX, R13
-	MOVQ     p<>+24(SB), R15
-	ANDQ     AX, R15
-	ADDQ     AX, R8
-	ADCQ     R13, R9
-	ADCQ     AX, R10
-	ADCQ     R15, R11
-	MOVQ     R8, 192(SP)
-	MOVQ     R9, 200(SP)
-	MOVQ     R10, 208(SP)
-	MOVQ     R11, 216(SP)
-	MOVQ     160(SP), R8
-	MOVQ     168(SP), R9
-	MOVQ     176(SP), R10
-	MOVQ     184(SP), R11
-	SUBQ     32(SI), R8
-	SBBQ     40(SI), R9
-	SBBQ     48(SI), R10
-	SBBQ     56(SI), R11
-	SBBQ     AX, AX
-	MOVQ     p<>+8(SB), R13
-	ANDQ     AX, R13
-	MOVQ     p<>+24(SB), R15
-	ANDQ     AX, R15
-	ADDQ     AX, R8
-	ADCQ     R13, R9
-	ADCQ     AX, R10
-	ADCQ     R15, R11
-	MOVQ     R8, 224(SP)
-	MOVQ     R9, 232(SP)
-	MOVQ     R10, 240(SP)
-	MOVQ     R11, 248(SP)
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
 	XORQ  CX, CX
@@ -10187,6 +10097,21 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	ADCXQ R15, R15
 	ADOXQ BX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -10299,27 +10224,6 @@ TEXT ·pointAddAffineSelectLookupAVX2ADX(SB), $480-56
 	VPOR     Y10, Y0, Y0
 	VPAND    4000(AX), Y12, Y11
 	VPOR     Y11, Y1, Y1
-	MOVQ     416(SP), R8
-	MOVQ     424(SP), R9
-	MOVQ     432(SP), R10
-	MOVQ     440(SP), R11
-	SUBQ     288(SP), R8
-	SBBQ     296(SP), R9
-	SBBQ     304(SP), R10
-	SBBQ     312(SP), R11
-	SBBQ     AX, AX
-	MOVQ     p<>+8(SB), R13
-	ANDQ     AX, R13
-	MOVQ     p<>+24(SB), R15
-	ANDQ     AX, R15
-	ADDQ     AX, R8
-	ADCQ     R13, R9
-	ADCQ     AX, R10
-	ADCQ     R15, R11
-	MOVQ     R8, 416(SP)
-	MOVQ     R9, 424(SP)
-	MOVQ     R10, 432(SP)
-	MOVQ     R11, 440(SP)
 	MOVQ     320(SP), R8
 	MOVQ     328(SP), R9
 	MOVQ     336(SP), R10
@@ -10909,162 +10813,6 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 
 	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
 	XORQ  CX, CX
-	MOVQ  (DI), DX
-	MULXQ 96(SP), R8, R9
-	MULXQ 104(SP), AX, R10
-	ADDQ  AX, R9
-	MULXQ 112(SP), AX, R11
-	ADCQ  AX, R10
-	MULXQ 120(SP), AX, R12
-	ADCQ  AX, R11
-	ADCQ  $0x00, R12
-	MOVQ  8(DI), DX
-	XORQ  R13, R13
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R9
-	ADOXQ BX, R10
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	ADCXQ CX, R13
-	MOVQ  16(DI), DX
-	XORQ  R14, R14
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R10
-	ADOXQ BX, R11
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	ADCXQ CX, R14
-	MOVQ  24(DI), DX
-	XORQ  R15, R15
-	MULXQ 96(SP), AX, BX
-	ADCXQ AX, R11
-	ADOXQ BX, R12
-	MULXQ 104(SP), AX, BX
-	ADCXQ AX, R12
-	ADOXQ BX, R13
-	MULXQ 112(SP), AX, BX
-	ADCXQ AX, R13
-	ADOXQ BX, R14
-	MULXQ 120(SP), AX, BX
-	ADCXQ AX, R14
-	ADOXQ BX, R15
-	ADCXQ CX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVL  $0x00000020, CX
-	SHLXQ CX, R8, AX
-	SHRXQ CX, R8, BX
-	ADDQ  R8, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	SUBQ  AX, R9
-	SBBQ  BX, R10
-	SBBQ  AX, R11
-	SBBQ  BX, R8
-	SHLXQ CX, R9, AX
-	SHRXQ CX, R9, BX
-	ADDQ  R9, R10
-	ADCQ  $0x00, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	SUBQ  AX, R10
-	SBBQ  BX, R11
-	SBBQ  AX, R8
-	SBBQ  BX, R9
-	SHLXQ CX, R10, AX
-	SHRXQ CX, R10, BX
-	ADDQ  R10, R11
-	ADCQ  $0x00, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	SUBQ  AX, R11
-	SBBQ  BX, R8
-	SBBQ  AX, R9
-	SBBQ  BX, R10
-	SHLXQ CX, R11, AX
-	SHRXQ CX, R11, BX
-	ADDQ  R11, R8
-	ADCQ  $0x00, R9
-	ADCQ  $0x00, R10
-	ADCQ  $0x00, R11
-	SUBQ  AX, R8
-	SBBQ  BX, R9
-	SBBQ  AX, R10
-	SBBQ  BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ      R8, R12
-	MOVQ      R9, R13
-	MOVQ      R10, R14
-	MOVQ      R11, R15
-	SUBQ      $-1, R12
-	SBBQ      p<>+8(SB), R13
-	SBBQ      $-1, R14
-	SBBQ      p<>+24(SB), R15
-	SBBQ      $0x00, AX
-	CMOVQCC   R12, R8
-	CMOVQCC   R13, R9
-	CMOVQCC   R14, R10
-	CMOVQCC   R15, R11
-	MOVQ      R8, 128(SP)
-	MOVQ      R9, 136(SP)
-	MOVQ      R10, 144(SP)
-	MOVQ      R11, 152(SP)
-	MOVQ      table+40(FP), AX
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 448(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 512(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 576(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 640(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 704(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 768(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-	VPCMPEQQ  Z14, Z15, K1
-	VPADDQ    Z13, Z14, Z14
-	VMOVDQU64 832(AX), Z2
-	VMOVDQA64 Z2, K1, Z0
-
-	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
-	XORQ  CX, CX
 	MOVQ  (SP), DX
 	MULXQ 64(SI), R8, R9
 	MULXQ 72(SI), AX, R10
@@ -11192,6 +10940,177 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	MOVQ      table+40(FP), AX
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 448(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 512(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 576(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 640(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 704(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 768(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
+	VMOVDQU64 832(AX), Z2
+	VMOVDQA64 Z2, K1, Z0
+
+	// t = a·b, rows of a[i]·b with ADCX (low halves) and ADOX (high halves)
+	XORQ  CX, CX
+	MOVQ  (DI), DX
+	MULXQ 96(SP), R8, R9
+	MULXQ 104(SP), AX, R10
+	ADDQ  AX, R9
+	MULXQ 112(SP), AX, R11
+	ADCQ  AX, R10
+	MULXQ 120(SP), AX, R12
+	ADCQ  AX, R11
+	ADCQ  $0x00, R12
+	MOVQ  8(DI), DX
+	XORQ  R13, R13
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R9
+	ADOXQ BX, R10
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	ADCXQ CX, R13
+	MOVQ  16(DI), DX
+	XORQ  R14, R14
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R10
+	ADOXQ BX, R11
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	ADCXQ CX, R14
+	MOVQ  24(DI), DX
+	XORQ  R15, R15
+	MULXQ 96(SP), AX, BX
+	ADCXQ AX, R11
+	ADOXQ BX, R12
+	MULXQ 104(SP), AX, BX
+	ADCXQ AX, R12
+	ADOXQ BX, R13
+	MULXQ 112(SP), AX, BX
+	ADCXQ AX, R13
+	ADOXQ BX, R14
+	MULXQ 120(SP), AX, BX
+	ADCXQ AX, R14
+	ADOXQ BX, R15
+	ADCXQ CX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ (SI), R12
+	SBBQ 8(SI), R13
+	SBBQ 16(SI), R14
+	SBBQ 24(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVL  $0x00000020, CX
+	SHLXQ CX, R8, AX
+	SHRXQ CX, R8, BX
+	ADDQ  R8, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	SUBQ  AX, R9
+	SBBQ  BX, R10
+	SBBQ  AX, R11
+	SBBQ  BX, R8
+	SHLXQ CX, R9, AX
+	SHRXQ CX, R9, BX
+	ADDQ  R9, R10
+	ADCQ  $0x00, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	SUBQ  AX, R10
+	SBBQ  BX, R11
+	SBBQ  AX, R8
+	SBBQ  BX, R9
+	SHLXQ CX, R10, AX
+	SHRXQ CX, R10, BX
+	ADDQ  R10, R11
+	ADCQ  $0x00, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	SUBQ  AX, R11
+	SBBQ  BX, R8
+	SBBQ  AX, R9
+	SBBQ  BX, R10
+	SHLXQ CX, R11, AX
+	SHRXQ CX, R11, BX
+	ADDQ  R11, R8
+	ADCQ  $0x00, R9
+	ADCQ  $0x00, R10
+	ADCQ  $0x00, R11
+	SUBQ  AX, R8
+	SBBQ  BX, R9
+	SBBQ  AX, R10
+	SBBQ  BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ      R8, R12
+	MOVQ      R9, R13
+	MOVQ      R10, R14
+	MOVQ      R11, R15
+	SUBQ      $-1, R12
+	SBBQ      p<>+8(SB), R13
+	SBBQ      $-1, R14
+	SBBQ      p<>+24(SB), R15
+	SBBQ      $0x00, AX
+	CMOVQCC   R12, R8
+	CMOVQCC   R13, R9
+	CMOVQCC   R14, R10
+	CMOVQCC   R15, R11
+	MOVQ      R8, 192(SP)
+	MOVQ      R9, 200(SP)
+	MOVQ      R10, 208(SP)
+	MOVQ      R11, 216(SP)
+	MOVQ      table+40(FP), AX
+	VPCMPEQQ  Z14, Z15, K1
+	VPADDQ    Z13, Z14, Z14
 	VMOVDQU64 896(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
 	VPCMPEQQ  Z14, Z15, K1
@@ -11276,6 +11195,21 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	ADOXQ BX, R15
 	ADCXQ CX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 32(SI), R12
+	SBBQ 40(SI), R13
+	SBBQ 48(SI), R14
+	SBBQ 56(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -11341,10 +11275,10 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	CMOVQCC   R13, R9
 	CMOVQCC   R14, R10
 	CMOVQCC   R15, R11
-	MOVQ      R8, 160(SP)
-	MOVQ      R9, 168(SP)
-	MOVQ      R10, 176(SP)
-	MOVQ      R11, 184(SP)
+	MOVQ      R8, 224(SP)
+	MOVQ      R9, 232(SP)
+	MOVQ      R10, 240(SP)
+	MOVQ      R11, 248(SP)
 	MOVQ      table+40(FP), AX
 	VPCMPEQQ  Z14, Z15, K1
 	VPADDQ    Z13, Z14, Z14
@@ -11374,48 +11308,6 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	VPADDQ    Z13, Z14, Z14
 	VMOVDQU64 1728(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
-	MOVQ      128(SP), R8
-	MOVQ      136(SP), R9
-	MOVQ      144(SP), R10
-	MOVQ      152(SP), R11
-	SUBQ      (SI), R8
-	SBBQ      8(SI), R9
-	SBBQ      16(SI), R10
-	SBBQ      24(SI), R11
-	SBBQ      AX, AX
-	MOVQ      p<>+8(SB), R13
-	ANDQ      AX, R13
-	MOVQ      p<>+24(SB), R15
-	ANDQ      AX, R15
-	ADDQ      AX, R8
-	ADCQ      R13, R9
-	ADCQ      AX, R10
-	ADCQ      R15, R11
-	MOVQ      R8, 192(SP)
-	MOVQ      R9, 200(SP)
-	MOVQ      R10, 208(SP)
-	MOVQ      R11, 216(SP)
-	MOVQ      160(SP), R8
-	MOVQ      168(SP), R9
-	MOVQ      176(SP), R10
-	MOVQ      184(SP), R11
-	SUBQ      32(SI), R8
-	SBBQ      40(SI), R9
-	SBBQ      48(SI), R10
-	SBBQ      56(SI), R11
-	SBBQ      AX, AX
-	MOVQ      p<>+8(SB), R13
-	ANDQ      AX, R13
-	MOVQ      p<>+24(SB), R15
-	ANDQ      AX, R15
-	ADDQ      AX, R8
-	ADCQ      R13, R9
-	ADCQ      AX, R10
-	ADCQ      R15, R11
-	MOVQ      R8, 224(SP)
-	MOVQ      R9, 232(SP)
-	MOVQ      R10, 240(SP)
-	MOVQ      R11, 248(SP)
 
 	// t = a², cross products once, then doubled (CF chain) while the squares are added (OF chain)
 	XORQ  CX, CX
@@ -12076,6 +11968,21 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	ADCXQ R15, R15
 	ADOXQ BX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVL  $0x00000020, CX
 	SHLXQ CX, R8, AX
@@ -12174,27 +12081,6 @@ TEXT ·pointAddAffineSelectLookupAVX512ADX(SB), $480-56
 	VPADDQ    Z13, Z14, Z14
 	VMOVDQU64 3968(AX), Z2
 	VMOVDQA64 Z2, K1, Z0
-	MOVQ      416(SP), R8
-	MOVQ      424(SP), R9
-	MOVQ      432(SP), R10
-	MOVQ      440(SP), R11
-	SUBQ      288(SP), R8
-	SBBQ      296(SP), R9
-	SBBQ      304(SP), R10
-	SBBQ      312(SP), R11
-	SBBQ      AX, AX
-	MOVQ      p<>+8(SB), R13
-	ANDQ      AX, R13
-	MOVQ      p<>+24(SB), R15
-	ANDQ      AX, R15
-	ADDQ      AX, R8
-	ADCQ      R13, R9
-	ADCQ      AX, R10
-	ADCQ      R15, R11
-	MOVQ      R8, 416(SP)
-	MOVQ      R9, 424(SP)
-	MOVQ      R10, 432(SP)
-	MOVQ      R11, 440(SP)
 	MOVQ      320(SP), R8
 	MOVQ      328(SP), R9
 	MOVQ      336(SP), R10
@@ -13589,6 +13475,35 @@ dblLoopMULQ:
 	MOVQ    R9, 72(SP)
 	MOVQ    R10, 80(SP)
 	MOVQ    R11, 88(SP)
+	MOVQ    192(SP), R8
+	MOVQ    200(SP), R9
+	MOVQ    208(SP), R10
+	MOVQ    216(SP), R11
+	ADDQ    192(SP), R8
+	ADCQ    200(SP), R9
+	ADCQ    208(SP), R10
+	ADCQ    216(SP), R11
+	MOVQ    $0x00000000, AX
+	ADCQ    $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
+	MOVQ    R8, 128(SP)
+	MOVQ    R9, 136(SP)
+	MOVQ    R10, 144(SP)
+	MOVQ    R11, 152(SP)
 
 	// t = a² with MULQ: cross products, doubled, plus the squares
 	MOVQ 224(SP), AX
@@ -13657,6 +13572,21 @@ dblLoopMULQ:
 	ADDQ CX, AX
 	ADCQ $0x00, DX
 	ADDQ AX, R14
+	ADCQ DX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 128(SP), R12
+	SBBQ 136(SP), R13
+	SBBQ 144(SP), R14
+	SBBQ 152(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
 	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
@@ -13731,56 +13661,6 @@ dblLoopMULQ:
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 96(SP)
-	MOVQ    R9, 104(SP)
-	MOVQ    R10, 112(SP)
-	MOVQ    R11, 120(SP)
-	MOVQ    192(SP), R8
-	MOVQ    200(SP), R9
-	MOVQ    208(SP), R10
-	MOVQ    216(SP), R11
-	ADDQ    192(SP), R8
-	ADCQ    200(SP), R9
-	ADCQ    208(SP), R10
-	ADCQ    216(SP), R11
-	MOVQ    $0x00000000, AX
-	ADCQ    $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 128(SP)
-	MOVQ    R9, 136(SP)
-	MOVQ    R10, 144(SP)
-	MOVQ    R11, 152(SP)
-	MOVQ    96(SP), R8
-	MOVQ    104(SP), R9
-	MOVQ    112(SP), R10
-	MOVQ    120(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, (SP)
 	MOVQ    R9, 8(SP)
 	MOVQ    R10, 16(SP)
@@ -14658,189 +14538,6 @@ TEXT ·pointAddMULQ(SB), $512-32
 	MOVQ    R11, 88(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ (SP), AX
-	MULQ (DI)
-	MOVQ AX, R8
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, BX
-	MOVQ BX, R12
-	MOVQ (SP), AX
-	MULQ 8(DI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R10
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R13
-	MOVQ (SP), AX
-	MULQ 16(DI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R14
-	MOVQ (SP), AX
-	MULQ 24(DI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R14
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 96(SP)
-	MOVQ    R9, 104(SP)
-	MOVQ    R10, 112(SP)
-	MOVQ    R11, 120(SP)
-
-	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 64(DI), AX
 	MULQ 32(SI)
 	MOVQ AX, R8
@@ -15391,49 +15088,49 @@ TEXT ·pointAddMULQ(SB), $512-32
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ (SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	MOVQ AX, R8
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
 	MOVQ (SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
@@ -15441,26 +15138,26 @@ TEXT ·pointAddMULQ(SB), $512-32
 	MOVQ DX, BX
 	MOVQ BX, R13
 	MOVQ (SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
@@ -15468,32 +15165,47 @@ TEXT ·pointAddMULQ(SB), $512-32
 	MOVQ DX, BX
 	MOVQ BX, R14
 	MOVQ (SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 64(SP), R12
+	SBBQ 72(SP), R13
+	SBBQ 80(SP), R14
+	SBBQ 88(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
@@ -15567,48 +15279,204 @@ TEXT ·pointAddMULQ(SB), $512-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    96(SP), R8
-	MOVQ    104(SP), R9
-	MOVQ    112(SP), R10
-	MOVQ    120(SP), R11
-	SUBQ    64(SP), R8
-	SBBQ    72(SP), R9
-	SBBQ    80(SP), R10
-	SBBQ    88(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 192(SP)
 	MOVQ    R9, 200(SP)
 	MOVQ    R10, 208(SP)
 	MOVQ    R11, 216(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ (SP), AX
+	MULQ 160(SP)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ (SP), AX
+	MULQ 168(SP)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ (SP), AX
+	MULQ 176(SP)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ (SP), AX
+	MULQ 184(SP)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 128(SP), R12
+	SBBQ 136(SP), R13
+	SBBQ 144(SP), R14
+	SBBQ 152(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	ADDQ R8, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	SUBQ AX, R9
+	SBBQ BX, R10
+	SBBQ AX, R11
+	SBBQ BX, R8
+	MOVQ R9, AX
+	SHLQ $0x20, AX
+	MOVQ R9, BX
+	SHRQ $0x20, BX
+	ADDQ R9, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	SUBQ AX, R10
+	SBBQ BX, R11
+	SBBQ AX, R8
+	SBBQ BX, R9
+	MOVQ R10, AX
+	SHLQ $0x20, AX
+	MOVQ R10, BX
+	SHRQ $0x20, BX
+	ADDQ R10, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	SUBQ AX, R11
+	SBBQ BX, R8
+	SBBQ AX, R9
+	SBBQ BX, R10
+	MOVQ R11, AX
+	SHLQ $0x20, AX
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	ADDQ R11, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	SUBQ AX, R8
+	SBBQ BX, R9
+	SBBQ AX, R10
+	SBBQ BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 224(SP)
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
@@ -16592,6 +16460,21 @@ TEXT ·pointAddMULQ(SB), $512-32
 	ADDQ AX, R14
 	ADCQ DX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
 	SHLQ $0x20, AX
@@ -16664,27 +16547,6 @@ TEXT ·pointAddMULQ(SB), $512-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 352(SP)
-	MOVQ    R9, 360(SP)
-	MOVQ    R10, 368(SP)
-	MOVQ    R11, 376(SP)
-	MOVQ    352(SP), R8
-	MOVQ    360(SP), R9
-	MOVQ    368(SP), R10
-	MOVQ    376(SP), R11
-	SUBQ    288(SP), R8
-	SBBQ    296(SP), R9
-	SBBQ    304(SP), R10
-	SBBQ    312(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 352(SP)
 	MOVQ    R9, 360(SP)
 	MOVQ    R10, 368(SP)
@@ -17256,189 +17118,6 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 	MOVQ    R11, 24(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ (SP), AX
-	MULQ (DI)
-	MOVQ AX, R8
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, BX
-	MOVQ BX, R12
-	MOVQ (SP), AX
-	MULQ 8(DI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R10
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R13
-	MOVQ (SP), AX
-	MULQ 16(DI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R14
-	MOVQ (SP), AX
-	MULQ 24(DI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 8(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 16(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 24(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R14
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 32(SP)
-	MOVQ    R9, 40(SP)
-	MOVQ    R10, 48(SP)
-	MOVQ    R11, 56(SP)
-
-	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 64(SI), AX
 	MULQ 32(DI)
 	MOVQ AX, R8
@@ -17623,49 +17302,49 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ (SP), AX
-	MULQ 64(SP)
+	MULQ (DI)
 	MOVQ AX, R8
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 64(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 64(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 64(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
 	MOVQ (SP), AX
-	MULQ 72(SP)
+	MULQ 8(DI)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 72(SP)
+	MULQ 8(DI)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 72(SP)
+	MULQ 8(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 72(SP)
+	MULQ 8(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
@@ -17673,26 +17352,26 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 	MOVQ DX, BX
 	MOVQ BX, R13
 	MOVQ (SP), AX
-	MULQ 80(SP)
+	MULQ 16(DI)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 80(SP)
+	MULQ 16(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 80(SP)
+	MULQ 16(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 80(SP)
+	MULQ 16(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
@@ -17700,32 +17379,47 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 	MOVQ DX, BX
 	MOVQ BX, R14
 	MOVQ (SP), AX
-	MULQ 88(SP)
+	MULQ 24(DI)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 8(SP), AX
-	MULQ 88(SP)
+	MULQ 24(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 16(SP), AX
-	MULQ 88(SP)
+	MULQ 24(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 24(SP), AX
-	MULQ 88(SP)
+	MULQ 24(DI)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ (SI), R12
+	SBBQ 8(SI), R13
+	SBBQ 16(SI), R14
+	SBBQ 24(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
@@ -17799,48 +17493,204 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 64(SP)
-	MOVQ    R9, 72(SP)
-	MOVQ    R10, 80(SP)
-	MOVQ    R11, 88(SP)
-	MOVQ    32(SP), R8
-	MOVQ    40(SP), R9
-	MOVQ    48(SP), R10
-	MOVQ    56(SP), R11
-	SUBQ    (SI), R8
-	SBBQ    8(SI), R9
-	SBBQ    16(SI), R10
-	SBBQ    24(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 96(SP)
 	MOVQ    R9, 104(SP)
 	MOVQ    R10, 112(SP)
 	MOVQ    R11, 120(SP)
-	MOVQ    64(SP), R8
-	MOVQ    72(SP), R9
-	MOVQ    80(SP), R10
-	MOVQ    88(SP), R11
-	SUBQ    32(SI), R8
-	SBBQ    40(SI), R9
-	SBBQ    48(SI), R10
-	SBBQ    56(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ (SP), AX
+	MULQ 64(SP)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 64(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 64(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 64(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ (SP), AX
+	MULQ 72(SP)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 72(SP)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 72(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 72(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ (SP), AX
+	MULQ 80(SP)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 80(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 80(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 80(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ (SP), AX
+	MULQ 88(SP)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 8(SP), AX
+	MULQ 88(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 16(SP), AX
+	MULQ 88(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 24(SP), AX
+	MULQ 88(SP)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 32(SI), R12
+	SBBQ 40(SI), R13
+	SBBQ 48(SI), R14
+	SBBQ 56(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	ADDQ R8, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	SUBQ AX, R9
+	SBBQ BX, R10
+	SBBQ AX, R11
+	SBBQ BX, R8
+	MOVQ R9, AX
+	SHLQ $0x20, AX
+	MOVQ R9, BX
+	SHRQ $0x20, BX
+	ADDQ R9, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	SUBQ AX, R10
+	SBBQ BX, R11
+	SBBQ AX, R8
+	SBBQ BX, R9
+	MOVQ R10, AX
+	SHLQ $0x20, AX
+	MOVQ R10, BX
+	SHRQ $0x20, BX
+	ADDQ R10, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	SUBQ AX, R11
+	SBBQ BX, R8
+	SBBQ AX, R9
+	SBBQ BX, R10
+	MOVQ R11, AX
+	SHLQ $0x20, AX
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	ADDQ R11, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	SUBQ AX, R8
+	SBBQ BX, R9
+	SBBQ AX, R10
+	SBBQ BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 128(SP)
 	MOVQ    R9, 136(SP)
 	MOVQ    R10, 144(SP)
@@ -18633,6 +18483,21 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 	ADDQ AX, R14
 	ADCQ DX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 192(SP), R12
+	SBBQ 200(SP), R13
+	SBBQ 208(SP), R14
+	SBBQ 216(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
 	SHLQ $0x20, AX
@@ -18705,27 +18570,6 @@ TEXT ·pointAddAffineMULQ(SB), $384-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 320(SP)
-	MOVQ    R9, 328(SP)
-	MOVQ    R10, 336(SP)
-	MOVQ    R11, 344(SP)
-	MOVQ    320(SP), R8
-	MOVQ    328(SP), R9
-	MOVQ    336(SP), R10
-	MOVQ    344(SP), R11
-	SUBQ    192(SP), R8
-	SBBQ    200(SP), R9
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 320(SP)
 	MOVQ    R9, 328(SP)
 	MOVQ    R10, 336(SP)
@@ -19668,189 +19512,6 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 	MOVQ    R11, 152(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 64(SP), AX
-	MULQ (DI)
-	MOVQ AX, R8
-	MOVQ DX, BX
-	MOVQ 72(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, BX
-	MOVQ 80(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, BX
-	MOVQ 88(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, BX
-	MOVQ BX, R12
-	MOVQ 64(SP), AX
-	MULQ 8(DI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 72(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R10
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 80(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 88(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R13
-	MOVQ 64(SP), AX
-	MULQ 16(DI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 72(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 80(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 88(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R14
-	MOVQ 64(SP), AX
-	MULQ 24(DI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 72(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 80(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 88(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R14
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-
-	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 64(DI), AX
 	MULQ 32(SI)
 	MOVQ AX, R8
@@ -20401,49 +20062,49 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 64(SP), AX
-	MULQ 224(SP)
+	MULQ (DI)
 	MOVQ AX, R8
 	MOVQ DX, BX
 	MOVQ 72(SP), AX
-	MULQ 224(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
 	MOVQ 80(SP), AX
-	MULQ 224(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
 	MOVQ 88(SP), AX
-	MULQ 224(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
 	MOVQ 64(SP), AX
-	MULQ 232(SP)
+	MULQ 8(DI)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 72(SP), AX
-	MULQ 232(SP)
+	MULQ 8(DI)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 80(SP), AX
-	MULQ 232(SP)
+	MULQ 8(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 88(SP), AX
-	MULQ 232(SP)
+	MULQ 8(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
@@ -20451,26 +20112,26 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 	MOVQ DX, BX
 	MOVQ BX, R13
 	MOVQ 64(SP), AX
-	MULQ 240(SP)
+	MULQ 16(DI)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 72(SP), AX
-	MULQ 240(SP)
+	MULQ 16(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 80(SP), AX
-	MULQ 240(SP)
+	MULQ 16(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 88(SP), AX
-	MULQ 240(SP)
+	MULQ 16(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
@@ -20478,32 +20139,47 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 	MOVQ DX, BX
 	MOVQ BX, R14
 	MOVQ 64(SP), AX
-	MULQ 248(SP)
+	MULQ 24(DI)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 72(SP), AX
-	MULQ 248(SP)
+	MULQ 24(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 80(SP), AX
-	MULQ 248(SP)
+	MULQ 24(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 88(SP), AX
-	MULQ 248(SP)
+	MULQ 24(DI)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 128(SP), R12
+	SBBQ 136(SP), R13
+	SBBQ 144(SP), R14
+	SBBQ 152(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
@@ -20577,48 +20253,204 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 224(SP)
-	MOVQ    R9, 232(SP)
-	MOVQ    R10, 240(SP)
-	MOVQ    R11, 248(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	SUBQ    128(SP), R8
-	SBBQ    136(SP), R9
-	SBBQ    144(SP), R10
-	SBBQ    152(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 256(SP)
 	MOVQ    R9, 264(SP)
 	MOVQ    R10, 272(SP)
 	MOVQ    R11, 280(SP)
-	MOVQ    224(SP), R8
-	MOVQ    232(SP), R9
-	MOVQ    240(SP), R10
-	MOVQ    248(SP), R11
-	SUBQ    192(SP), R8
-	SBBQ    200(SP), R9
-	SBBQ    208(SP), R10
-	SBBQ    216(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ 64(SP), AX
+	MULQ 224(SP)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 72(SP), AX
+	MULQ 224(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 80(SP), AX
+	MULQ 224(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 88(SP), AX
+	MULQ 224(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ 64(SP), AX
+	MULQ 232(SP)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 72(SP), AX
+	MULQ 232(SP)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 80(SP), AX
+	MULQ 232(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 88(SP), AX
+	MULQ 232(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ 64(SP), AX
+	MULQ 240(SP)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 72(SP), AX
+	MULQ 240(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 80(SP), AX
+	MULQ 240(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 88(SP), AX
+	MULQ 240(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ 64(SP), AX
+	MULQ 248(SP)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 72(SP), AX
+	MULQ 248(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 80(SP), AX
+	MULQ 248(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 88(SP), AX
+	MULQ 248(SP)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 192(SP), R12
+	SBBQ 200(SP), R13
+	SBBQ 208(SP), R14
+	SBBQ 216(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	ADDQ R8, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	SUBQ AX, R9
+	SBBQ BX, R10
+	SBBQ AX, R11
+	SBBQ BX, R8
+	MOVQ R9, AX
+	SHLQ $0x20, AX
+	MOVQ R9, BX
+	SHRQ $0x20, BX
+	ADDQ R9, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	SUBQ AX, R10
+	SBBQ BX, R11
+	SBBQ AX, R8
+	SBBQ BX, R9
+	MOVQ R10, AX
+	SHLQ $0x20, AX
+	MOVQ R10, BX
+	SHRQ $0x20, BX
+	ADDQ R10, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	SUBQ AX, R11
+	SBBQ BX, R8
+	SBBQ AX, R9
+	SBBQ BX, R10
+	MOVQ R11, AX
+	SHLQ $0x20, AX
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	ADDQ R11, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	SUBQ AX, R8
+	SBBQ BX, R9
+	SBBQ AX, R10
+	SBBQ BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 288(SP)
 	MOVQ    R9, 296(SP)
 	MOVQ    R10, 304(SP)
@@ -21571,6 +21403,21 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 	ADDQ AX, R14
 	ADCQ DX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 352(SP), R12
+	SBBQ 360(SP), R13
+	SBBQ 368(SP), R14
+	SBBQ 376(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
 	SHLQ $0x20, AX
@@ -21643,27 +21490,6 @@ TEXT ·pointAddSelectMULQ(SB), $576-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 416(SP)
-	MOVQ    R9, 424(SP)
-	MOVQ    R10, 432(SP)
-	MOVQ    R11, 440(SP)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
-	SUBQ    352(SP), R8
-	SBBQ    360(SP), R9
-	SBBQ    368(SP), R10
-	SBBQ    376(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 416(SP)
 	MOVQ    R9, 424(SP)
 	MOVQ    R10, 432(SP)
@@ -22338,189 +22164,6 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	MOVQ    R11, 120(SP)
 
 	// t = a·b, rows of a[i]·b with MULQ
-	MOVQ 96(SP), AX
-	MULQ (DI)
-	MOVQ AX, R8
-	MOVQ DX, BX
-	MOVQ 104(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R9
-	MOVQ DX, BX
-	MOVQ 112(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R10
-	MOVQ DX, BX
-	MOVQ 120(SP), AX
-	MULQ (DI)
-	ADDQ BX, AX
-	ADCQ $0x00, DX
-	MOVQ AX, R11
-	MOVQ DX, BX
-	MOVQ BX, R12
-	MOVQ 96(SP), AX
-	MULQ 8(DI)
-	ADDQ AX, R9
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 104(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R10
-	ADCQ $0x00, DX
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 112(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 120(SP), AX
-	MULQ 8(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R13
-	MOVQ 96(SP), AX
-	MULQ 16(DI)
-	ADDQ AX, R10
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 104(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R11
-	ADCQ $0x00, DX
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 112(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 120(SP), AX
-	MULQ 16(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R14
-	MOVQ 96(SP), AX
-	MULQ 24(DI)
-	ADDQ AX, R11
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 104(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R12
-	ADCQ $0x00, DX
-	ADDQ AX, R12
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 112(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R13
-	ADCQ $0x00, DX
-	ADDQ AX, R13
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ 120(SP), AX
-	MULQ 24(DI)
-	ADDQ BX, R14
-	ADCQ $0x00, DX
-	ADDQ AX, R14
-	ADCQ $0x00, DX
-	MOVQ DX, BX
-	MOVQ BX, R15
-
-	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
-	MOVQ R8, AX
-	SHLQ $0x20, AX
-	MOVQ R8, BX
-	SHRQ $0x20, BX
-	ADDQ R8, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	SUBQ AX, R9
-	SBBQ BX, R10
-	SBBQ AX, R11
-	SBBQ BX, R8
-	MOVQ R9, AX
-	SHLQ $0x20, AX
-	MOVQ R9, BX
-	SHRQ $0x20, BX
-	ADDQ R9, R10
-	ADCQ $0x00, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	SUBQ AX, R10
-	SBBQ BX, R11
-	SBBQ AX, R8
-	SBBQ BX, R9
-	MOVQ R10, AX
-	SHLQ $0x20, AX
-	MOVQ R10, BX
-	SHRQ $0x20, BX
-	ADDQ R10, R11
-	ADCQ $0x00, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	SUBQ AX, R11
-	SBBQ BX, R8
-	SBBQ AX, R9
-	SBBQ BX, R10
-	MOVQ R11, AX
-	SHLQ $0x20, AX
-	MOVQ R11, BX
-	SHRQ $0x20, BX
-	ADDQ R11, R8
-	ADCQ $0x00, R9
-	ADCQ $0x00, R10
-	ADCQ $0x00, R11
-	SUBQ AX, R8
-	SBBQ BX, R9
-	SBBQ AX, R10
-	SBBQ BX, R11
-
-	// Add the high half; the sum is below 2p
-	ADDQ R12, R8
-	ADCQ R13, R9
-	ADCQ R14, R10
-	ADCQ R15, R11
-	MOVQ $0x00000000, AX
-	ADCQ $0x00, AX
-
-	// Subtract p if the value is at least p, in constant time
-	MOVQ    R8, R12
-	MOVQ    R9, R13
-	MOVQ    R10, R14
-	MOVQ    R11, R15
-	SUBQ    $-1, R12
-	SBBQ    p<>+8(SB), R13
-	SBBQ    $-1, R14
-	SBBQ    p<>+24(SB), R15
-	SBBQ    $0x00, AX
-	CMOVQCC R12, R8
-	CMOVQCC R13, R9
-	CMOVQCC R14, R10
-	CMOVQCC R15, R11
-	MOVQ    R8, 128(SP)
-	MOVQ    R9, 136(SP)
-	MOVQ    R10, 144(SP)
-	MOVQ    R11, 152(SP)
-
-	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 64(SI), AX
 	MULQ (SP)
 	MOVQ AX, R8
@@ -22705,49 +22348,49 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 
 	// t = a·b, rows of a[i]·b with MULQ
 	MOVQ 96(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	MOVQ AX, R8
 	MOVQ DX, BX
 	MOVQ 104(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R9
 	MOVQ DX, BX
 	MOVQ 112(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R10
 	MOVQ DX, BX
 	MOVQ 120(SP), AX
-	MULQ 160(SP)
+	MULQ (DI)
 	ADDQ BX, AX
 	ADCQ $0x00, DX
 	MOVQ AX, R11
 	MOVQ DX, BX
 	MOVQ BX, R12
 	MOVQ 96(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ AX, R9
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 104(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ BX, R10
 	ADCQ $0x00, DX
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 112(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 120(SP), AX
-	MULQ 168(SP)
+	MULQ 8(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
@@ -22755,26 +22398,26 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	MOVQ DX, BX
 	MOVQ BX, R13
 	MOVQ 96(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ AX, R10
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 104(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ BX, R11
 	ADCQ $0x00, DX
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 112(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 120(SP), AX
-	MULQ 176(SP)
+	MULQ 16(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
@@ -22782,32 +22425,47 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	MOVQ DX, BX
 	MOVQ BX, R14
 	MOVQ 96(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ AX, R11
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 104(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ BX, R12
 	ADCQ $0x00, DX
 	ADDQ AX, R12
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 112(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ BX, R13
 	ADCQ $0x00, DX
 	ADDQ AX, R13
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ 120(SP), AX
-	MULQ 184(SP)
+	MULQ 24(DI)
 	ADDQ BX, R14
 	ADCQ $0x00, DX
 	ADDQ AX, R14
 	ADCQ $0x00, DX
 	MOVQ DX, BX
 	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ (SI), R12
+	SBBQ 8(SI), R13
+	SBBQ 16(SI), R14
+	SBBQ 24(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
 
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
@@ -22881,48 +22539,204 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 160(SP)
-	MOVQ    R9, 168(SP)
-	MOVQ    R10, 176(SP)
-	MOVQ    R11, 184(SP)
-	MOVQ    128(SP), R8
-	MOVQ    136(SP), R9
-	MOVQ    144(SP), R10
-	MOVQ    152(SP), R11
-	SUBQ    (SI), R8
-	SBBQ    8(SI), R9
-	SBBQ    16(SI), R10
-	SBBQ    24(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 192(SP)
 	MOVQ    R9, 200(SP)
 	MOVQ    R10, 208(SP)
 	MOVQ    R11, 216(SP)
-	MOVQ    160(SP), R8
-	MOVQ    168(SP), R9
-	MOVQ    176(SP), R10
-	MOVQ    184(SP), R11
-	SUBQ    32(SI), R8
-	SBBQ    40(SI), R9
-	SBBQ    48(SI), R10
-	SBBQ    56(SI), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
+
+	// t = a·b, rows of a[i]·b with MULQ
+	MOVQ 96(SP), AX
+	MULQ 160(SP)
+	MOVQ AX, R8
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R9
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R10
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 160(SP)
+	ADDQ BX, AX
+	ADCQ $0x00, DX
+	MOVQ AX, R11
+	MOVQ DX, BX
+	MOVQ BX, R12
+	MOVQ 96(SP), AX
+	MULQ 168(SP)
+	ADDQ AX, R9
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R10
+	ADCQ $0x00, DX
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 168(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R13
+	MOVQ 96(SP), AX
+	MULQ 176(SP)
+	ADDQ AX, R10
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R11
+	ADCQ $0x00, DX
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 176(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R14
+	MOVQ 96(SP), AX
+	MULQ 184(SP)
+	ADDQ AX, R11
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 104(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R12
+	ADCQ $0x00, DX
+	ADDQ AX, R12
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 112(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R13
+	ADCQ $0x00, DX
+	ADDQ AX, R13
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ 120(SP), AX
+	MULQ 184(SP)
+	ADDQ BX, R14
+	ADCQ $0x00, DX
+	ADDQ AX, R14
+	ADCQ $0x00, DX
+	MOVQ DX, BX
+	MOVQ BX, R15
+
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 32(SI), R12
+	SBBQ 40(SI), R13
+	SBBQ 48(SI), R14
+	SBBQ 56(SI), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
+	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
+	MOVQ R8, AX
+	SHLQ $0x20, AX
+	MOVQ R8, BX
+	SHRQ $0x20, BX
+	ADDQ R8, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	SUBQ AX, R9
+	SBBQ BX, R10
+	SBBQ AX, R11
+	SBBQ BX, R8
+	MOVQ R9, AX
+	SHLQ $0x20, AX
+	MOVQ R9, BX
+	SHRQ $0x20, BX
+	ADDQ R9, R10
+	ADCQ $0x00, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	SUBQ AX, R10
+	SBBQ BX, R11
+	SBBQ AX, R8
+	SBBQ BX, R9
+	MOVQ R10, AX
+	SHLQ $0x20, AX
+	MOVQ R10, BX
+	SHRQ $0x20, BX
+	ADDQ R10, R11
+	ADCQ $0x00, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	SUBQ AX, R11
+	SBBQ BX, R8
+	SBBQ AX, R9
+	SBBQ BX, R10
+	MOVQ R11, AX
+	SHLQ $0x20, AX
+	MOVQ R11, BX
+	SHRQ $0x20, BX
+	ADDQ R11, R8
+	ADCQ $0x00, R9
+	ADCQ $0x00, R10
+	ADCQ $0x00, R11
+	SUBQ AX, R8
+	SBBQ BX, R9
+	SBBQ AX, R10
+	SBBQ BX, R11
+
+	// Add the high half; the sum is below 2p
+	ADDQ R12, R8
+	ADCQ R13, R9
+	ADCQ R14, R10
+	ADCQ R15, R11
+	MOVQ $0x00000000, AX
+	ADCQ $0x00, AX
+
+	// Subtract p if the value is at least p, in constant time
+	MOVQ    R8, R12
+	MOVQ    R9, R13
+	MOVQ    R10, R14
+	MOVQ    R11, R15
+	SUBQ    $-1, R12
+	SBBQ    p<>+8(SB), R13
+	SBBQ    $-1, R14
+	SBBQ    p<>+24(SB), R15
+	SBBQ    $0x00, AX
+	CMOVQCC R12, R8
+	CMOVQCC R13, R9
+	CMOVQCC R14, R10
+	CMOVQCC R15, R11
 	MOVQ    R8, 224(SP)
 	MOVQ    R9, 232(SP)
 	MOVQ    R10, 240(SP)
@@ -23692,6 +23506,21 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	ADDQ AX, R14
 	ADCQ DX, R15
 
+	// t -= v·2^256, plus p·2^256 on a borrow
+	SUBQ 288(SP), R12
+	SBBQ 296(SP), R13
+	SBBQ 304(SP), R14
+	SBBQ 312(SP), R15
+	SBBQ AX, AX
+	MOVQ p<>+8(SB), BX
+	ANDQ AX, BX
+	MOVQ p<>+24(SB), DX
+	ANDQ AX, DX
+	ADDQ AX, R12
+	ADCQ BX, R13
+	ADCQ AX, R14
+	ADCQ DX, R15
+
 	// Montgomery reduction of t0…t3 (p ≡ -1 mod 2^64: the quotient digit is the limb)
 	MOVQ R8, AX
 	SHLQ $0x20, AX
@@ -23764,27 +23593,6 @@ TEXT ·pointAddAffineSelectMULQ(SB), $480-32
 	CMOVQCC R13, R9
 	CMOVQCC R14, R10
 	CMOVQCC R15, R11
-	MOVQ    R8, 416(SP)
-	MOVQ    R9, 424(SP)
-	MOVQ    R10, 432(SP)
-	MOVQ    R11, 440(SP)
-	MOVQ    416(SP), R8
-	MOVQ    424(SP), R9
-	MOVQ    432(SP), R10
-	MOVQ    440(SP), R11
-	SUBQ    288(SP), R8
-	SBBQ    296(SP), R9
-	SBBQ    304(SP), R10
-	SBBQ    312(SP), R11
-	SBBQ    AX, AX
-	MOVQ    p<>+8(SB), R13
-	ANDQ    AX, R13
-	MOVQ    p<>+24(SB), R15
-	ANDQ    AX, R15
-	ADDQ    AX, R8
-	ADCQ    R13, R9
-	ADCQ    AX, R10
-	ADCQ    R15, R11
 	MOVQ    R8, 416(SP)
 	MOVQ    R9, 424(SP)
 	MOVQ    R10, 432(SP)
