@@ -243,7 +243,7 @@ func (e *Element) invertSafegcd(a *Element) *Element {
 	s[2], b = bits.Sub64(inv.l[2], pLimbs[2], b)
 	s[3], b = bits.Sub64(inv.l[3], pLimbs[3], b)
 	_, b = bits.Sub64(uint64(d[4]>>16), 0, b) // bit 256 of d
-	m := -b                                  // all ones: d < p, keep it
+	m := -b                                   // all ones: d < p, keep it
 	for i := range 4 {
 		inv.l[i] = s[i] ^ (m & (inv.l[i] ^ s[i]))
 	}
