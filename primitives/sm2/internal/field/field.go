@@ -206,8 +206,9 @@ func (e *Element) squareN(a *Element, n int) *Element {
 	return e
 }
 
-// Invert sets e = 1/a (and 0 for a = 0) and returns e. It computes a^(p-2)
-// with a fixed addition chain, so its running time does not depend on a.
+// invertFermat sets e = 1/a (and 0 for a = 0) and returns e. It computes
+// a^(p-2) with a fixed addition chain, so its running time does not depend
+// on a. It is the reference the tests hold Invert to.
 func (e *Element) invertFermat(a *Element) *Element {
 	// p-2 in binary, from the top: 31 ones, 0, 128 ones, 32 zeros, 32 ones,
 	// 30 ones, 0, 1.
@@ -241,7 +242,7 @@ func (e *Element) Sqrt(a *Element) (*Element, int) {
 
 // powTop160 returns a raised to the 160-bit pattern that p-2 and (p+1)/4
 // both start with (31 ones, 0, 128 ones), and the powers a^(2^30-1) and
-// a^(2^32-1) that Invert needs to finish.
+// a^(2^32-1) that invertFermat needs to finish.
 func powTop160(a *Element) (t, x30, x32 Element) {
 	var x2, x3, x6, x12, x24, x31 Element
 	x2.Square(a)
