@@ -310,6 +310,23 @@ func testScalarMultNearOrder(t *testing.T) {
 func TestScalarBaseMultTopWindow(t *testing.T) { eachImpl(t, testScalarBaseMultTopWindow) }
 
 func testScalarBaseMultTopWindow(t *testing.T) {
+	// Only the top window nonzero (the accumulator is still the identity
+	// there), and the largest scalars.
+	for d := int64(0); d < 16; d++ {
+		for _, k := range []*big.Int{new(big.Int).Lsh(big.NewInt(d), 252), new(big.Int).Lsh(big.NewInt(2*d+1), 251)} {
+			want := refBytes(refMul(refG, new(big.Int).Mod(k, refN)))
+			if got, _ := new(Point).ScalarBaseMult(scalar32(k)); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("ScalarBaseMult(%x) = %x, want %x", k, got.Bytes(), want)
+			}
+		}
+	}
+	for i := int64(1); i <= 3; i++ {
+		k := new(big.Int).Sub(new(big.Int).Lsh(bigOne, 256), big.NewInt(i))
+		want := refBytes(refMul(refG, new(big.Int).Mod(k, refN)))
+		if got, _ := new(Point).ScalarBaseMult(scalar32(k)); !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarBaseMult(2^256-%d) wrong", i)
+		}
+	}
 	for d := int64(-16); d <= 16; d++ {
 		base := new(big.Int).Lsh(big.NewInt(2*d), 252)
 		base.Mod(base, refN)
