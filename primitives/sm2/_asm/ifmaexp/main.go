@@ -4,6 +4,8 @@
 // a dependent chain of multiplications in CPU time.
 //
 //	go run gen.go > ifma_amd64.s && go run .
+//go:build amd64 && linux
+
 package main
 
 import (
