@@ -1,11 +1,11 @@
+//go:build amd64 && linux
+
 // Command ifmaexp measures an 8-lane AVX-512 IFMA Montgomery multiplication
 // modulo the SM2 prime (see gen.go), the experiment behind the decision not
 // to ship an IFMA field: it checks the kernel against math/big, then times
 // a dependent chain of multiplications in CPU time.
 //
 //	go run gen.go > ifma_amd64.s && go run .
-//go:build amd64 && linux
-
 package main
 
 import (
