@@ -412,7 +412,9 @@ func (zeroReader) Read(b []byte) (int, error) {
 
 // TestAgainstReference cross-checks signing, encryption and key exchange on
 // random inputs against the math/big reference.
-func TestAgainstReference(t *testing.T) {
+func TestAgainstReference(t *testing.T) { eachImpl(t, testAgainstReference) }
+
+func testAgainstReference(t *testing.T) {
 	c := loadCurves(t)["sm2p256v1"]
 	for i := 0; i < 4; i++ {
 		priv, pub := mustKey(t), mustKey(t)
