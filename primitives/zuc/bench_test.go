@@ -70,19 +70,19 @@ func BenchmarkMAC256(b *testing.B) {
 func BenchmarkKernels(b *testing.B) {
 	s, _ := NewCipher(make([]byte, 16), make([]byte, 16))
 	st := s.(*Cipher).st
-	ks := make([]uint32, 2048+1)
+	ks := make([]uint32, 2048+8)
 	b.Run("genKeyStream", func(b *testing.B) {
 		b.SetBytes(8192)
 		for b.Loop() {
 			genKeyStream(&st, ks[:2048])
 		}
 	})
-	b.Run("eiaUpdate", func(b *testing.B) {
+	b.Run("macUpdate", func(b *testing.B) {
 		p := make([]byte, 8192)
-		var t uint32
+		var t [4]uint32
 		b.SetBytes(8192)
 		for b.Loop() {
-			t = eiaUpdate(t, ks, p)
+			macUpdate(&t, 1, ks, p)
 		}
 	})
 }

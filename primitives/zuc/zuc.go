@@ -52,10 +52,6 @@ type Cipher struct {
 	// ks[used:] have not been used yet.
 	ks   [4 * blockWords]byte
 	used int
-
-	// words is XORKeyStream's scratch space, kept here rather than on the
-	// stack so that short calls do not pay for zeroing it.
-	words [bulkWords]uint32
 }
 
 // NewCipher returns a ZUC keystream generator: ZUC-128 for a 16-byte key and
@@ -115,7 +111,7 @@ func (c *Cipher) Reset(iv []byte) error {
 		loadIV128(&c.st, &c.pre, iv)
 	}
 	c.st.r1, c.st.r2 = 0, 0
-	initialise(&c.st)
+	initState(&c.st)
 	c.used = len(c.ks)
 	return nil
 }
@@ -139,25 +135,24 @@ func (c *Cipher) XORKeyStream(dst, src []byte) {
 		c.used += n
 		dst, src = dst[n:], src[n:]
 	}
-	// Whole batches go straight from the kernel's words into dst.
-	ks := &c.words
-	for len(src) >= 4*blockWords {
-		n := min(len(src)/(4*blockWords)*blockWords, bulkWords)
-		genKeyStream(&c.st, ks[:n])
-		xorWords(dst[:4*n], src[:4*n], ks[:n])
-		dst, src = dst[4*n:], src[4*n:]
+	// Whole batches go through the kernel, which XORs as it generates.
+	if n := len(src) &^ (4*blockWords - 1); n > 0 {
+		xorKeyStream(&c.st, dst[:n], src[:n])
+		dst, src = dst[n:], src[n:]
 	}
 	if len(src) > 0 {
-		genKeyStream(&c.st, ks[:blockWords])
-		for i, w := range ks[:blockWords] {
-			binary.BigEndian.PutUint32(c.ks[4*i:], w)
-		}
+		xorKeyStream(&c.st, c.ks[:], zeroBlock[:])
 		c.used = subtle.XORBytes(dst, src, c.ks[:])
 	}
 }
 
-// bulkWords is how many keystream words XORKeyStream asks the kernel for at
-// once: enough to make the call overhead vanish, small enough for the stack.
+// zeroBlock is the source XORed with one batch of keystream to get the
+// keystream bytes themselves.
+var zeroBlock [4 * blockWords]byte
+
+// bulkWords is how many keystream words the generic code produces at once
+// before XORing them in: enough to make the loop overhead vanish, small
+// enough for the stack.
 const bulkWords = 8 * blockWords
 
 // xorWords sets dst = src XOR the big-endian bytes of ks; len(dst) ==

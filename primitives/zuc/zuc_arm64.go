@@ -6,37 +6,27 @@
 
 package zuc
 
-import "github.com/shangmi-go/shangmi/primitives/internal/impl"
+// Without assembly every kernel is the generic Go code; see the dispatch
+// files zuc_amd64.go and zuc_arm64.go for what the kernels do.
 
-// This file is the single dispatch point for ZUC on arm64. A NEON kernel
-// (several keystream words per call, table-free S-boxes through the AES
-// instructions) and a PMULL kernel for the EIA3/ZUC-256 MAC will be chosen
-// here with a plain if-ladder on these flags, read once from the CPU. Until
-// the kernels exist the flags stay false, so impl.List reports no
-// alternative, the tests' impl.ForEach("zuc", ...) runs the generic code
-// only, and every call goes to the generic Go code.
-//
-// Dispatch is a function with an if-ladder rather than a function variable:
-// a call through a variable hides the callee from escape analysis, and the
-// keystream buffers the callers keep on the stack would move to the heap.
-var (
-	useNEON  = false
-	usePMULL = false
-)
+func initState(s *state) { initialiseGeneric(s) }
 
-func init() {
-	impl.Register("zuc", "neon", &useNEON)
-	impl.Register("zuc", "pmull", &usePMULL)
+func genKeyStream(s *state, ks []uint32) { genKeyStreamGeneric(s, ks) }
+
+func xorKeyStream(s *state, dst, src []byte) { xorKeyStreamGeneric(s, dst, src) }
+
+func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uint32, p []byte) {
+	macBlocksGeneric(s, ks, off, words, tag, p)
 }
 
-// genKeyStream fills ks (a multiple of 16 words) with the next keystream
-// words of s.
-func genKeyStream(s *state, ks []uint32) {
-	genKeyStreamGeneric(s, ks)
+func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
+	macUpdateGeneric(tag, words, ks, p)
 }
 
-// eiaUpdate folds the words of p into the tag t with keystream ks; see
-// eiaUpdateGeneric.
-func eiaUpdate(t uint32, ks []uint32, p []byte) uint32 {
-	return eiaUpdateGeneric(t, ks, p)
+func laneCount() int { return testLanes }
+
+func lanesInit(ls *laneState) { lanesInitGeneric(ls, testLanes) }
+
+func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
+	lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
 }
