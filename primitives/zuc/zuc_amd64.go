@@ -6,20 +6,88 @@
 
 package zuc
 
-// Without assembly every kernel is the generic Go code; see the dispatch
-// files zuc_amd64.go and zuc_arm64.go for what the kernels do.
+import (
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"golang.org/x/sys/cpu"
+)
 
-func initState(s *state) { initialiseGeneric(s) }
+// This file is the single dispatch point for ZUC on amd64. The flags are
+// read once from the CPU; every kernel entry point below is a plain
+// if-ladder on them. Dispatch is a function with an if-ladder rather than
+// a function variable: a call through a variable hides the callee from
+// escape analysis, and the buffers the callers keep on the stack would
+// move to the heap.
+var (
+	// useAVX512: S0 by VPERMI2B over the table in four ZMM registers, S1
+	// by GFNI, the MACs by PCLMULQDQ, 16 lanes.
+	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL &&
+		cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512GFNI &&
+		cpu.X86.HasAVX512VPCLMULQDQ && cpu.X86.HasPCLMULQDQ && cpu.X86.HasBMI2
+	// useAVX2: S0 by its nibble structure over VPSHUFB, S1 by AESENCLAST,
+	// the MACs by PCLMULQDQ, 8 lanes.
+	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ && cpu.X86.HasBMI2
+)
 
-func genKeyStream(s *state, ks []uint32) { genKeyStreamGeneric(s, ks) }
+func init() {
+	impl.Register("zuc", "avx512", &useAVX512)
+	impl.Register("zuc", "avx2", &useAVX2)
+}
 
-func xorKeyStream(s *state, dst, src []byte) { xorKeyStreamGeneric(s, dst, src) }
+func initState(s *state) {
+	switch {
+	case useAVX512:
+		initAVX512(s)
+	case useAVX2:
+		initAVX2(s)
+	default:
+		initialiseGeneric(s)
+	}
+}
+
+func genKeyStream(s *state, ks []uint32) {
+	ks = ks[:len(ks)&^(blockWords-1)]
+	switch {
+	case useAVX512:
+		keyStreamAVX512(s, ks)
+	case useAVX2:
+		keyStreamAVX2(s, ks)
+	default:
+		genKeyStreamGeneric(s, ks)
+	}
+}
+
+func xorKeyStream(s *state, dst, src []byte) {
+	src = src[:len(src)&^(4*blockWords-1)]
+	dst = dst[:len(src)]
+	switch {
+	case useAVX512:
+		xorKeyStreamAVX512(s, dst, src)
+	case useAVX2:
+		xorKeyStreamAVX2(s, dst, src)
+	default:
+		xorKeyStreamGeneric(s, dst, src)
+	}
+}
 
 func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uint32, p []byte) {
-	macBlocksGeneric(s, ks, off, words, tag, p)
+	p = p[:len(p)&^(macBlock-1)]
+	switch {
+	case off > 4:
+		macBlocksGeneric(s, ks, off, words, tag, p)
+	case useAVX512:
+		macBlocksAVX512(s, ks, off, tag, p)
+	case useAVX2:
+		macBlocksAVX2(s, ks, off, tag, p)
+	default:
+		macBlocksGeneric(s, ks, off, words, tag, p)
+	}
 }
 
 func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
+	if (useAVX512 || useAVX2) && len(p)%macBlock == 0 && len(ks) >= len(p)/4+4 {
+		macUpdateCLMUL(tag, ks, p)
+		return
+	}
 	macUpdateGeneric(tag, words, ks, p)
 }
 

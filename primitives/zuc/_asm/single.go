@@ -1,0 +1,708 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The single-stream kernels keep R1 and R2 in vector registers and run F
+// there, since the S-boxes need vector instructions; the LFSR and the bit
+// reorganisation run in general-purpose registers, one block (16 rounds)
+// ahead of F, because in work mode the LFSR does not depend on F. F is a
+// chain from one round's R1, R2 to the next: its latency, about 19 cycles
+// a round on AVX-512, bounds the keystream rate, and the LFSR, the output
+// and the MAC fill the idle execution units alongside it.
+//
+// Stack frame of the work-mode kernels:
+//
+//	buf       48 LFSR cells: buf[0:16] is the register at the start of the
+//	          block, buf[16:32] the cells F's rounds see next, buf[32:48]
+//	          the cells computed during the block for the next one
+//	xs[2]     bit reorganisation of a block, double-buffered (the block
+//	          being run, the next one): X0 row, X3 row (16 dwords each),
+//	          then X1, X2 interleaved (16 pairs)
+//	rbuf      AVX2: the packed R1, R2 of each round (16 qwords)
+//	acc       MAC accumulators A, B, C (3 × 16 bytes)
+type mode int
+
+const (
+	modeWords mode = iota // keystream words to ks
+	modeXOR               // dst = src XOR keystream bytes
+	modeMAC               // fused MAC: absorb message blocks, keystream into the MAC window
+)
+
+const (
+	xsX0  = 0
+	xsX3  = 64
+	xsX12 = 128
+	xsLen = 256
+)
+
+// gp holds the general-purpose registers of a kernel.
+type gp struct {
+	last, next GPPhysical // the newest LFSR cell, and the register for the next one
+	b, t, u    GPPhysical // temporaries
+}
+
+func (g *gp) swap() { g.last, g.next = g.next, g.last }
+
+// lfsrStep emits one LFSR step of work mode (or of initialisation mode if
+// w is a register: W of that round, added as W>>1) over the window
+// buf[base : base+16], storing the new cell to buf[base+16]. g.last holds
+// buf[base+15] on entry and the new cell on return.
+func lfsrStep(g *gp, buf Mem, base int, w GPPhysical) {
+	c := func(k int) Mem { return buf.Offset(4 * (base + k)) }
+	a, b := g.next, g.b
+	MOVL(c(0), a.As32())
+	IMUL3Q(U32(257), a, a)
+	MOVL(c(4), b.As32())
+	SHLQ(U8(20), b)
+	ADDQ(b, a)
+	MOVL(c(10), b.As32())
+	SHLQ(U8(21), b)
+	ADDQ(b, a)
+	MOVL(c(13), b.As32())
+	SHLQ(U8(17), b)
+	ADDQ(b, a)
+	if w != nil {
+		SHRL(U8(1), w.As32())
+		ADDQ(w, a)
+	}
+	MOVQ(g.last, b)
+	SHLQ(U8(15), b)
+	ADDQ(b, a)
+	fold31(a, b)
+	MOVL(a.As32(), c(16))
+	g.swap()
+}
+
+// fold31 reduces a < 2^55 modulo 2^31-1 into [1, 2^31-1] (for a > 0),
+// as fold31 in core.go.
+func fold31(a, b GPPhysical) {
+	MOVQ(a, b)
+	SHRQ(U8(31), b)
+	ANDL(U32(0x7fffffff), a.As32())
+	ADDQ(b, a)
+	MOVL(a.As32(), b.As32())
+	SHRL(U8(31), b.As32())
+	ANDL(U32(0x7fffffff), a.As32())
+	ADDL(b.As32(), a.As32())
+}
+
+// brcHalf emits dst = c[hi]<<16 | c[lo]>>15 (the bit reorganisation of two
+// cells, high half of the first, low half of the second... as ZUC's BR).
+func brcHalf(g *gp, buf Mem, hi, lo int, dst Mem) {
+	MOVL(buf.Offset(4*hi), g.t.As32())
+	SHLL(U8(16), g.t.As32())
+	MOVL(buf.Offset(4*lo), g.u.As32())
+	SHRL(U8(15), g.u.As32())
+	ORL(g.u.As32(), g.t.As32())
+	MOVL(g.t.As32(), dst)
+}
+
+// brcStep emits the bit reorganisation of the window buf[base:base+16]
+// into round j of the xs set at xs: X0 and X3 to their rows, X1 and X2 to
+// their pair. g.last holds buf[base+15].
+func brcStep(g *gp, buf Mem, base int, xs Mem, j int) {
+	c := base
+	// X0 = s15[30:15] ‖ s14[15:0]
+	MOVL(g.last.As32(), g.t.As32())
+	ANDL(U32(0x7fff8000), g.t.As32())
+	SHLL(U8(1), g.t.As32())
+	MOVWLZX(buf.Offset(4*(c+14)), g.u.As32())
+	ORL(g.u.As32(), g.t.As32())
+	MOVL(g.t.As32(), xs.Offset(xsX0+4*j))
+	brcHalf(g, buf, c+11, c+9, xs.Offset(xsX12+8*j))
+	brcHalf(g, buf, c+7, c+5, xs.Offset(xsX12+8*j+4))
+	brcHalf(g, buf, c+2, c+0, xs.Offset(xsX3+4*j))
+}
+
+// Vector registers of the AVX-512 single-stream kernels.
+//
+//	Z0-Z3   S0 (the 256-byte table)        X8, X9    R1, R2
+//	X4, X5  GFNI matrices of S1            Z10, Z11  R1, R2 of the block's rounds
+//	X6      byte swap mask (XOR mode)      K1        odd bytes (S0's)
+//	X14-X31 round temporaries (and MAC temporaries between blocks)
+func load512Consts(m mode) {
+	for i := range 4 {
+		VMOVDQU64(gS0.Offset(64*i), zr(i))
+	}
+	VPBROADCASTQ(gGFNI, X4)
+	VPBROADCASTQ(gGFNI.Offset(8), X5)
+	if m == modeXOR {
+		VMOVDQU64(cBswap32, Z6)
+	}
+	MOVQ(U64(0xaaaaaaaaaaaaaaaa), RAX)
+	KMOVQ(RAX, K1)
+}
+
+func zr(i int) VecPhysical { return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i] }
+func xr(i int) VecPhysical { return []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15, X16, X17, X18, X19, X20, X21, X22, X23, X24, X25, X26, X27, X28, X29, X30, X31}[i] }
+func yr(i int) VecPhysical { return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i] }
+
+// sbox512 emits out = S(in) for the four S-boxes (S0, S1, S0, S1 from the
+// top byte) on every dword of in, with temporaries t..t+2 and mask k.
+func sbox512(in, out, t int, k OpmaskPhysical) {
+	// S1 on every byte: into the AES field, invert, out again.
+	VGF2P8AFFINEQB(U8(0), X4, xr(in), xr(t))
+	VGF2P8AFFINEINVQB(U8(0x55), X5, xr(t), xr(t))
+	// S0 on every byte: the low and high 128 entries by VPERMI2B (which
+	// reads index bits 0-6), chosen by bit 7.
+	VMOVDQA64(zr(in), zr(t+1))
+	VPERMI2B(Z1, Z0, zr(t+1))
+	VMOVDQA64(zr(in), zr(t+2))
+	VPERMI2B(Z3, Z2, zr(t+2))
+	VPMOVB2M(xr(in), k)
+	VPBLENDMB(xr(t+2), xr(t+1), k, xr(t+1))
+	// S0 in the odd bytes, S1 in the even ones.
+	VPBLENDMB(xr(t+1), xr(t), K1, xr(out))
+}
+
+// round512 emits one round of F: R1, R2 (X8, X9) are updated from X1, X2
+// at xs12 (a pair of dwords). collect also shifts R1, R2 into Z10, Z11 for
+// the output computed at the end of the block.
+func round512(xs12 Mem, collect bool) {
+	VPADDD_BCST(xs12, X8, X14)          // W1 = R1 + X1
+	VPXORD_BCST(xs12.Offset(4), X9, X15) // W2 = R2 ^ X2
+	if collect {
+		VALIGND(U8(1), Z10, Z8, Z10)
+		VALIGND(U8(1), Z11, Z9, Z11)
+	}
+	VPSHLDD(U8(16), X15, X14, X16) // W1L ‖ W2H
+	VPSHLDD(U8(16), X14, X15, X17) // W2L ‖ W1H
+	// L1 and L2.
+	for k, r := range []uint64{2, 10, 18, 24} {
+		VPROLD(U8(r), X16, xr(18+k))
+	}
+	for k, r := range []uint64{8, 14, 22, 30} {
+		VPROLD(U8(r), X17, xr(22+k))
+	}
+	VPTERNLOGD(U8(0x96), X19, X18, X16)
+	VPTERNLOGD(U8(0x96), X21, X20, X16)
+	VPTERNLOGD(U8(0x96), X23, X22, X17)
+	VPTERNLOGD(U8(0x96), X25, X24, X17)
+	sbox512(16, 8, 26, K2)
+	sbox512(17, 9, 29, K3)
+}
+
+// Registers of the AVX2 single-stream kernels. R1 and R2 are packed into
+// one register, [R1, R2, R1, R2]: one S-box evaluation serves both, and
+// with the upper half a copy of the lower one, AESENCLAST's ShiftRows
+// leaves the even bytes (S1's) in place, so no shuffle is needed around it.
+//
+//	X7      odd bytes (S0's) mask           X8        [R1, R2, R1, R2]
+//	X9      0x0f in every byte              X10, X11  P1, P2 of S0
+//	X0-X6, X12-X15 temporaries
+func load2Consts() {
+	VMOVDQU(cOddBytes, X7)
+	VMOVDQU(cNibble, X9)
+	VMOVDQU(gS0Nibble, X10)
+	VMOVDQU(gS0Nibble.Offset(16), X11)
+}
+
+// sboxAVX2 emits X8 = S(X12) for the packed register X12 (S0 in the odd
+// bytes, S1 in the even ones), using X0-X6, X12-X15.
+func sboxAVX2() {
+	lo, hi := X13, X14
+	VPAND(X9, X12, lo)
+	VPSRLW(U8(4), X12, hi)
+	VPAND(X9, hi, hi)
+	// S1: A by nibble tables, AESENCLAST (key 0), B by nibble tables.
+	VMOVDQU(gS1AES, X0)
+	VPSHUFB(lo, X0, X0)
+	VMOVDQU(gS1AES.Offset(16), X1)
+	VPSHUFB(hi, X1, X1)
+	VPXOR(X1, X0, X0)
+	VPXOR(X15, X15, X15)
+	VAESENCLAST(X15, X0, X0)
+	VPAND(X9, X0, X1)
+	VPSRLW(U8(4), X0, X0)
+	VPAND(X9, X0, X0)
+	VMOVDQU(gS1AES.Offset(32), X2)
+	VPSHUFB(X1, X2, X2)
+	VMOVDQU(gS1AES.Offset(48), X3)
+	VPSHUFB(X0, X3, X3)
+	VPXOR(X3, X2, X2) // S1
+	// S0: t = h ^ P1[l], u = l ^ P2[t], v = t ^ P3[u], out = RV[v] ^ RU[u].
+	VPSHUFB(lo, X10, X4)
+	VPXOR(hi, X4, X4) // t
+	VPSHUFB(X4, X11, X5)
+	VPXOR(lo, X5, X5) // u
+	VMOVDQU(gS0Nibble.Offset(32), X6)
+	VPSHUFB(X5, X6, X6)
+	VPXOR(X4, X6, X6) // v
+	VMOVDQU(gS0Nibble.Offset(48), X0)
+	VPSHUFB(X6, X0, X0)
+	VMOVDQU(gS0Nibble.Offset(64), X1)
+	VPSHUFB(X5, X1, X1)
+	VPXOR(X1, X0, X0) // S0
+	VPBLENDVB(X7, X0, X2, X8)
+}
+
+// roundAVX2 emits one round of F on the packed X8 from the pair X1, X2 at
+// xs12; rbuf, if not nil, receives R1, R2 before the update.
+func roundAVX2(xs12 Mem, rbuf *Mem) {
+	VMOVDDUP(xs12, X12)
+	if rbuf != nil {
+		VMOVQ(X8, *rbuf)
+	}
+	VPADDD(X12, X8, X13)
+	VPXOR(X12, X8, X14)
+	VPBLENDD(U8(0xa), X14, X13, X13) // [W1, W2, W1, W2]
+	VPSHUFB(cRotW, X13, X13)        // [W1L‖W2H, W2L‖W1H, ...]
+	// L1 in the even dwords, L2 in the odd ones: x ^ ⊕ (x<<c ^ x>>(32-c)).
+	for k := range 4 {
+		t := []VecPhysical{X0, X1, X2, X3}[k]
+		VPSLLVD(cShiftL.Offset(16*k), X13, t)
+		VPSRLVD(cShiftR.Offset(16*k), X13, X4)
+		VPXOR(X4, t, t)
+	}
+	VPXOR(X1, X0, X0)
+	VPXOR(X3, X2, X2)
+	VPXOR(X13, X0, X0)
+	VPXOR(X2, X0, X12)
+	sboxAVX2()
+}
+
+// genInit generates init<family>(s *state): the 32 initialisation rounds
+// and the one work-mode round whose output is discarded, as
+// initialiseGeneric. The LFSR is a ring of 16 cells on the stack (round i
+// replaces cell i mod 16), so 16 rounds of code serve rounds 0-15 and
+// 16-31.
+func genInit(f *family) {
+	TEXT("init"+f.name, 0, "func(s *[18]uint32)")
+	Doc(fmt.Sprintf("init%s runs ZUC's initialisation on s; see initialiseGeneric.", f.name))
+	ring := AllocLocal(64)
+	xs := AllocLocal(16 * 8)
+	s := Load(Param("s"), RDI)
+	_ = s
+	for i := 0; i < 64; i += 16 {
+		VMOVDQU(Mem{Base: RDI, Disp: i}, X15)
+		VMOVDQU(X15, ring.Offset(i))
+	}
+	if f.avx512 {
+		load512Consts(modeWords)
+		VMOVD(Mem{Base: RDI, Disp: 64}, X8)
+		VMOVD(Mem{Base: RDI, Disp: 68}, X9)
+	} else {
+		load2Consts()
+		VMOVQ(Mem{Base: RDI, Disp: 64}, X8)
+		VPUNPCKLQDQ(X8, X8, X8)
+	}
+	g := &gp{last: R8, next: R9, b: R10, t: R11, u: R12}
+	MOVL(ring.Offset(60), g.last.As32())
+	MOVL(U32(2), ECX)
+	Label("init" + f.name + "Loop")
+	for i := range 16 {
+		initRound(f, g, ring, xs, i, true)
+	}
+	DECL(ECX)
+	JNZ(LabelRef("init" + f.name + "Loop"))
+	initRound(f, g, ring, xs, 0, false)
+	// The register now starts at ring[1].
+	for k := range 16 {
+		MOVL(ring.Offset(4*((1+k)%16)), EAX)
+		MOVL(EAX, Mem{Base: RDI, Disp: 4 * k})
+	}
+	if f.avx512 {
+		VMOVD(X8, Mem{Base: RDI, Disp: 64})
+		VMOVD(X9, Mem{Base: RDI, Disp: 68})
+	} else {
+		VMOVQ(X8, Mem{Base: RDI, Disp: 64})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// ringCell returns cell k of the window of round i of a 16-cell ring.
+func ringCell(ring Mem, i, k int) Mem { return ring.Offset(4 * ((i + k) % 16)) }
+
+// initRound emits round i (mod 16) of initialisation (feedback of W if
+// initMode, else the one work-mode round).
+func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
+	c := func(k int) Mem { return ringCell(ring, i, k) }
+	// X1, X2 for F, through the stack.
+	pair := xs.Offset(8 * i)
+	for h, cc := range [][2]int{{11, 9}, {7, 5}} {
+		MOVL(c(cc[0]), g.t.As32())
+		SHLL(U8(16), g.t.As32())
+		MOVL(c(cc[1]), g.u.As32())
+		SHRL(U8(15), g.u.As32())
+		ORL(g.u.As32(), g.t.As32())
+		MOVL(g.t.As32(), pair.Offset(4*h))
+	}
+	// W = (X0 ^ R1) + R2 from this round's R1, R2.
+	w := RSI
+	if initMode {
+		if f.avx512 {
+			VMOVD(X8, RAX.As32())
+			VMOVD(X9, RBX.As32())
+		} else {
+			VMOVD(X8, RAX.As32())
+			VPEXTRD(U8(1), X8, RBX.As32())
+		}
+		MOVL(g.last.As32(), w.As32())
+		ANDL(U32(0x7fff8000), w.As32())
+		SHLL(U8(1), w.As32())
+		MOVWLZX(c(14), g.t.As32())
+		ORL(g.t.As32(), w.As32())
+		XORL(EAX, w.As32())
+		ADDL(EBX, w.As32())
+	}
+	if f.avx512 {
+		round512(pair, false)
+	} else {
+		roundAVX2(pair, nil)
+	}
+	// The LFSR, on the ring: the window starts at cell i, the new cell
+	// replaces it.
+	a, b := g.next, g.b
+	MOVL(c(0), a.As32())
+	IMUL3Q(U32(257), a, a)
+	for _, t := range [][2]int{{4, 20}, {10, 21}, {13, 17}} {
+		MOVL(c(t[0]), b.As32())
+		SHLQ(U8(t[1]), b)
+		ADDQ(b, a)
+	}
+	if initMode {
+		SHRL(U8(1), w.As32())
+		ADDQ(w, a)
+	}
+	MOVQ(g.last, b)
+	SHLQ(U8(15), b)
+	ADDQ(b, a)
+	fold31(a, b)
+	MOVL(a.As32(), c(0))
+	g.swap()
+}
+
+// genBlocks generates the work-mode kernel of a family for one mode:
+//
+//	keyStream<f>(s *state, ks []uint32)                  modeWords
+//	xorKeyStream<f>(s *state, dst, src []byte)           modeXOR
+//	macBlocks<f>(s *state, ks *[32]uint32, off int,
+//	             tag *[4]uint32, p []byte)               modeMAC
+func genBlocks(f *family, m mode) {
+	var name string
+	switch m {
+	case modeWords:
+		name = "keyStream" + f.name
+		TEXT(name, 0, "func(s *[18]uint32, ks []uint32)")
+		Doc(name + " writes the next len(ks) keystream words of s to ks; len(ks) is a multiple of 16.")
+	case modeXOR:
+		name = "xorKeyStream" + f.name
+		TEXT(name, 0, "func(s *[18]uint32, dst, src []byte)")
+		Doc(name + " sets dst = src XOR the next len(src) keystream bytes of s; len(src) is a multiple of 64.")
+	case modeMAC:
+		name = "macBlocks" + f.name
+		TEXT(name, 0, "func(s *[18]uint32, ks *[32]uint32, off int, tag *[4]uint32, p []byte)")
+		Doc(name + " absorbs the 64-byte blocks of p into all four words of tag; see macBlocksGeneric.")
+	}
+	buf := AllocLocal(48 * 4)
+	xsA := AllocLocal(xsLen)
+	xsB := AllocLocal(xsLen)
+	var rbuf, acc Mem
+	if !f.avx512 {
+		rbuf = AllocLocal(16 * 8)
+	}
+	if m == modeMAC {
+		acc = AllocLocal(48)
+	}
+	// Registers: DI state, SI src / p, DX dst / ks, CX blocks left,
+	// BX current xs, R13 next xs, R14 MAC window (ks + 4*off), AX tag.
+	Load(Param("s"), RDI)
+	switch m {
+	case modeWords:
+		Load(Param("ks").Base(), RDX)
+		Load(Param("ks").Len(), RCX)
+		SHRQ(U8(4), RCX)
+	case modeXOR:
+		Load(Param("dst").Base(), RDX)
+		Load(Param("src").Base(), RSI)
+		Load(Param("src").Len(), RCX)
+		SHRQ(U8(6), RCX)
+	case modeMAC:
+		Load(Param("ks"), RDX)
+		Load(Param("off"), R14)
+		LEAQ(Mem{Base: RDX, Index: R14, Scale: 4}, R14)
+		Load(Param("p").Base(), RSI)
+		Load(Param("p").Len(), RCX)
+		SHRQ(U8(6), RCX)
+	}
+	JZ(LabelRef(name + "Done"))
+	if f.avx512 {
+		load512Consts(m)
+		VMOVD(Mem{Base: RDI, Disp: 64}, X8)
+		VMOVD(Mem{Base: RDI, Disp: 68}, X9)
+	} else {
+		load2Consts()
+		VMOVQ(Mem{Base: RDI, Disp: 64}, X8)
+		VPUNPCKLQDQ(X8, X8, X8)
+	}
+	if m == modeMAC {
+		VPXOR(X15, X15, X15)
+		for k := range 3 {
+			VMOVDQU(X15, acc.Offset(16*k))
+		}
+	}
+	for i := 0; i < 64; i += 16 {
+		VMOVDQU(Mem{Base: RDI, Disp: i}, X15)
+		VMOVDQU(X15, buf.Offset(i))
+	}
+	LEAQ(xsA, RBX)
+	LEAQ(xsB, R13)
+	xsCur := Mem{Base: RBX}
+	xsNext := Mem{Base: R13}
+	g := &gp{last: R8, next: R9, b: R10, t: R11, u: R12}
+	// Prologue: the cells and bit reorganisation of the first block.
+	MOVL(buf.Offset(60), g.last.As32())
+	for j := range 16 {
+		brcStep(g, buf, j, xsCur, j)
+		lfsrStep(g, buf, j, nil)
+	}
+
+	Label(name + "Loop")
+	if m == modeMAC {
+		mr := &macRegs2
+		if f.avx512 {
+			mr = &macRegs512
+		}
+		macStage(mr, Mem{Base: R14}, Mem{Base: RSI}, acc, true)
+		// Move the window on: the next block becomes the current one.
+		VMOVDQU(Mem{Base: RDX, Disp: 64}, Y15)
+		VMOVDQU(Mem{Base: RDX, Disp: 96}, Y14)
+		VMOVDQU(Y15, Mem{Base: RDX})
+		VMOVDQU(Y14, Mem{Base: RDX, Disp: 32})
+	}
+	for j := range 16 {
+		if f.avx512 {
+			round512(xsCur.Offset(xsX12+8*j), true)
+		} else {
+			r := rbuf.Offset(8 * j)
+			roundAVX2(xsCur.Offset(xsX12+8*j), &r)
+		}
+		// Next block's bit reorganisation and cells.
+		brcStep(g, buf, 16+j, xsNext, j)
+		lfsrStep(g, buf, 16+j, nil)
+	}
+	// Output: z = ((X0 ^ R1) + R2) ^ X3 for the 16 rounds.
+	var out Mem
+	switch m {
+	case modeWords:
+		out = Mem{Base: RDX}
+	case modeXOR:
+		out = Mem{Base: RDX}
+	case modeMAC:
+		out = Mem{Base: RDX, Disp: 64}
+	}
+	if f.avx512 {
+		VPXORD(xsCur.Offset(xsX0), Z10, Z14)
+		VPADDD(Z11, Z14, Z14)
+		VPXORD(xsCur.Offset(xsX3), Z14, Z14)
+		if m == modeXOR {
+			VPSHUFB(Z6, Z14, Z14)
+			VPXORD(Mem{Base: RSI}, Z14, Z14)
+		}
+		VMOVDQU64(Z14, out)
+	} else {
+		for h := range 2 {
+			VMOVDQU(rbuf.Offset(64*h), Y0)
+			VMOVDQU(rbuf.Offset(64*h+32), Y1)
+			VSHUFPS(U8(0x88), Y1, Y0, Y2)
+			VSHUFPS(U8(0xdd), Y1, Y0, Y3)
+			VPERMQ(U8(0xd8), Y2, Y2) // R1 of 8 rounds
+			VPERMQ(U8(0xd8), Y3, Y3) // R2
+			VPXOR(xsCur.Offset(xsX0+32*h), Y2, Y2)
+			VPADDD(Y3, Y2, Y2)
+			VPXOR(xsCur.Offset(xsX3+32*h), Y2, Y2)
+			if m == modeXOR {
+				VPSHUFB(cBswap32, Y2, Y2)
+				VPXOR(Mem{Base: RSI, Disp: 32 * h}, Y2, Y2)
+			}
+			VMOVDQU(Y2, out.Offset(32*h))
+		}
+	}
+	// Shift the cells: buf[0:32] = buf[16:48].
+	VMOVDQU(buf.Offset(64), Y14)
+	VMOVDQU(buf.Offset(96), Y15)
+	VMOVDQU(buf.Offset(128), Y12)
+	VMOVDQU(buf.Offset(160), Y13)
+	VMOVDQU(Y14, buf.Offset(0))
+	VMOVDQU(Y15, buf.Offset(32))
+	VMOVDQU(Y12, buf.Offset(64))
+	VMOVDQU(Y13, buf.Offset(96))
+	XCHGQ(RBX, R13)
+	switch m {
+	case modeWords:
+		ADDQ(U8(64), RDX)
+	case modeXOR:
+		ADDQ(U8(64), RDX)
+		ADDQ(U8(64), RSI)
+	case modeMAC:
+		ADDQ(U8(64), RSI)
+	}
+	DECQ(RCX)
+	JNZ(LabelRef(name + "Loop"))
+
+	// Save the state: the register at the start of the next block.
+	for i := 0; i < 64; i += 16 {
+		VMOVDQU(buf.Offset(i), X15)
+		VMOVDQU(X15, Mem{Base: RDI, Disp: i})
+	}
+	if f.avx512 {
+		VMOVD(X8, Mem{Base: RDI, Disp: 64})
+		VMOVD(X9, Mem{Base: RDI, Disp: 68})
+	} else {
+		VMOVQ(X8, Mem{Base: RDI, Disp: 64})
+	}
+	if m == modeMAC {
+		Load(Param("tag"), RAX)
+		macCombine(acc, Mem{Base: RAX})
+	}
+	VZEROUPPER()
+	Label(name + "Done")
+	RET()
+}
+
+// macRegs are the registers of a MAC stage.
+type macRegs struct {
+	A, B, C, M, Ka, Kb, P, t0, t1, t2 VecPhysical
+	evex                              bool // registers above X15: EVEX forms; GFNI bit reversal
+}
+
+var (
+	// AVX-512 work kernel, between blocks: round temporaries.
+	macRegs512 = macRegs{X16, X17, X18, X19, X20, X21, X22, X23, X24, X25, true}
+	// AVX2 work kernel, between blocks: X7-X11 hold constants and R.
+	macRegs2 = macRegs{X12, X13, X14, X15, X3, X4, X5, X0, X1, X2, false}
+	// macUpdateCLMUL: no other live registers.
+	macRegsUpd = macRegs{X10, X11, X12, X13, X14, X15, X9, X0, X1, X2, false}
+)
+
+func (r *macRegs) xor(a, b, dst Op) {
+	if r.evex {
+		VPXORD(a, b, dst)
+	} else {
+		VPXOR(a, b, dst)
+	}
+}
+
+func (r *macRegs) mov(src, dst Op) {
+	if r.evex {
+		VMOVDQU64(src, dst)
+	} else {
+		VMOVDQU(src, dst)
+	}
+}
+
+// macStage emits the MAC accumulation of one 64-byte message block at p
+// with the keystream window at win (see macBlocksGeneric): for each 64-bit
+// chunk c of the message, bit-reversed within bytes into m, and K_n the
+// keystream words 2n, 2n+1 as one 64-bit number,
+//
+//	A ^= K_c·m, B ^= K_{c+1}·m, C ^= K_{c+2}·m
+//
+// (carry-less products), from which macCombine takes the four tag words.
+// The accumulators are loaded from and stored to acc if inMemory (the
+// keystream rounds need every register).
+func macStage(r *macRegs, win, p, acc Mem, inMemory bool) {
+	A, B, C, M, Ka, Kb, P := r.A, r.B, r.C, r.M, r.Ka, r.Kb, r.P
+	if inMemory {
+		r.mov(acc, A)
+		r.mov(acc.Offset(16), B)
+		r.mov(acc.Offset(32), C)
+	}
+	for q := range 4 {
+		r.mov(p.Offset(16*q), M)
+		if r.evex {
+			VGF2P8AFFINEQB_BCST(U8(0), cBitrev, M, M)
+		} else {
+			bitrevAVX(M, r.t0, r.t1, r.t2)
+		}
+		if q == 0 {
+			VPSHUFD(U8(0xb1), win, Ka)
+		} else {
+			r.mov(Kb, Ka)
+		}
+		VPSHUFD(U8(0xb1), win.Offset(16*q+16), Kb)
+		for _, c := range []struct {
+			imm uint8
+			k   VecPhysical
+			acc VecPhysical
+		}{{0x00, Ka, A}, {0x11, Ka, A}, {0x01, Ka, B}, {0x10, Kb, B}, {0x00, Kb, C}, {0x11, Kb, C}} {
+			VPCLMULQDQ(U8(c.imm), M, c.k, P)
+			r.xor(P, c.acc, c.acc)
+		}
+	}
+	if inMemory {
+		r.mov(A, acc)
+		r.mov(B, acc.Offset(16))
+		r.mov(C, acc.Offset(32))
+	}
+}
+
+// bitrevAVX reverses the bits of every byte of m with two nibble lookups.
+func bitrevAVX(m, t0, t1, t2 VecPhysical) {
+	VMOVDQU(cNibble, t2)
+	VPAND(t2, m, t0)
+	VPSRLW(U8(4), m, t1)
+	VPAND(t2, t1, t1)
+	VMOVDQU(cRevLo, m)
+	VPSHUFB(t0, m, m)
+	VMOVDQU(cRevHi, t0)
+	VPSHUFB(t1, t0, t0)
+	VPOR(t0, m, m)
+}
+
+// macCombine folds the accumulators at acc into the tag words at tag:
+// the 128 bits P = (A.lo ⊕ B.hi) ‖ (B.lo ⊕ C.hi) hold tag words 0-3 from
+// the top.
+func macCombine(acc, tag Mem) {
+	VMOVDQU(acc, X0)
+	VMOVDQU(acc.Offset(16), X1)
+	VMOVDQU(acc.Offset(32), X2)
+	VPSLLDQ(U8(8), X0, X0)
+	VPSRLDQ(U8(8), X2, X2)
+	VPXOR(X0, X1, X1)
+	VPXOR(X2, X1, X1)
+	VPSHUFD(U8(0x1b), X1, X1)
+	VPXOR(tag, X1, X1)
+	VMOVDQU(X1, tag)
+}
+
+// genMACUpdate generates macUpdateCLMUL(tag *[4]uint32, ks []uint32, p
+// []byte): the MAC accumulation of the 64-byte blocks of p with keystream
+// ks (block b's window at ks[16b:]), into all four tag words.
+func genMACUpdate() {
+	TEXT("macUpdateCLMUL", NOSPLIT, "func(tag *[4]uint32, ks []uint32, p []byte)")
+	Doc("macUpdateCLMUL folds the 64-byte blocks of p into all four words of tag; see macUpdateGeneric.")
+	acc := AllocLocal(48)
+	Load(Param("tag"), RAX)
+	Load(Param("ks").Base(), RDX)
+	Load(Param("p").Base(), RSI)
+	Load(Param("p").Len(), RCX)
+	SHRQ(U8(6), RCX)
+	JZ(LabelRef("macUpdateDone"))
+	VPXOR(X10, X10, X10)
+	VPXOR(X11, X11, X11)
+	VPXOR(X12, X12, X12)
+	Label("macUpdateLoop")
+	macStage(&macRegsUpd, Mem{Base: RDX}, Mem{Base: RSI}, acc, false)
+	ADDQ(U8(64), RDX)
+	ADDQ(U8(64), RSI)
+	DECQ(RCX)
+	JNZ(LabelRef("macUpdateLoop"))
+	VMOVDQU(X10, acc)
+	VMOVDQU(X11, acc.Offset(16))
+	VMOVDQU(X12, acc.Offset(32))
+	macCombine(acc, Mem{Base: RAX})
+	Label("macUpdateDone")
+	RET()
+}
