@@ -85,9 +85,47 @@ DATA shiftr<>+48(SB)/8, $0x0000000200000008
 DATA shiftr<>+56(SB)/8, $0x0000000200000008
 GLOBL shiftr<>(SB), RODATA|NOPTR, $64
 
+DATA lohi<>+0(SB)/8, $0xffff00000000ffff
+DATA lohi<>+8(SB)/8, $0xffff00000000ffff
+DATA lohi<>+16(SB)/8, $0xffff00000000ffff
+DATA lohi<>+24(SB)/8, $0xffff00000000ffff
+GLOBL lohi<>(SB), RODATA|NOPTR, $32
+
+DATA swap16<>+0(SB)/8, $0x0504070601000302
+DATA swap16<>+8(SB)/8, $0x0d0c0f0e09080b0a
+DATA swap16<>+16(SB)/8, $0x0504070601000302
+DATA swap16<>+24(SB)/8, $0x0d0c0f0e09080b0a
+GLOBL swap16<>(SB), RODATA|NOPTR, $32
+
+DATA evenidx<>+0(SB)/8, $0x0000000200000000
+DATA evenidx<>+8(SB)/8, $0x0000000600000004
+DATA evenidx<>+16(SB)/8, $0x0000000a00000008
+DATA evenidx<>+24(SB)/8, $0x0000000e0000000c
+DATA evenidx<>+32(SB)/8, $0x0000001200000010
+DATA evenidx<>+40(SB)/8, $0x0000001600000014
+DATA evenidx<>+48(SB)/8, $0x0000001a00000018
+DATA evenidx<>+56(SB)/8, $0x0000001e0000001c
+GLOBL evenidx<>(SB), RODATA|NOPTR, $64
+
+DATA oddidx<>+0(SB)/8, $0x0000000300000001
+DATA oddidx<>+8(SB)/8, $0x0000000700000005
+DATA oddidx<>+16(SB)/8, $0x0000000b00000009
+DATA oddidx<>+24(SB)/8, $0x0000000f0000000d
+DATA oddidx<>+32(SB)/8, $0x0000001300000011
+DATA oddidx<>+40(SB)/8, $0x0000001700000015
+DATA oddidx<>+48(SB)/8, $0x0000001b00000019
+DATA oddidx<>+56(SB)/8, $0x0000001f0000001d
+GLOBL oddidx<>(SB), RODATA|NOPTR, $64
+
+DATA zero<>+0(SB)/8, $0x0000000000000000
+DATA zero<>+8(SB)/8, $0x0000000000000000
+DATA zero<>+16(SB)/8, $0x0000000000000000
+DATA zero<>+24(SB)/8, $0x0000000000000000
+GLOBL zero<>(SB), RODATA|NOPTR, $32
+
 // func initAVX512(s *[18]uint32)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, AVX512VL, GFNI
-TEXT ·initAVX512(SB), $192-8
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·initAVX512(SB), $576-8
 	MOVQ         s+0(FP), DI
 	VMOVDQU      (DI), X15
 	VMOVDQU      X15, (SP)
@@ -97,16 +135,22 @@ TEXT ·initAVX512(SB), $192-8
 	VMOVDQU      X15, 32(SP)
 	VMOVDQU      48(DI), X15
 	VMOVDQU      X15, 48(SP)
+	VMOVQ        64(DI), X8
 	VMOVDQU64    ·s0+0(SB), Z0
 	VMOVDQU64    ·s0+64(SB), Z1
 	VMOVDQU64    ·s0+128(SB), Z2
 	VMOVDQU64    ·s0+192(SB), Z3
 	VPBROADCASTQ ·gfniS1+0(SB), X4
 	VPBROADCASTQ ·gfniS1+8(SB), X5
+	VMOVDQU      lohi<>+0(SB), X9
+	VMOVDQU      shiftl<>+0(SB), X12
+	VMOVDQU      shiftl<>+16(SB), X13
+	VMOVDQU      shiftl<>+32(SB), X14
+	VMOVDQU      shiftl<>+48(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
-	VMOVD        64(DI), X8
-	VMOVD        68(DI), X9
+	MOVL         $0x00000001, AX
+	KMOVQ        AX, K4
 	MOVL         60(SP), R8
 	MOVL         $0x00000002, CX
 
@@ -116,15 +160,17 @@ initAVX512Loop:
 	MOVL              36(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 64(SP)
+	MOVQ              R11, 64(SP)
+	MOVQ              R11, 72(SP)
 	MOVL              28(SP), R11
 	SHLL              $0x10, R11
 	MOVL              20(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 68(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 80(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -132,40 +178,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       64(SP), X8, X14
-	VPXORD.BCST       68(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      80(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       64(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              (SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              16(SP), R10
@@ -196,15 +236,17 @@ initAVX512Loop:
 	MOVL              40(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 72(SP)
+	MOVQ              R11, 96(SP)
+	MOVQ              R11, 104(SP)
 	MOVL              32(SP), R11
 	SHLL              $0x10, R11
 	MOVL              24(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 76(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 112(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -212,40 +254,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       72(SP), X8, X14
-	VPXORD.BCST       76(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      112(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       96(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              4(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              20(SP), R10
@@ -276,15 +312,17 @@ initAVX512Loop:
 	MOVL              44(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 80(SP)
+	MOVQ              R11, 128(SP)
+	MOVQ              R11, 136(SP)
 	MOVL              36(SP), R11
 	SHLL              $0x10, R11
 	MOVL              28(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 84(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 144(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -292,40 +330,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       80(SP), X8, X14
-	VPXORD.BCST       84(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      144(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       128(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              8(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              24(SP), R10
@@ -356,15 +388,17 @@ initAVX512Loop:
 	MOVL              48(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 88(SP)
+	MOVQ              R11, 160(SP)
+	MOVQ              R11, 168(SP)
 	MOVL              40(SP), R11
 	SHLL              $0x10, R11
 	MOVL              32(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 92(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 176(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -372,40 +406,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       88(SP), X8, X14
-	VPXORD.BCST       92(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      176(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       160(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              12(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              28(SP), R10
@@ -436,15 +464,17 @@ initAVX512Loop:
 	MOVL              52(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 96(SP)
+	MOVQ              R11, 192(SP)
+	MOVQ              R11, 200(SP)
 	MOVL              44(SP), R11
 	SHLL              $0x10, R11
 	MOVL              36(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 100(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 208(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -452,40 +482,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       96(SP), X8, X14
-	VPXORD.BCST       100(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      208(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       192(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              16(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              32(SP), R10
@@ -516,15 +540,17 @@ initAVX512Loop:
 	MOVL              56(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 104(SP)
+	MOVQ              R11, 224(SP)
+	MOVQ              R11, 232(SP)
 	MOVL              48(SP), R11
 	SHLL              $0x10, R11
 	MOVL              40(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 108(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 240(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -532,40 +558,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       104(SP), X8, X14
-	VPXORD.BCST       108(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      240(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       224(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              20(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              36(SP), R10
@@ -596,15 +616,17 @@ initAVX512Loop:
 	MOVL              60(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 112(SP)
+	MOVQ              R11, 256(SP)
+	MOVQ              R11, 264(SP)
 	MOVL              52(SP), R11
 	SHLL              $0x10, R11
 	MOVL              44(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 116(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 272(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -612,40 +634,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       112(SP), X8, X14
-	VPXORD.BCST       116(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      272(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       256(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              24(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              40(SP), R10
@@ -676,15 +692,17 @@ initAVX512Loop:
 	MOVL              (SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 120(SP)
+	MOVQ              R11, 288(SP)
+	MOVQ              R11, 296(SP)
 	MOVL              56(SP), R11
 	SHLL              $0x10, R11
 	MOVL              48(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 124(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 304(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -692,40 +710,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       120(SP), X8, X14
-	VPXORD.BCST       124(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      304(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       288(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              28(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              44(SP), R10
@@ -756,15 +768,17 @@ initAVX512Loop:
 	MOVL              4(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 128(SP)
+	MOVQ              R11, 320(SP)
+	MOVQ              R11, 328(SP)
 	MOVL              60(SP), R11
 	SHLL              $0x10, R11
 	MOVL              52(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 132(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 336(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -772,40 +786,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       128(SP), X8, X14
-	VPXORD.BCST       132(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      336(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       320(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              32(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              48(SP), R10
@@ -836,15 +844,17 @@ initAVX512Loop:
 	MOVL              8(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 136(SP)
+	MOVQ              R11, 352(SP)
+	MOVQ              R11, 360(SP)
 	MOVL              (SP), R11
 	SHLL              $0x10, R11
 	MOVL              56(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 140(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 368(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -852,40 +862,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       136(SP), X8, X14
-	VPXORD.BCST       140(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      368(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       352(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              36(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              52(SP), R10
@@ -916,15 +920,17 @@ initAVX512Loop:
 	MOVL              12(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 144(SP)
+	MOVQ              R11, 384(SP)
+	MOVQ              R11, 392(SP)
 	MOVL              4(SP), R11
 	SHLL              $0x10, R11
 	MOVL              60(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 148(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 400(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -932,40 +938,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       144(SP), X8, X14
-	VPXORD.BCST       148(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      400(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       384(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              40(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              56(SP), R10
@@ -996,15 +996,17 @@ initAVX512Loop:
 	MOVL              16(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 152(SP)
+	MOVQ              R11, 416(SP)
+	MOVQ              R11, 424(SP)
 	MOVL              8(SP), R11
 	SHLL              $0x10, R11
 	MOVL              (SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 156(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 432(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -1012,40 +1014,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       152(SP), X8, X14
-	VPXORD.BCST       156(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      432(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       416(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              44(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              60(SP), R10
@@ -1076,15 +1072,17 @@ initAVX512Loop:
 	MOVL              20(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 160(SP)
+	MOVQ              R11, 448(SP)
+	MOVQ              R11, 456(SP)
 	MOVL              12(SP), R11
 	SHLL              $0x10, R11
 	MOVL              4(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 164(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 464(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -1092,40 +1090,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       160(SP), X8, X14
-	VPXORD.BCST       164(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      464(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       448(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              48(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              (SP), R10
@@ -1156,15 +1148,17 @@ initAVX512Loop:
 	MOVL              24(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 168(SP)
+	MOVQ              R11, 480(SP)
+	MOVQ              R11, 488(SP)
 	MOVL              16(SP), R11
 	SHLL              $0x10, R11
 	MOVL              8(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 172(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 496(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -1172,40 +1166,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       168(SP), X8, X14
-	VPXORD.BCST       172(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      496(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       480(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              52(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              4(SP), R10
@@ -1236,15 +1224,17 @@ initAVX512Loop:
 	MOVL              28(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 176(SP)
+	MOVQ              R11, 512(SP)
+	MOVQ              R11, 520(SP)
 	MOVL              20(SP), R11
 	SHLL              $0x10, R11
 	MOVL              12(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 180(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 528(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R8, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -1252,40 +1242,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       176(SP), X8, X14
-	VPXORD.BCST       180(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      528(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       512(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              56(SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              8(SP), R10
@@ -1316,15 +1300,17 @@ initAVX512Loop:
 	MOVL              32(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 184(SP)
+	MOVQ              R11, 544(SP)
+	MOVQ              R11, 552(SP)
 	MOVL              24(SP), R11
 	SHLL              $0x10, R11
 	MOVL              16(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 188(SP)
-	VMOVD             X8, AX
-	VMOVD             X9, BX
+	MOVL              R11, 560(SP)
+	VMOVQ             X8, AX
+	MOVQ              AX, BX
+	SHRQ              $0x20, BX
 	MOVL              R9, SI
 	ANDL              $0x7fff8000, SI
 	SHLL              $0x01, SI
@@ -1332,40 +1318,34 @@ initAVX512Loop:
 	ORL               R11, SI
 	XORL              AX, SI
 	ADDL              BX, SI
-	VPADDD.BCST       184(SP), X8, X14
-	VPXORD.BCST       188(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VPBROADCASTD      560(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       544(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              60(SP), R8
 	IMUL3Q            $0x00000101, R8, R8
 	MOVL              12(SP), R10
@@ -1398,47 +1378,42 @@ initAVX512Loop:
 	MOVL              36(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 64(SP)
+	MOVQ              R11, 64(SP)
+	MOVQ              R11, 72(SP)
 	MOVL              28(SP), R11
 	SHLL              $0x10, R11
 	MOVL              20(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 68(SP)
-	VPADDD.BCST       64(SP), X8, X14
-	VPXORD.BCST       68(SP), X9, X15
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	MOVL              R11, 80(SP)
+	VPBROADCASTD      80(SP), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       64(SP), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              (SP), R9
 	IMUL3Q            $0x00000101, R9, R9
 	MOVL              16(SP), R10
@@ -1494,29 +1469,18 @@ initAVX512Loop:
 	MOVL              AX, 56(DI)
 	MOVL              (SP), AX
 	MOVL              AX, 60(DI)
-	VMOVD             X8, 64(DI)
-	VMOVD             X9, 68(DI)
+	VMOVQ             X8, 64(DI)
 	VZEROUPPER
 	RET
 
 // func keyStreamAVX512(s *[18]uint32, ks []uint32)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, AVX512VL, GFNI
-TEXT ·keyStreamAVX512(SB), $704-32
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·keyStreamAVX512(SB), $1088-32
 	MOVQ         s+0(FP), DI
 	MOVQ         ks_base+8(FP), DX
 	MOVQ         ks_len+16(FP), CX
 	SHRQ         $0x04, CX
 	JZ           keyStreamAVX512Done
-	VMOVDQU64    ·s0+0(SB), Z0
-	VMOVDQU64    ·s0+64(SB), Z1
-	VMOVDQU64    ·s0+128(SB), Z2
-	VMOVDQU64    ·s0+192(SB), Z3
-	VPBROADCASTQ ·gfniS1+0(SB), X4
-	VPBROADCASTQ ·gfniS1+8(SB), X5
-	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
-	KMOVQ        AX, K1
-	VMOVD        64(DI), X8
-	VMOVD        68(DI), X9
 	VMOVDQU      (DI), X15
 	VMOVDQU      X15, (SP)
 	VMOVDQU      16(DI), X15
@@ -1525,8 +1489,24 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	VMOVDQU      X15, 32(SP)
 	VMOVDQU      48(DI), X15
 	VMOVDQU      X15, 48(SP)
+	VMOVQ        64(DI), X8
+	VMOVDQU64    ·s0+0(SB), Z0
+	VMOVDQU64    ·s0+64(SB), Z1
+	VMOVDQU64    ·s0+128(SB), Z2
+	VMOVDQU64    ·s0+192(SB), Z3
+	VPBROADCASTQ ·gfniS1+0(SB), X4
+	VPBROADCASTQ ·gfniS1+8(SB), X5
+	VMOVDQU      lohi<>+0(SB), X9
+	VMOVDQU      shiftl<>+0(SB), X12
+	VMOVDQU      shiftl<>+16(SB), X13
+	VMOVDQU      shiftl<>+32(SB), X14
+	VMOVDQU      shiftl<>+48(SB), X15
+	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
+	KMOVQ        AX, K1
+	MOVL         $0x00000001, AX
+	KMOVQ        AX, K4
 	LEAQ         192(SP), BX
-	LEAQ         448(SP), R13
+	LEAQ         640(SP), R13
 	MOVL         60(SP), R8
 	MOVL         R8, R11
 	ANDL         $0x7fff8000, R11
@@ -1539,13 +1519,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         36(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 128(BX)
+	MOVQ         R11, 192(BX)
+	MOVQ         R11, 200(BX)
 	MOVL         28(SP), R11
 	SHLL         $0x10, R11
 	MOVL         20(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 132(BX)
+	MOVL         R11, 128(BX)
 	MOVL         8(SP), R11
 	SHLL         $0x10, R11
 	MOVL         (SP), R12
@@ -1586,13 +1567,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         40(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 136(BX)
+	MOVQ         R11, 208(BX)
+	MOVQ         R11, 216(BX)
 	MOVL         32(SP), R11
 	SHLL         $0x10, R11
 	MOVL         24(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 140(BX)
+	MOVL         R11, 132(BX)
 	MOVL         12(SP), R11
 	SHLL         $0x10, R11
 	MOVL         4(SP), R12
@@ -1633,13 +1615,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         44(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 144(BX)
+	MOVQ         R11, 224(BX)
+	MOVQ         R11, 232(BX)
 	MOVL         36(SP), R11
 	SHLL         $0x10, R11
 	MOVL         28(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 148(BX)
+	MOVL         R11, 136(BX)
 	MOVL         16(SP), R11
 	SHLL         $0x10, R11
 	MOVL         8(SP), R12
@@ -1680,13 +1663,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         48(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 152(BX)
+	MOVQ         R11, 240(BX)
+	MOVQ         R11, 248(BX)
 	MOVL         40(SP), R11
 	SHLL         $0x10, R11
 	MOVL         32(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 156(BX)
+	MOVL         R11, 140(BX)
 	MOVL         20(SP), R11
 	SHLL         $0x10, R11
 	MOVL         12(SP), R12
@@ -1727,13 +1711,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         52(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 160(BX)
+	MOVQ         R11, 256(BX)
+	MOVQ         R11, 264(BX)
 	MOVL         44(SP), R11
 	SHLL         $0x10, R11
 	MOVL         36(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 164(BX)
+	MOVL         R11, 144(BX)
 	MOVL         24(SP), R11
 	SHLL         $0x10, R11
 	MOVL         16(SP), R12
@@ -1774,13 +1759,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         56(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 168(BX)
+	MOVQ         R11, 272(BX)
+	MOVQ         R11, 280(BX)
 	MOVL         48(SP), R11
 	SHLL         $0x10, R11
 	MOVL         40(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 172(BX)
+	MOVL         R11, 148(BX)
 	MOVL         28(SP), R11
 	SHLL         $0x10, R11
 	MOVL         20(SP), R12
@@ -1821,13 +1807,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         60(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 176(BX)
+	MOVQ         R11, 288(BX)
+	MOVQ         R11, 296(BX)
 	MOVL         52(SP), R11
 	SHLL         $0x10, R11
 	MOVL         44(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 180(BX)
+	MOVL         R11, 152(BX)
 	MOVL         32(SP), R11
 	SHLL         $0x10, R11
 	MOVL         24(SP), R12
@@ -1868,13 +1855,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         64(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 184(BX)
+	MOVQ         R11, 304(BX)
+	MOVQ         R11, 312(BX)
 	MOVL         56(SP), R11
 	SHLL         $0x10, R11
 	MOVL         48(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 188(BX)
+	MOVL         R11, 156(BX)
 	MOVL         36(SP), R11
 	SHLL         $0x10, R11
 	MOVL         28(SP), R12
@@ -1915,13 +1903,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         68(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 192(BX)
+	MOVQ         R11, 320(BX)
+	MOVQ         R11, 328(BX)
 	MOVL         60(SP), R11
 	SHLL         $0x10, R11
 	MOVL         52(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 196(BX)
+	MOVL         R11, 160(BX)
 	MOVL         40(SP), R11
 	SHLL         $0x10, R11
 	MOVL         32(SP), R12
@@ -1962,13 +1951,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         72(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 200(BX)
+	MOVQ         R11, 336(BX)
+	MOVQ         R11, 344(BX)
 	MOVL         64(SP), R11
 	SHLL         $0x10, R11
 	MOVL         56(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 204(BX)
+	MOVL         R11, 164(BX)
 	MOVL         44(SP), R11
 	SHLL         $0x10, R11
 	MOVL         36(SP), R12
@@ -2009,13 +1999,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         76(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 208(BX)
+	MOVQ         R11, 352(BX)
+	MOVQ         R11, 360(BX)
 	MOVL         68(SP), R11
 	SHLL         $0x10, R11
 	MOVL         60(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 212(BX)
+	MOVL         R11, 168(BX)
 	MOVL         48(SP), R11
 	SHLL         $0x10, R11
 	MOVL         40(SP), R12
@@ -2056,13 +2047,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         80(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 216(BX)
+	MOVQ         R11, 368(BX)
+	MOVQ         R11, 376(BX)
 	MOVL         72(SP), R11
 	SHLL         $0x10, R11
 	MOVL         64(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 220(BX)
+	MOVL         R11, 172(BX)
 	MOVL         52(SP), R11
 	SHLL         $0x10, R11
 	MOVL         44(SP), R12
@@ -2103,13 +2095,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         84(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 224(BX)
+	MOVQ         R11, 384(BX)
+	MOVQ         R11, 392(BX)
 	MOVL         76(SP), R11
 	SHLL         $0x10, R11
 	MOVL         68(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 228(BX)
+	MOVL         R11, 176(BX)
 	MOVL         56(SP), R11
 	SHLL         $0x10, R11
 	MOVL         48(SP), R12
@@ -2150,13 +2143,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         88(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 232(BX)
+	MOVQ         R11, 400(BX)
+	MOVQ         R11, 408(BX)
 	MOVL         80(SP), R11
 	SHLL         $0x10, R11
 	MOVL         72(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 236(BX)
+	MOVL         R11, 180(BX)
 	MOVL         60(SP), R11
 	SHLL         $0x10, R11
 	MOVL         52(SP), R12
@@ -2197,13 +2191,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         92(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 240(BX)
+	MOVQ         R11, 416(BX)
+	MOVQ         R11, 424(BX)
 	MOVL         84(SP), R11
 	SHLL         $0x10, R11
 	MOVL         76(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 244(BX)
+	MOVL         R11, 184(BX)
 	MOVL         64(SP), R11
 	SHLL         $0x10, R11
 	MOVL         56(SP), R12
@@ -2244,13 +2239,14 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         96(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 248(BX)
+	MOVQ         R11, 432(BX)
+	MOVQ         R11, 440(BX)
 	MOVL         88(SP), R11
 	SHLL         $0x10, R11
 	MOVL         80(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 252(BX)
+	MOVL         R11, 188(BX)
 	MOVL         68(SP), R11
 	SHLL         $0x10, R11
 	MOVL         60(SP), R12
@@ -2282,42 +2278,35 @@ TEXT ·keyStreamAVX512(SB), $704-32
 	MOVL         R8, 124(SP)
 
 keyStreamAVX512Loop:
-	VPADDD.BCST       128(BX), X8, X14
-	VPXORD.BCST       132(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      128(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       192(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2329,13 +2318,14 @@ keyStreamAVX512Loop:
 	MOVL              100(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 128(R13)
+	MOVQ              R11, 192(R13)
+	MOVQ              R11, 200(R13)
 	MOVL              92(SP), R11
 	SHLL              $0x10, R11
 	MOVL              84(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 132(R13)
+	MOVL              R11, 128(R13)
 	MOVL              72(SP), R11
 	SHLL              $0x10, R11
 	MOVL              64(SP), R12
@@ -2365,42 +2355,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 128(SP)
-	VPADDD.BCST       136(BX), X8, X14
-	VPXORD.BCST       140(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      132(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       208(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2412,13 +2395,14 @@ keyStreamAVX512Loop:
 	MOVL              104(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 136(R13)
+	MOVQ              R11, 208(R13)
+	MOVQ              R11, 216(R13)
 	MOVL              96(SP), R11
 	SHLL              $0x10, R11
 	MOVL              88(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 140(R13)
+	MOVL              R11, 132(R13)
 	MOVL              76(SP), R11
 	SHLL              $0x10, R11
 	MOVL              68(SP), R12
@@ -2448,42 +2432,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 132(SP)
-	VPADDD.BCST       144(BX), X8, X14
-	VPXORD.BCST       148(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      136(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       224(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2495,13 +2472,14 @@ keyStreamAVX512Loop:
 	MOVL              108(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 144(R13)
+	MOVQ              R11, 224(R13)
+	MOVQ              R11, 232(R13)
 	MOVL              100(SP), R11
 	SHLL              $0x10, R11
 	MOVL              92(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 148(R13)
+	MOVL              R11, 136(R13)
 	MOVL              80(SP), R11
 	SHLL              $0x10, R11
 	MOVL              72(SP), R12
@@ -2531,42 +2509,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 136(SP)
-	VPADDD.BCST       152(BX), X8, X14
-	VPXORD.BCST       156(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      140(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       240(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2578,13 +2549,14 @@ keyStreamAVX512Loop:
 	MOVL              112(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 152(R13)
+	MOVQ              R11, 240(R13)
+	MOVQ              R11, 248(R13)
 	MOVL              104(SP), R11
 	SHLL              $0x10, R11
 	MOVL              96(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 156(R13)
+	MOVL              R11, 140(R13)
 	MOVL              84(SP), R11
 	SHLL              $0x10, R11
 	MOVL              76(SP), R12
@@ -2614,42 +2586,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 140(SP)
-	VPADDD.BCST       160(BX), X8, X14
-	VPXORD.BCST       164(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      144(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       256(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2661,13 +2626,14 @@ keyStreamAVX512Loop:
 	MOVL              116(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 160(R13)
+	MOVQ              R11, 256(R13)
+	MOVQ              R11, 264(R13)
 	MOVL              108(SP), R11
 	SHLL              $0x10, R11
 	MOVL              100(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 164(R13)
+	MOVL              R11, 144(R13)
 	MOVL              88(SP), R11
 	SHLL              $0x10, R11
 	MOVL              80(SP), R12
@@ -2697,42 +2663,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 144(SP)
-	VPADDD.BCST       168(BX), X8, X14
-	VPXORD.BCST       172(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      148(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       272(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2744,13 +2703,14 @@ keyStreamAVX512Loop:
 	MOVL              120(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 168(R13)
+	MOVQ              R11, 272(R13)
+	MOVQ              R11, 280(R13)
 	MOVL              112(SP), R11
 	SHLL              $0x10, R11
 	MOVL              104(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 172(R13)
+	MOVL              R11, 148(R13)
 	MOVL              92(SP), R11
 	SHLL              $0x10, R11
 	MOVL              84(SP), R12
@@ -2780,42 +2740,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 148(SP)
-	VPADDD.BCST       176(BX), X8, X14
-	VPXORD.BCST       180(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      152(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       288(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2827,13 +2780,14 @@ keyStreamAVX512Loop:
 	MOVL              124(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 176(R13)
+	MOVQ              R11, 288(R13)
+	MOVQ              R11, 296(R13)
 	MOVL              116(SP), R11
 	SHLL              $0x10, R11
 	MOVL              108(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 180(R13)
+	MOVL              R11, 152(R13)
 	MOVL              96(SP), R11
 	SHLL              $0x10, R11
 	MOVL              88(SP), R12
@@ -2863,42 +2817,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 152(SP)
-	VPADDD.BCST       184(BX), X8, X14
-	VPXORD.BCST       188(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      156(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       304(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2910,13 +2857,14 @@ keyStreamAVX512Loop:
 	MOVL              128(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 184(R13)
+	MOVQ              R11, 304(R13)
+	MOVQ              R11, 312(R13)
 	MOVL              120(SP), R11
 	SHLL              $0x10, R11
 	MOVL              112(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 188(R13)
+	MOVL              R11, 156(R13)
 	MOVL              100(SP), R11
 	SHLL              $0x10, R11
 	MOVL              92(SP), R12
@@ -2946,42 +2894,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 156(SP)
-	VPADDD.BCST       192(BX), X8, X14
-	VPXORD.BCST       196(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      160(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       320(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -2993,13 +2934,14 @@ keyStreamAVX512Loop:
 	MOVL              132(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 192(R13)
+	MOVQ              R11, 320(R13)
+	MOVQ              R11, 328(R13)
 	MOVL              124(SP), R11
 	SHLL              $0x10, R11
 	MOVL              116(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 196(R13)
+	MOVL              R11, 160(R13)
 	MOVL              104(SP), R11
 	SHLL              $0x10, R11
 	MOVL              96(SP), R12
@@ -3029,42 +2971,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 160(SP)
-	VPADDD.BCST       200(BX), X8, X14
-	VPXORD.BCST       204(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      164(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       336(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3076,13 +3011,14 @@ keyStreamAVX512Loop:
 	MOVL              136(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 200(R13)
+	MOVQ              R11, 336(R13)
+	MOVQ              R11, 344(R13)
 	MOVL              128(SP), R11
 	SHLL              $0x10, R11
 	MOVL              120(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 204(R13)
+	MOVL              R11, 164(R13)
 	MOVL              108(SP), R11
 	SHLL              $0x10, R11
 	MOVL              100(SP), R12
@@ -3112,42 +3048,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 164(SP)
-	VPADDD.BCST       208(BX), X8, X14
-	VPXORD.BCST       212(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      168(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       352(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3159,13 +3088,14 @@ keyStreamAVX512Loop:
 	MOVL              140(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 208(R13)
+	MOVQ              R11, 352(R13)
+	MOVQ              R11, 360(R13)
 	MOVL              132(SP), R11
 	SHLL              $0x10, R11
 	MOVL              124(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 212(R13)
+	MOVL              R11, 168(R13)
 	MOVL              112(SP), R11
 	SHLL              $0x10, R11
 	MOVL              104(SP), R12
@@ -3195,42 +3125,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 168(SP)
-	VPADDD.BCST       216(BX), X8, X14
-	VPXORD.BCST       220(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      172(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       368(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3242,13 +3165,14 @@ keyStreamAVX512Loop:
 	MOVL              144(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 216(R13)
+	MOVQ              R11, 368(R13)
+	MOVQ              R11, 376(R13)
 	MOVL              136(SP), R11
 	SHLL              $0x10, R11
 	MOVL              128(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 220(R13)
+	MOVL              R11, 172(R13)
 	MOVL              116(SP), R11
 	SHLL              $0x10, R11
 	MOVL              108(SP), R12
@@ -3278,42 +3202,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 172(SP)
-	VPADDD.BCST       224(BX), X8, X14
-	VPXORD.BCST       228(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      176(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       384(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3325,13 +3242,14 @@ keyStreamAVX512Loop:
 	MOVL              148(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 224(R13)
+	MOVQ              R11, 384(R13)
+	MOVQ              R11, 392(R13)
 	MOVL              140(SP), R11
 	SHLL              $0x10, R11
 	MOVL              132(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 228(R13)
+	MOVL              R11, 176(R13)
 	MOVL              120(SP), R11
 	SHLL              $0x10, R11
 	MOVL              112(SP), R12
@@ -3361,42 +3279,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 176(SP)
-	VPADDD.BCST       232(BX), X8, X14
-	VPXORD.BCST       236(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      180(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       400(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3408,13 +3319,14 @@ keyStreamAVX512Loop:
 	MOVL              152(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 232(R13)
+	MOVQ              R11, 400(R13)
+	MOVQ              R11, 408(R13)
 	MOVL              144(SP), R11
 	SHLL              $0x10, R11
 	MOVL              136(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 236(R13)
+	MOVL              R11, 180(R13)
 	MOVL              124(SP), R11
 	SHLL              $0x10, R11
 	MOVL              116(SP), R12
@@ -3444,42 +3356,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 180(SP)
-	VPADDD.BCST       240(BX), X8, X14
-	VPXORD.BCST       244(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      184(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       416(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3491,13 +3396,14 @@ keyStreamAVX512Loop:
 	MOVL              156(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 240(R13)
+	MOVQ              R11, 416(R13)
+	MOVQ              R11, 424(R13)
 	MOVL              148(SP), R11
 	SHLL              $0x10, R11
 	MOVL              140(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 244(R13)
+	MOVL              R11, 184(R13)
 	MOVL              128(SP), R11
 	SHLL              $0x10, R11
 	MOVL              120(SP), R12
@@ -3527,42 +3433,35 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 184(SP)
-	VPADDD.BCST       248(BX), X8, X14
-	VPXORD.BCST       252(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      188(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       432(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -3574,13 +3473,14 @@ keyStreamAVX512Loop:
 	MOVL              160(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 248(R13)
+	MOVQ              R11, 432(R13)
+	MOVQ              R11, 440(R13)
 	MOVL              152(SP), R11
 	SHLL              $0x10, R11
 	MOVL              144(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 252(R13)
+	MOVL              R11, 188(R13)
 	MOVL              132(SP), R11
 	SHLL              $0x10, R11
 	MOVL              124(SP), R12
@@ -3610,18 +3510,18 @@ keyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 188(SP)
-	VPXORD            (BX), Z10, Z14
-	VPADDD            Z11, Z14, Z14
-	VPXORD            64(BX), Z14, Z14
-	VMOVDQU64         Z14, (DX)
-	VMOVDQU           64(SP), Y14
-	VMOVDQU           96(SP), Y15
-	VMOVDQU           128(SP), Y12
-	VMOVDQU           160(SP), Y13
-	VMOVDQU           Y14, (SP)
-	VMOVDQU           Y15, 32(SP)
-	VMOVDQU           Y12, 64(SP)
-	VMOVDQU           Y13, 96(SP)
+	VMOVDQU64         evenidx<>+0(SB), Z16
+	VPERMI2D          Z11, Z10, Z16
+	VMOVDQU64         oddidx<>+0(SB), Z17
+	VPERMI2D          Z11, Z10, Z17
+	VPXORD            (BX), Z16, Z16
+	VPADDD            Z17, Z16, Z16
+	VPXORD            64(BX), Z16, Z16
+	VMOVDQU64         Z16, (DX)
+	VMOVDQU64         64(SP), Z16
+	VMOVDQU64         128(SP), Z17
+	VMOVDQU64         Z16, (SP)
+	VMOVDQU64         Z17, 64(SP)
 	XCHGQ             BX, R13
 	ADDQ              $0x40, DX
 	DECQ              CX
@@ -3634,33 +3534,21 @@ keyStreamAVX512Loop:
 	VMOVDQU           X15, 32(DI)
 	VMOVDQU           48(SP), X15
 	VMOVDQU           X15, 48(DI)
-	VMOVD             X8, 64(DI)
-	VMOVD             X9, 68(DI)
+	VMOVQ             X8, 64(DI)
 	VZEROUPPER
 
 keyStreamAVX512Done:
 	RET
 
 // func xorKeyStreamAVX512(s *[18]uint32, dst []byte, src []byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, AVX512VL, GFNI
-TEXT ·xorKeyStreamAVX512(SB), $704-56
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·xorKeyStreamAVX512(SB), $1088-56
 	MOVQ         s+0(FP), DI
 	MOVQ         dst_base+8(FP), DX
 	MOVQ         src_base+32(FP), SI
 	MOVQ         src_len+40(FP), CX
 	SHRQ         $0x06, CX
 	JZ           xorKeyStreamAVX512Done
-	VMOVDQU64    ·s0+0(SB), Z0
-	VMOVDQU64    ·s0+64(SB), Z1
-	VMOVDQU64    ·s0+128(SB), Z2
-	VMOVDQU64    ·s0+192(SB), Z3
-	VPBROADCASTQ ·gfniS1+0(SB), X4
-	VPBROADCASTQ ·gfniS1+8(SB), X5
-	VMOVDQU64    bswap32<>+0(SB), Z6
-	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
-	KMOVQ        AX, K1
-	VMOVD        64(DI), X8
-	VMOVD        68(DI), X9
 	VMOVDQU      (DI), X15
 	VMOVDQU      X15, (SP)
 	VMOVDQU      16(DI), X15
@@ -3669,8 +3557,25 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	VMOVDQU      X15, 32(SP)
 	VMOVDQU      48(DI), X15
 	VMOVDQU      X15, 48(SP)
+	VMOVQ        64(DI), X8
+	VMOVDQU64    ·s0+0(SB), Z0
+	VMOVDQU64    ·s0+64(SB), Z1
+	VMOVDQU64    ·s0+128(SB), Z2
+	VMOVDQU64    ·s0+192(SB), Z3
+	VPBROADCASTQ ·gfniS1+0(SB), X4
+	VPBROADCASTQ ·gfniS1+8(SB), X5
+	VMOVDQU64    bswap32<>+0(SB), Z6
+	VMOVDQU      lohi<>+0(SB), X9
+	VMOVDQU      shiftl<>+0(SB), X12
+	VMOVDQU      shiftl<>+16(SB), X13
+	VMOVDQU      shiftl<>+32(SB), X14
+	VMOVDQU      shiftl<>+48(SB), X15
+	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
+	KMOVQ        AX, K1
+	MOVL         $0x00000001, AX
+	KMOVQ        AX, K4
 	LEAQ         192(SP), BX
-	LEAQ         448(SP), R13
+	LEAQ         640(SP), R13
 	MOVL         60(SP), R8
 	MOVL         R8, R11
 	ANDL         $0x7fff8000, R11
@@ -3683,13 +3588,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         36(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 128(BX)
+	MOVQ         R11, 192(BX)
+	MOVQ         R11, 200(BX)
 	MOVL         28(SP), R11
 	SHLL         $0x10, R11
 	MOVL         20(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 132(BX)
+	MOVL         R11, 128(BX)
 	MOVL         8(SP), R11
 	SHLL         $0x10, R11
 	MOVL         (SP), R12
@@ -3730,13 +3636,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         40(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 136(BX)
+	MOVQ         R11, 208(BX)
+	MOVQ         R11, 216(BX)
 	MOVL         32(SP), R11
 	SHLL         $0x10, R11
 	MOVL         24(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 140(BX)
+	MOVL         R11, 132(BX)
 	MOVL         12(SP), R11
 	SHLL         $0x10, R11
 	MOVL         4(SP), R12
@@ -3777,13 +3684,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         44(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 144(BX)
+	MOVQ         R11, 224(BX)
+	MOVQ         R11, 232(BX)
 	MOVL         36(SP), R11
 	SHLL         $0x10, R11
 	MOVL         28(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 148(BX)
+	MOVL         R11, 136(BX)
 	MOVL         16(SP), R11
 	SHLL         $0x10, R11
 	MOVL         8(SP), R12
@@ -3824,13 +3732,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         48(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 152(BX)
+	MOVQ         R11, 240(BX)
+	MOVQ         R11, 248(BX)
 	MOVL         40(SP), R11
 	SHLL         $0x10, R11
 	MOVL         32(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 156(BX)
+	MOVL         R11, 140(BX)
 	MOVL         20(SP), R11
 	SHLL         $0x10, R11
 	MOVL         12(SP), R12
@@ -3871,13 +3780,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         52(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 160(BX)
+	MOVQ         R11, 256(BX)
+	MOVQ         R11, 264(BX)
 	MOVL         44(SP), R11
 	SHLL         $0x10, R11
 	MOVL         36(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 164(BX)
+	MOVL         R11, 144(BX)
 	MOVL         24(SP), R11
 	SHLL         $0x10, R11
 	MOVL         16(SP), R12
@@ -3918,13 +3828,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         56(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 168(BX)
+	MOVQ         R11, 272(BX)
+	MOVQ         R11, 280(BX)
 	MOVL         48(SP), R11
 	SHLL         $0x10, R11
 	MOVL         40(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 172(BX)
+	MOVL         R11, 148(BX)
 	MOVL         28(SP), R11
 	SHLL         $0x10, R11
 	MOVL         20(SP), R12
@@ -3965,13 +3876,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         60(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 176(BX)
+	MOVQ         R11, 288(BX)
+	MOVQ         R11, 296(BX)
 	MOVL         52(SP), R11
 	SHLL         $0x10, R11
 	MOVL         44(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 180(BX)
+	MOVL         R11, 152(BX)
 	MOVL         32(SP), R11
 	SHLL         $0x10, R11
 	MOVL         24(SP), R12
@@ -4012,13 +3924,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         64(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 184(BX)
+	MOVQ         R11, 304(BX)
+	MOVQ         R11, 312(BX)
 	MOVL         56(SP), R11
 	SHLL         $0x10, R11
 	MOVL         48(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 188(BX)
+	MOVL         R11, 156(BX)
 	MOVL         36(SP), R11
 	SHLL         $0x10, R11
 	MOVL         28(SP), R12
@@ -4059,13 +3972,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         68(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 192(BX)
+	MOVQ         R11, 320(BX)
+	MOVQ         R11, 328(BX)
 	MOVL         60(SP), R11
 	SHLL         $0x10, R11
 	MOVL         52(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 196(BX)
+	MOVL         R11, 160(BX)
 	MOVL         40(SP), R11
 	SHLL         $0x10, R11
 	MOVL         32(SP), R12
@@ -4106,13 +4020,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         72(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 200(BX)
+	MOVQ         R11, 336(BX)
+	MOVQ         R11, 344(BX)
 	MOVL         64(SP), R11
 	SHLL         $0x10, R11
 	MOVL         56(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 204(BX)
+	MOVL         R11, 164(BX)
 	MOVL         44(SP), R11
 	SHLL         $0x10, R11
 	MOVL         36(SP), R12
@@ -4153,13 +4068,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         76(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 208(BX)
+	MOVQ         R11, 352(BX)
+	MOVQ         R11, 360(BX)
 	MOVL         68(SP), R11
 	SHLL         $0x10, R11
 	MOVL         60(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 212(BX)
+	MOVL         R11, 168(BX)
 	MOVL         48(SP), R11
 	SHLL         $0x10, R11
 	MOVL         40(SP), R12
@@ -4200,13 +4116,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         80(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 216(BX)
+	MOVQ         R11, 368(BX)
+	MOVQ         R11, 376(BX)
 	MOVL         72(SP), R11
 	SHLL         $0x10, R11
 	MOVL         64(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 220(BX)
+	MOVL         R11, 172(BX)
 	MOVL         52(SP), R11
 	SHLL         $0x10, R11
 	MOVL         44(SP), R12
@@ -4247,13 +4164,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         84(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 224(BX)
+	MOVQ         R11, 384(BX)
+	MOVQ         R11, 392(BX)
 	MOVL         76(SP), R11
 	SHLL         $0x10, R11
 	MOVL         68(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 228(BX)
+	MOVL         R11, 176(BX)
 	MOVL         56(SP), R11
 	SHLL         $0x10, R11
 	MOVL         48(SP), R12
@@ -4294,13 +4212,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         88(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 232(BX)
+	MOVQ         R11, 400(BX)
+	MOVQ         R11, 408(BX)
 	MOVL         80(SP), R11
 	SHLL         $0x10, R11
 	MOVL         72(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 236(BX)
+	MOVL         R11, 180(BX)
 	MOVL         60(SP), R11
 	SHLL         $0x10, R11
 	MOVL         52(SP), R12
@@ -4341,13 +4260,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         92(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 240(BX)
+	MOVQ         R11, 416(BX)
+	MOVQ         R11, 424(BX)
 	MOVL         84(SP), R11
 	SHLL         $0x10, R11
 	MOVL         76(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 244(BX)
+	MOVL         R11, 184(BX)
 	MOVL         64(SP), R11
 	SHLL         $0x10, R11
 	MOVL         56(SP), R12
@@ -4388,13 +4308,14 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         96(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 248(BX)
+	MOVQ         R11, 432(BX)
+	MOVQ         R11, 440(BX)
 	MOVL         88(SP), R11
 	SHLL         $0x10, R11
 	MOVL         80(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 252(BX)
+	MOVL         R11, 188(BX)
 	MOVL         68(SP), R11
 	SHLL         $0x10, R11
 	MOVL         60(SP), R12
@@ -4426,42 +4347,35 @@ TEXT ·xorKeyStreamAVX512(SB), $704-56
 	MOVL         R8, 124(SP)
 
 xorKeyStreamAVX512Loop:
-	VPADDD.BCST       128(BX), X8, X14
-	VPXORD.BCST       132(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      128(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       192(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4473,13 +4387,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              100(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 128(R13)
+	MOVQ              R11, 192(R13)
+	MOVQ              R11, 200(R13)
 	MOVL              92(SP), R11
 	SHLL              $0x10, R11
 	MOVL              84(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 132(R13)
+	MOVL              R11, 128(R13)
 	MOVL              72(SP), R11
 	SHLL              $0x10, R11
 	MOVL              64(SP), R12
@@ -4509,42 +4424,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 128(SP)
-	VPADDD.BCST       136(BX), X8, X14
-	VPXORD.BCST       140(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      132(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       208(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4556,13 +4464,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              104(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 136(R13)
+	MOVQ              R11, 208(R13)
+	MOVQ              R11, 216(R13)
 	MOVL              96(SP), R11
 	SHLL              $0x10, R11
 	MOVL              88(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 140(R13)
+	MOVL              R11, 132(R13)
 	MOVL              76(SP), R11
 	SHLL              $0x10, R11
 	MOVL              68(SP), R12
@@ -4592,42 +4501,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 132(SP)
-	VPADDD.BCST       144(BX), X8, X14
-	VPXORD.BCST       148(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      136(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       224(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4639,13 +4541,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              108(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 144(R13)
+	MOVQ              R11, 224(R13)
+	MOVQ              R11, 232(R13)
 	MOVL              100(SP), R11
 	SHLL              $0x10, R11
 	MOVL              92(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 148(R13)
+	MOVL              R11, 136(R13)
 	MOVL              80(SP), R11
 	SHLL              $0x10, R11
 	MOVL              72(SP), R12
@@ -4675,42 +4578,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 136(SP)
-	VPADDD.BCST       152(BX), X8, X14
-	VPXORD.BCST       156(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      140(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       240(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4722,13 +4618,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              112(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 152(R13)
+	MOVQ              R11, 240(R13)
+	MOVQ              R11, 248(R13)
 	MOVL              104(SP), R11
 	SHLL              $0x10, R11
 	MOVL              96(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 156(R13)
+	MOVL              R11, 140(R13)
 	MOVL              84(SP), R11
 	SHLL              $0x10, R11
 	MOVL              76(SP), R12
@@ -4758,42 +4655,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 140(SP)
-	VPADDD.BCST       160(BX), X8, X14
-	VPXORD.BCST       164(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      144(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       256(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4805,13 +4695,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              116(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 160(R13)
+	MOVQ              R11, 256(R13)
+	MOVQ              R11, 264(R13)
 	MOVL              108(SP), R11
 	SHLL              $0x10, R11
 	MOVL              100(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 164(R13)
+	MOVL              R11, 144(R13)
 	MOVL              88(SP), R11
 	SHLL              $0x10, R11
 	MOVL              80(SP), R12
@@ -4841,42 +4732,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 144(SP)
-	VPADDD.BCST       168(BX), X8, X14
-	VPXORD.BCST       172(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      148(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       272(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4888,13 +4772,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              120(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 168(R13)
+	MOVQ              R11, 272(R13)
+	MOVQ              R11, 280(R13)
 	MOVL              112(SP), R11
 	SHLL              $0x10, R11
 	MOVL              104(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 172(R13)
+	MOVL              R11, 148(R13)
 	MOVL              92(SP), R11
 	SHLL              $0x10, R11
 	MOVL              84(SP), R12
@@ -4924,42 +4809,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 148(SP)
-	VPADDD.BCST       176(BX), X8, X14
-	VPXORD.BCST       180(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      152(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       288(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -4971,13 +4849,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              124(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 176(R13)
+	MOVQ              R11, 288(R13)
+	MOVQ              R11, 296(R13)
 	MOVL              116(SP), R11
 	SHLL              $0x10, R11
 	MOVL              108(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 180(R13)
+	MOVL              R11, 152(R13)
 	MOVL              96(SP), R11
 	SHLL              $0x10, R11
 	MOVL              88(SP), R12
@@ -5007,42 +4886,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 152(SP)
-	VPADDD.BCST       184(BX), X8, X14
-	VPXORD.BCST       188(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z10, Z8, Z10
+	VPBROADCASTD      156(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       304(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5054,13 +4926,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              128(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 184(R13)
+	MOVQ              R11, 304(R13)
+	MOVQ              R11, 312(R13)
 	MOVL              120(SP), R11
 	SHLL              $0x10, R11
 	MOVL              112(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 188(R13)
+	MOVL              R11, 156(R13)
 	MOVL              100(SP), R11
 	SHLL              $0x10, R11
 	MOVL              92(SP), R12
@@ -5090,42 +4963,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 156(SP)
-	VPADDD.BCST       192(BX), X8, X14
-	VPXORD.BCST       196(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      160(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       320(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5137,13 +5003,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              132(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 192(R13)
+	MOVQ              R11, 320(R13)
+	MOVQ              R11, 328(R13)
 	MOVL              124(SP), R11
 	SHLL              $0x10, R11
 	MOVL              116(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 196(R13)
+	MOVL              R11, 160(R13)
 	MOVL              104(SP), R11
 	SHLL              $0x10, R11
 	MOVL              96(SP), R12
@@ -5173,42 +5040,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 160(SP)
-	VPADDD.BCST       200(BX), X8, X14
-	VPXORD.BCST       204(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      164(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       336(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5220,13 +5080,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              136(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 200(R13)
+	MOVQ              R11, 336(R13)
+	MOVQ              R11, 344(R13)
 	MOVL              128(SP), R11
 	SHLL              $0x10, R11
 	MOVL              120(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 204(R13)
+	MOVL              R11, 164(R13)
 	MOVL              108(SP), R11
 	SHLL              $0x10, R11
 	MOVL              100(SP), R12
@@ -5256,42 +5117,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 164(SP)
-	VPADDD.BCST       208(BX), X8, X14
-	VPXORD.BCST       212(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      168(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       352(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5303,13 +5157,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              140(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 208(R13)
+	MOVQ              R11, 352(R13)
+	MOVQ              R11, 360(R13)
 	MOVL              132(SP), R11
 	SHLL              $0x10, R11
 	MOVL              124(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 212(R13)
+	MOVL              R11, 168(R13)
 	MOVL              112(SP), R11
 	SHLL              $0x10, R11
 	MOVL              104(SP), R12
@@ -5339,42 +5194,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 168(SP)
-	VPADDD.BCST       216(BX), X8, X14
-	VPXORD.BCST       220(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      172(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       368(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5386,13 +5234,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              144(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 216(R13)
+	MOVQ              R11, 368(R13)
+	MOVQ              R11, 376(R13)
 	MOVL              136(SP), R11
 	SHLL              $0x10, R11
 	MOVL              128(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 220(R13)
+	MOVL              R11, 172(R13)
 	MOVL              116(SP), R11
 	SHLL              $0x10, R11
 	MOVL              108(SP), R12
@@ -5422,42 +5271,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 172(SP)
-	VPADDD.BCST       224(BX), X8, X14
-	VPXORD.BCST       228(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      176(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       384(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5469,13 +5311,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              148(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 224(R13)
+	MOVQ              R11, 384(R13)
+	MOVQ              R11, 392(R13)
 	MOVL              140(SP), R11
 	SHLL              $0x10, R11
 	MOVL              132(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 228(R13)
+	MOVL              R11, 176(R13)
 	MOVL              120(SP), R11
 	SHLL              $0x10, R11
 	MOVL              112(SP), R12
@@ -5505,42 +5348,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 176(SP)
-	VPADDD.BCST       232(BX), X8, X14
-	VPXORD.BCST       236(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      180(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       400(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5552,13 +5388,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              152(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 232(R13)
+	MOVQ              R11, 400(R13)
+	MOVQ              R11, 408(R13)
 	MOVL              144(SP), R11
 	SHLL              $0x10, R11
 	MOVL              136(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 236(R13)
+	MOVL              R11, 180(R13)
 	MOVL              124(SP), R11
 	SHLL              $0x10, R11
 	MOVL              116(SP), R12
@@ -5588,42 +5425,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 180(SP)
-	VPADDD.BCST       240(BX), X8, X14
-	VPXORD.BCST       244(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      184(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       416(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R8, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5635,13 +5465,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              156(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 240(R13)
+	MOVQ              R11, 416(R13)
+	MOVQ              R11, 424(R13)
 	MOVL              148(SP), R11
 	SHLL              $0x10, R11
 	MOVL              140(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 244(R13)
+	MOVL              R11, 184(R13)
 	MOVL              128(SP), R11
 	SHLL              $0x10, R11
 	MOVL              120(SP), R12
@@ -5671,42 +5502,35 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R9
 	ADDL              R10, R9
 	MOVL              R9, 184(SP)
-	VPADDD.BCST       248(BX), X8, X14
-	VPXORD.BCST       252(BX), X9, X15
-	VALIGND           $0x01, Z10, Z8, Z10
-	VALIGND           $0x01, Z11, Z9, Z11
-	VPSHLDD           $0x10, X15, X14, X16
-	VPSHLDD           $0x10, X14, X15, X17
-	VPROLD            $0x02, X16, X18
-	VPROLD            $0x0a, X16, X19
-	VPROLD            $0x12, X16, X20
-	VPROLD            $0x18, X16, X21
-	VPROLD            $0x08, X17, X22
-	VPROLD            $0x0e, X17, X23
-	VPROLD            $0x16, X17, X24
-	VPROLD            $0x1e, X17, X25
-	VPTERNLOGD        $0x96, X19, X18, X16
-	VPTERNLOGD        $0x96, X21, X20, X16
-	VPTERNLOGD        $0x96, X23, X22, X17
-	VPTERNLOGD        $0x96, X25, X24, X17
-	VGF2P8AFFINEQB    $0x00, X4, X16, X26
+	VALIGNQ           $0x01, Z11, Z8, Z11
+	VPBROADCASTD      188(BX), X16
+	VPROLD            $0x10, X16, X16
+	VPANDD            X9, X16, X16
+	VPROLVD           X12, X16, X17
+	VPROLVD           X13, X16, X18
+	VPROLVD           X14, X16, X19
+	VPROLVD           X15, X16, X20
+	VPTERNLOGD        $0x96, X18, X17, X16
+	VPXORD            X20, X19, X19
+	VPXORD            X19, X16, X16
+	VPADDD.BCST       432(BX), X8, K4, X8
+	VPROLQ            $0x10, X8, X21
+	VPROLVD           X12, X21, X22
+	VPROLVD           X13, X21, X23
+	VPROLVD           X14, X21, X24
+	VPROLVD           X15, X21, X25
+	VPTERNLOGD        $0x96, X23, X22, X21
+	VPTERNLOGD        $0x96, X16, X25, X24
+	VPXORD            X24, X21, X21
+	VMOVDQA64         Z0, Z27
+	VMOVDQA64         Z2, Z28
+	VGF2P8AFFINEQB    $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VMOVDQA64         Z16, Z27
-	VPERMI2B          Z1, Z0, Z27
-	VMOVDQA64         Z16, Z28
-	VPERMI2B          Z3, Z2, Z28
-	VPMOVB2M          X16, K2
+	VPERMT2B          Z1, Z21, Z27
+	VPERMT2B          Z3, Z21, Z28
+	VPMOVB2M          X21, K2
 	VPBLENDMB         X28, X27, K2, X27
 	VPBLENDMB         X27, X26, K1, X8
-	VGF2P8AFFINEQB    $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB $0x55, X5, X29, X29
-	VMOVDQA64         Z17, Z30
-	VPERMI2B          Z1, Z0, Z30
-	VMOVDQA64         Z17, Z31
-	VPERMI2B          Z3, Z2, Z31
-	VPMOVB2M          X17, K3
-	VPBLENDMB         X31, X30, K3, X30
-	VPBLENDMB         X30, X29, K1, X9
 	MOVL              R9, R11
 	ANDL              $0x7fff8000, R11
 	SHLL              $0x01, R11
@@ -5718,13 +5542,14 @@ xorKeyStreamAVX512Loop:
 	MOVL              160(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 248(R13)
+	MOVQ              R11, 432(R13)
+	MOVQ              R11, 440(R13)
 	MOVL              152(SP), R11
 	SHLL              $0x10, R11
 	MOVL              144(SP), R12
 	SHRL              $0x0f, R12
 	ORL               R12, R11
-	MOVL              R11, 252(R13)
+	MOVL              R11, 188(R13)
 	MOVL              132(SP), R11
 	SHLL              $0x10, R11
 	MOVL              124(SP), R12
@@ -5754,20 +5579,20 @@ xorKeyStreamAVX512Loop:
 	ANDL              $0x7fffffff, R8
 	ADDL              R10, R8
 	MOVL              R8, 188(SP)
-	VPXORD            (BX), Z10, Z14
-	VPADDD            Z11, Z14, Z14
-	VPXORD            64(BX), Z14, Z14
-	VPSHUFB           Z6, Z14, Z14
-	VPXORD            (SI), Z14, Z14
-	VMOVDQU64         Z14, (DX)
-	VMOVDQU           64(SP), Y14
-	VMOVDQU           96(SP), Y15
-	VMOVDQU           128(SP), Y12
-	VMOVDQU           160(SP), Y13
-	VMOVDQU           Y14, (SP)
-	VMOVDQU           Y15, 32(SP)
-	VMOVDQU           Y12, 64(SP)
-	VMOVDQU           Y13, 96(SP)
+	VMOVDQU64         evenidx<>+0(SB), Z16
+	VPERMI2D          Z11, Z10, Z16
+	VMOVDQU64         oddidx<>+0(SB), Z17
+	VPERMI2D          Z11, Z10, Z17
+	VPXORD            (BX), Z16, Z16
+	VPADDD            Z17, Z16, Z16
+	VPXORD            64(BX), Z16, Z16
+	VPSHUFB           Z6, Z16, Z16
+	VPXORD            (SI), Z16, Z16
+	VMOVDQU64         Z16, (DX)
+	VMOVDQU64         64(SP), Z16
+	VMOVDQU64         128(SP), Z17
+	VMOVDQU64         Z16, (SP)
+	VMOVDQU64         Z17, 64(SP)
 	XCHGQ             BX, R13
 	ADDQ              $0x40, DX
 	ADDQ              $0x40, SI
@@ -5781,16 +5606,15 @@ xorKeyStreamAVX512Loop:
 	VMOVDQU           X15, 32(DI)
 	VMOVDQU           48(SP), X15
 	VMOVDQU           X15, 48(DI)
-	VMOVD             X8, 64(DI)
-	VMOVD             X9, 68(DI)
+	VMOVQ             X8, 64(DI)
 	VZEROUPPER
 
 xorKeyStreamAVX512Done:
 	RET
 
 // func macBlocksAVX512(s *[18]uint32, ks *[32]uint32, off int, tag *[4]uint32, p []byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, AVX512VL, GFNI, PCLMULQDQ
-TEXT ·macBlocksAVX512(SB), $752-56
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI, PCLMULQDQ
+TEXT ·macBlocksAVX512(SB), $1136-56
 	MOVQ         s+0(FP), DI
 	MOVQ         ks+8(FP), DX
 	MOVQ         off+16(FP), R14
@@ -5799,20 +5623,6 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVQ         p_len+40(FP), CX
 	SHRQ         $0x06, CX
 	JZ           macBlocksAVX512Done
-	VMOVDQU64    ·s0+0(SB), Z0
-	VMOVDQU64    ·s0+64(SB), Z1
-	VMOVDQU64    ·s0+128(SB), Z2
-	VMOVDQU64    ·s0+192(SB), Z3
-	VPBROADCASTQ ·gfniS1+0(SB), X4
-	VPBROADCASTQ ·gfniS1+8(SB), X5
-	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
-	KMOVQ        AX, K1
-	VMOVD        64(DI), X8
-	VMOVD        68(DI), X9
-	VPXOR        X15, X15, X15
-	VMOVDQU      X15, 704(SP)
-	VMOVDQU      X15, 720(SP)
-	VMOVDQU      X15, 736(SP)
 	VMOVDQU      (DI), X15
 	VMOVDQU      X15, (SP)
 	VMOVDQU      16(DI), X15
@@ -5821,8 +5631,28 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	VMOVDQU      X15, 32(SP)
 	VMOVDQU      48(DI), X15
 	VMOVDQU      X15, 48(SP)
+	VPXOR        X15, X15, X15
+	VMOVDQU      X15, 1088(SP)
+	VMOVDQU      X15, 1104(SP)
+	VMOVDQU      X15, 1120(SP)
+	VMOVQ        64(DI), X8
+	VMOVDQU64    ·s0+0(SB), Z0
+	VMOVDQU64    ·s0+64(SB), Z1
+	VMOVDQU64    ·s0+128(SB), Z2
+	VMOVDQU64    ·s0+192(SB), Z3
+	VPBROADCASTQ ·gfniS1+0(SB), X4
+	VPBROADCASTQ ·gfniS1+8(SB), X5
+	VMOVDQU      lohi<>+0(SB), X9
+	VMOVDQU      shiftl<>+0(SB), X12
+	VMOVDQU      shiftl<>+16(SB), X13
+	VMOVDQU      shiftl<>+32(SB), X14
+	VMOVDQU      shiftl<>+48(SB), X15
+	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
+	KMOVQ        AX, K1
+	MOVL         $0x00000001, AX
+	KMOVQ        AX, K4
 	LEAQ         192(SP), BX
-	LEAQ         448(SP), R13
+	LEAQ         640(SP), R13
 	MOVL         60(SP), R8
 	MOVL         R8, R11
 	ANDL         $0x7fff8000, R11
@@ -5835,13 +5665,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         36(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 128(BX)
+	MOVQ         R11, 192(BX)
+	MOVQ         R11, 200(BX)
 	MOVL         28(SP), R11
 	SHLL         $0x10, R11
 	MOVL         20(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 132(BX)
+	MOVL         R11, 128(BX)
 	MOVL         8(SP), R11
 	SHLL         $0x10, R11
 	MOVL         (SP), R12
@@ -5882,13 +5713,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         40(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 136(BX)
+	MOVQ         R11, 208(BX)
+	MOVQ         R11, 216(BX)
 	MOVL         32(SP), R11
 	SHLL         $0x10, R11
 	MOVL         24(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 140(BX)
+	MOVL         R11, 132(BX)
 	MOVL         12(SP), R11
 	SHLL         $0x10, R11
 	MOVL         4(SP), R12
@@ -5929,13 +5761,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         44(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 144(BX)
+	MOVQ         R11, 224(BX)
+	MOVQ         R11, 232(BX)
 	MOVL         36(SP), R11
 	SHLL         $0x10, R11
 	MOVL         28(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 148(BX)
+	MOVL         R11, 136(BX)
 	MOVL         16(SP), R11
 	SHLL         $0x10, R11
 	MOVL         8(SP), R12
@@ -5976,13 +5809,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         48(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 152(BX)
+	MOVQ         R11, 240(BX)
+	MOVQ         R11, 248(BX)
 	MOVL         40(SP), R11
 	SHLL         $0x10, R11
 	MOVL         32(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 156(BX)
+	MOVL         R11, 140(BX)
 	MOVL         20(SP), R11
 	SHLL         $0x10, R11
 	MOVL         12(SP), R12
@@ -6023,13 +5857,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         52(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 160(BX)
+	MOVQ         R11, 256(BX)
+	MOVQ         R11, 264(BX)
 	MOVL         44(SP), R11
 	SHLL         $0x10, R11
 	MOVL         36(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 164(BX)
+	MOVL         R11, 144(BX)
 	MOVL         24(SP), R11
 	SHLL         $0x10, R11
 	MOVL         16(SP), R12
@@ -6070,13 +5905,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         56(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 168(BX)
+	MOVQ         R11, 272(BX)
+	MOVQ         R11, 280(BX)
 	MOVL         48(SP), R11
 	SHLL         $0x10, R11
 	MOVL         40(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 172(BX)
+	MOVL         R11, 148(BX)
 	MOVL         28(SP), R11
 	SHLL         $0x10, R11
 	MOVL         20(SP), R12
@@ -6117,13 +5953,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         60(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 176(BX)
+	MOVQ         R11, 288(BX)
+	MOVQ         R11, 296(BX)
 	MOVL         52(SP), R11
 	SHLL         $0x10, R11
 	MOVL         44(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 180(BX)
+	MOVL         R11, 152(BX)
 	MOVL         32(SP), R11
 	SHLL         $0x10, R11
 	MOVL         24(SP), R12
@@ -6164,13 +6001,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         64(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 184(BX)
+	MOVQ         R11, 304(BX)
+	MOVQ         R11, 312(BX)
 	MOVL         56(SP), R11
 	SHLL         $0x10, R11
 	MOVL         48(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 188(BX)
+	MOVL         R11, 156(BX)
 	MOVL         36(SP), R11
 	SHLL         $0x10, R11
 	MOVL         28(SP), R12
@@ -6211,13 +6049,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         68(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 192(BX)
+	MOVQ         R11, 320(BX)
+	MOVQ         R11, 328(BX)
 	MOVL         60(SP), R11
 	SHLL         $0x10, R11
 	MOVL         52(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 196(BX)
+	MOVL         R11, 160(BX)
 	MOVL         40(SP), R11
 	SHLL         $0x10, R11
 	MOVL         32(SP), R12
@@ -6258,13 +6097,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         72(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 200(BX)
+	MOVQ         R11, 336(BX)
+	MOVQ         R11, 344(BX)
 	MOVL         64(SP), R11
 	SHLL         $0x10, R11
 	MOVL         56(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 204(BX)
+	MOVL         R11, 164(BX)
 	MOVL         44(SP), R11
 	SHLL         $0x10, R11
 	MOVL         36(SP), R12
@@ -6305,13 +6145,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         76(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 208(BX)
+	MOVQ         R11, 352(BX)
+	MOVQ         R11, 360(BX)
 	MOVL         68(SP), R11
 	SHLL         $0x10, R11
 	MOVL         60(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 212(BX)
+	MOVL         R11, 168(BX)
 	MOVL         48(SP), R11
 	SHLL         $0x10, R11
 	MOVL         40(SP), R12
@@ -6352,13 +6193,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         80(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 216(BX)
+	MOVQ         R11, 368(BX)
+	MOVQ         R11, 376(BX)
 	MOVL         72(SP), R11
 	SHLL         $0x10, R11
 	MOVL         64(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 220(BX)
+	MOVL         R11, 172(BX)
 	MOVL         52(SP), R11
 	SHLL         $0x10, R11
 	MOVL         44(SP), R12
@@ -6399,13 +6241,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         84(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 224(BX)
+	MOVQ         R11, 384(BX)
+	MOVQ         R11, 392(BX)
 	MOVL         76(SP), R11
 	SHLL         $0x10, R11
 	MOVL         68(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 228(BX)
+	MOVL         R11, 176(BX)
 	MOVL         56(SP), R11
 	SHLL         $0x10, R11
 	MOVL         48(SP), R12
@@ -6446,13 +6289,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         88(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 232(BX)
+	MOVQ         R11, 400(BX)
+	MOVQ         R11, 408(BX)
 	MOVL         80(SP), R11
 	SHLL         $0x10, R11
 	MOVL         72(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 236(BX)
+	MOVL         R11, 180(BX)
 	MOVL         60(SP), R11
 	SHLL         $0x10, R11
 	MOVL         52(SP), R12
@@ -6493,13 +6337,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         92(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 240(BX)
+	MOVQ         R11, 416(BX)
+	MOVQ         R11, 424(BX)
 	MOVL         84(SP), R11
 	SHLL         $0x10, R11
 	MOVL         76(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 244(BX)
+	MOVL         R11, 184(BX)
 	MOVL         64(SP), R11
 	SHLL         $0x10, R11
 	MOVL         56(SP), R12
@@ -6540,13 +6385,14 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         96(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 248(BX)
+	MOVQ         R11, 432(BX)
+	MOVQ         R11, 440(BX)
 	MOVL         88(SP), R11
 	SHLL         $0x10, R11
 	MOVL         80(SP), R12
 	SHRL         $0x0f, R12
 	ORL          R12, R11
-	MOVL         R11, 252(BX)
+	MOVL         R11, 188(BX)
 	MOVL         68(SP), R11
 	SHLL         $0x10, R11
 	MOVL         60(SP), R12
@@ -6578,9 +6424,9 @@ TEXT ·macBlocksAVX512(SB), $752-56
 	MOVL         R8, 124(SP)
 
 macBlocksAVX512Loop:
-	VMOVDQU64           704(SP), X16
-	VMOVDQU64           720(SP), X17
-	VMOVDQU64           736(SP), X18
+	VMOVDQU64           1088(SP), X16
+	VMOVDQU64           1104(SP), X17
+	VMOVDQU64           1120(SP), X18
 	VMOVDQU64           (SI), X19
 	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), X19, X19
 	VPSHUFD             $0xb1, (R14), X20
@@ -6645,49 +6491,40 @@ macBlocksAVX512Loop:
 	VPXORD              X22, X18, X18
 	VPCLMULQDQ          $0x11, X19, X21, X22
 	VPXORD              X22, X18, X18
-	VMOVDQU64           X16, 704(SP)
-	VMOVDQU64           X17, 720(SP)
-	VMOVDQU64           X18, 736(SP)
-	VMOVDQU             64(DX), Y15
-	VMOVDQU             96(DX), Y14
-	VMOVDQU             Y15, (DX)
-	VMOVDQU             Y14, 32(DX)
-	VPADDD.BCST         128(BX), X8, X14
-	VPXORD.BCST         132(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VMOVDQU64           X16, 1088(SP)
+	VMOVDQU64           X17, 1104(SP)
+	VMOVDQU64           X18, 1120(SP)
+	VMOVDQU64           64(DX), Z16
+	VMOVDQU64           Z16, (DX)
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        128(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         192(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6699,13 +6536,14 @@ macBlocksAVX512Loop:
 	MOVL                100(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 128(R13)
+	MOVQ                R11, 192(R13)
+	MOVQ                R11, 200(R13)
 	MOVL                92(SP), R11
 	SHLL                $0x10, R11
 	MOVL                84(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 132(R13)
+	MOVL                R11, 128(R13)
 	MOVL                72(SP), R11
 	SHLL                $0x10, R11
 	MOVL                64(SP), R12
@@ -6735,42 +6573,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 128(SP)
-	VPADDD.BCST         136(BX), X8, X14
-	VPXORD.BCST         140(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        132(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         208(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6782,13 +6613,14 @@ macBlocksAVX512Loop:
 	MOVL                104(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 136(R13)
+	MOVQ                R11, 208(R13)
+	MOVQ                R11, 216(R13)
 	MOVL                96(SP), R11
 	SHLL                $0x10, R11
 	MOVL                88(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 140(R13)
+	MOVL                R11, 132(R13)
 	MOVL                76(SP), R11
 	SHLL                $0x10, R11
 	MOVL                68(SP), R12
@@ -6818,42 +6650,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 132(SP)
-	VPADDD.BCST         144(BX), X8, X14
-	VPXORD.BCST         148(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        136(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         224(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6865,13 +6690,14 @@ macBlocksAVX512Loop:
 	MOVL                108(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 144(R13)
+	MOVQ                R11, 224(R13)
+	MOVQ                R11, 232(R13)
 	MOVL                100(SP), R11
 	SHLL                $0x10, R11
 	MOVL                92(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 148(R13)
+	MOVL                R11, 136(R13)
 	MOVL                80(SP), R11
 	SHLL                $0x10, R11
 	MOVL                72(SP), R12
@@ -6901,42 +6727,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 136(SP)
-	VPADDD.BCST         152(BX), X8, X14
-	VPXORD.BCST         156(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        140(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         240(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6948,13 +6767,14 @@ macBlocksAVX512Loop:
 	MOVL                112(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 152(R13)
+	MOVQ                R11, 240(R13)
+	MOVQ                R11, 248(R13)
 	MOVL                104(SP), R11
 	SHLL                $0x10, R11
 	MOVL                96(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 156(R13)
+	MOVL                R11, 140(R13)
 	MOVL                84(SP), R11
 	SHLL                $0x10, R11
 	MOVL                76(SP), R12
@@ -6984,42 +6804,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 140(SP)
-	VPADDD.BCST         160(BX), X8, X14
-	VPXORD.BCST         164(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        144(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         256(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7031,13 +6844,14 @@ macBlocksAVX512Loop:
 	MOVL                116(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 160(R13)
+	MOVQ                R11, 256(R13)
+	MOVQ                R11, 264(R13)
 	MOVL                108(SP), R11
 	SHLL                $0x10, R11
 	MOVL                100(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 164(R13)
+	MOVL                R11, 144(R13)
 	MOVL                88(SP), R11
 	SHLL                $0x10, R11
 	MOVL                80(SP), R12
@@ -7067,42 +6881,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 144(SP)
-	VPADDD.BCST         168(BX), X8, X14
-	VPXORD.BCST         172(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        148(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         272(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7114,13 +6921,14 @@ macBlocksAVX512Loop:
 	MOVL                120(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 168(R13)
+	MOVQ                R11, 272(R13)
+	MOVQ                R11, 280(R13)
 	MOVL                112(SP), R11
 	SHLL                $0x10, R11
 	MOVL                104(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 172(R13)
+	MOVL                R11, 148(R13)
 	MOVL                92(SP), R11
 	SHLL                $0x10, R11
 	MOVL                84(SP), R12
@@ -7150,42 +6958,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 148(SP)
-	VPADDD.BCST         176(BX), X8, X14
-	VPXORD.BCST         180(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        152(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         288(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7197,13 +6998,14 @@ macBlocksAVX512Loop:
 	MOVL                124(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 176(R13)
+	MOVQ                R11, 288(R13)
+	MOVQ                R11, 296(R13)
 	MOVL                116(SP), R11
 	SHLL                $0x10, R11
 	MOVL                108(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 180(R13)
+	MOVL                R11, 152(R13)
 	MOVL                96(SP), R11
 	SHLL                $0x10, R11
 	MOVL                88(SP), R12
@@ -7233,42 +7035,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 152(SP)
-	VPADDD.BCST         184(BX), X8, X14
-	VPXORD.BCST         188(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPBROADCASTD        156(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         304(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7280,13 +7075,14 @@ macBlocksAVX512Loop:
 	MOVL                128(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 184(R13)
+	MOVQ                R11, 304(R13)
+	MOVQ                R11, 312(R13)
 	MOVL                120(SP), R11
 	SHLL                $0x10, R11
 	MOVL                112(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 188(R13)
+	MOVL                R11, 156(R13)
 	MOVL                100(SP), R11
 	SHLL                $0x10, R11
 	MOVL                92(SP), R12
@@ -7316,42 +7112,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 156(SP)
-	VPADDD.BCST         192(BX), X8, X14
-	VPXORD.BCST         196(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        160(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         320(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7363,13 +7152,14 @@ macBlocksAVX512Loop:
 	MOVL                132(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 192(R13)
+	MOVQ                R11, 320(R13)
+	MOVQ                R11, 328(R13)
 	MOVL                124(SP), R11
 	SHLL                $0x10, R11
 	MOVL                116(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 196(R13)
+	MOVL                R11, 160(R13)
 	MOVL                104(SP), R11
 	SHLL                $0x10, R11
 	MOVL                96(SP), R12
@@ -7399,42 +7189,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 160(SP)
-	VPADDD.BCST         200(BX), X8, X14
-	VPXORD.BCST         204(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        164(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         336(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7446,13 +7229,14 @@ macBlocksAVX512Loop:
 	MOVL                136(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 200(R13)
+	MOVQ                R11, 336(R13)
+	MOVQ                R11, 344(R13)
 	MOVL                128(SP), R11
 	SHLL                $0x10, R11
 	MOVL                120(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 204(R13)
+	MOVL                R11, 164(R13)
 	MOVL                108(SP), R11
 	SHLL                $0x10, R11
 	MOVL                100(SP), R12
@@ -7482,42 +7266,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 164(SP)
-	VPADDD.BCST         208(BX), X8, X14
-	VPXORD.BCST         212(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        168(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         352(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7529,13 +7306,14 @@ macBlocksAVX512Loop:
 	MOVL                140(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 208(R13)
+	MOVQ                R11, 352(R13)
+	MOVQ                R11, 360(R13)
 	MOVL                132(SP), R11
 	SHLL                $0x10, R11
 	MOVL                124(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 212(R13)
+	MOVL                R11, 168(R13)
 	MOVL                112(SP), R11
 	SHLL                $0x10, R11
 	MOVL                104(SP), R12
@@ -7565,42 +7343,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 168(SP)
-	VPADDD.BCST         216(BX), X8, X14
-	VPXORD.BCST         220(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        172(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         368(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7612,13 +7383,14 @@ macBlocksAVX512Loop:
 	MOVL                144(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 216(R13)
+	MOVQ                R11, 368(R13)
+	MOVQ                R11, 376(R13)
 	MOVL                136(SP), R11
 	SHLL                $0x10, R11
 	MOVL                128(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 220(R13)
+	MOVL                R11, 172(R13)
 	MOVL                116(SP), R11
 	SHLL                $0x10, R11
 	MOVL                108(SP), R12
@@ -7648,42 +7420,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 172(SP)
-	VPADDD.BCST         224(BX), X8, X14
-	VPXORD.BCST         228(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        176(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         384(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7695,13 +7460,14 @@ macBlocksAVX512Loop:
 	MOVL                148(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 224(R13)
+	MOVQ                R11, 384(R13)
+	MOVQ                R11, 392(R13)
 	MOVL                140(SP), R11
 	SHLL                $0x10, R11
 	MOVL                132(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 228(R13)
+	MOVL                R11, 176(R13)
 	MOVL                120(SP), R11
 	SHLL                $0x10, R11
 	MOVL                112(SP), R12
@@ -7731,42 +7497,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 176(SP)
-	VPADDD.BCST         232(BX), X8, X14
-	VPXORD.BCST         236(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        180(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         400(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7778,13 +7537,14 @@ macBlocksAVX512Loop:
 	MOVL                152(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 232(R13)
+	MOVQ                R11, 400(R13)
+	MOVQ                R11, 408(R13)
 	MOVL                144(SP), R11
 	SHLL                $0x10, R11
 	MOVL                136(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 236(R13)
+	MOVL                R11, 180(R13)
 	MOVL                124(SP), R11
 	SHLL                $0x10, R11
 	MOVL                116(SP), R12
@@ -7814,42 +7574,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 180(SP)
-	VPADDD.BCST         240(BX), X8, X14
-	VPXORD.BCST         244(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        184(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         416(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7861,13 +7614,14 @@ macBlocksAVX512Loop:
 	MOVL                156(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 240(R13)
+	MOVQ                R11, 416(R13)
+	MOVQ                R11, 424(R13)
 	MOVL                148(SP), R11
 	SHLL                $0x10, R11
 	MOVL                140(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 244(R13)
+	MOVL                R11, 184(R13)
 	MOVL                128(SP), R11
 	SHLL                $0x10, R11
 	MOVL                120(SP), R12
@@ -7897,42 +7651,35 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 184(SP)
-	VPADDD.BCST         248(BX), X8, X14
-	VPXORD.BCST         252(BX), X9, X15
-	VALIGND             $0x01, Z10, Z8, Z10
-	VALIGND             $0x01, Z11, Z9, Z11
-	VPSHLDD             $0x10, X15, X14, X16
-	VPSHLDD             $0x10, X14, X15, X17
-	VPROLD              $0x02, X16, X18
-	VPROLD              $0x0a, X16, X19
-	VPROLD              $0x12, X16, X20
-	VPROLD              $0x18, X16, X21
-	VPROLD              $0x08, X17, X22
-	VPROLD              $0x0e, X17, X23
-	VPROLD              $0x16, X17, X24
-	VPROLD              $0x1e, X17, X25
-	VPTERNLOGD          $0x96, X19, X18, X16
-	VPTERNLOGD          $0x96, X21, X20, X16
-	VPTERNLOGD          $0x96, X23, X22, X17
-	VPTERNLOGD          $0x96, X25, X24, X17
-	VGF2P8AFFINEQB      $0x00, X4, X16, X26
+	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPBROADCASTD        188(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPROLVD             X14, X16, X19
+	VPROLVD             X15, X16, X20
+	VPTERNLOGD          $0x96, X18, X17, X16
+	VPXORD              X20, X19, X19
+	VPXORD              X19, X16, X16
+	VPADDD.BCST         432(BX), X8, K4, X8
+	VPROLQ              $0x10, X8, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPROLVD             X14, X21, X24
+	VPROLVD             X15, X21, X25
+	VPTERNLOGD          $0x96, X23, X22, X21
+	VPTERNLOGD          $0x96, X16, X25, X24
+	VPXORD              X24, X21, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
 	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VMOVDQA64           Z16, Z27
-	VPERMI2B            Z1, Z0, Z27
-	VMOVDQA64           Z16, Z28
-	VPERMI2B            Z3, Z2, Z28
-	VPMOVB2M            X16, K2
+	VPERMT2B            Z1, Z21, Z27
+	VPERMT2B            Z3, Z21, Z28
+	VPMOVB2M            X21, K2
 	VPBLENDMB           X28, X27, K2, X27
 	VPBLENDMB           X27, X26, K1, X8
-	VGF2P8AFFINEQB      $0x00, X4, X17, X29
-	VGF2P8AFFINEINVQB   $0x55, X5, X29, X29
-	VMOVDQA64           Z17, Z30
-	VPERMI2B            Z1, Z0, Z30
-	VMOVDQA64           Z17, Z31
-	VPERMI2B            Z3, Z2, Z31
-	VPMOVB2M            X17, K3
-	VPBLENDMB           X31, X30, K3, X30
-	VPBLENDMB           X30, X29, K1, X9
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7944,13 +7691,14 @@ macBlocksAVX512Loop:
 	MOVL                160(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 248(R13)
+	MOVQ                R11, 432(R13)
+	MOVQ                R11, 440(R13)
 	MOVL                152(SP), R11
 	SHLL                $0x10, R11
 	MOVL                144(SP), R12
 	SHRL                $0x0f, R12
 	ORL                 R12, R11
-	MOVL                R11, 252(R13)
+	MOVL                R11, 188(R13)
 	MOVL                132(SP), R11
 	SHLL                $0x10, R11
 	MOVL                124(SP), R12
@@ -7980,18 +7728,18 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 188(SP)
-	VPXORD              (BX), Z10, Z14
-	VPADDD              Z11, Z14, Z14
-	VPXORD              64(BX), Z14, Z14
-	VMOVDQU64           Z14, 64(DX)
-	VMOVDQU             64(SP), Y14
-	VMOVDQU             96(SP), Y15
-	VMOVDQU             128(SP), Y12
-	VMOVDQU             160(SP), Y13
-	VMOVDQU             Y14, (SP)
-	VMOVDQU             Y15, 32(SP)
-	VMOVDQU             Y12, 64(SP)
-	VMOVDQU             Y13, 96(SP)
+	VMOVDQU64           evenidx<>+0(SB), Z16
+	VPERMI2D            Z11, Z10, Z16
+	VMOVDQU64           oddidx<>+0(SB), Z17
+	VPERMI2D            Z11, Z10, Z17
+	VPXORD              (BX), Z16, Z16
+	VPADDD              Z17, Z16, Z16
+	VPXORD              64(BX), Z16, Z16
+	VMOVDQU64           Z16, 64(DX)
+	VMOVDQU64           64(SP), Z16
+	VMOVDQU64           128(SP), Z17
+	VMOVDQU64           Z16, (SP)
+	VMOVDQU64           Z17, 64(SP)
 	XCHGQ               BX, R13
 	ADDQ                $0x40, SI
 	DECQ                CX
@@ -8004,12 +7752,11 @@ macBlocksAVX512Loop:
 	VMOVDQU             X15, 32(DI)
 	VMOVDQU             48(SP), X15
 	VMOVDQU             X15, 48(DI)
-	VMOVD               X8, 64(DI)
-	VMOVD               X9, 68(DI)
+	VMOVQ               X8, 64(DI)
 	MOVQ                tag+24(FP), AX
-	VMOVDQU             704(SP), X0
-	VMOVDQU             720(SP), X1
-	VMOVDQU             736(SP), X2
+	VMOVDQU             1088(SP), X0
+	VMOVDQU             1104(SP), X1
+	VMOVDQU             1120(SP), X2
 	VPSLLDQ             $0x08, X0, X0
 	VPSRLDQ             $0x08, X2, X2
 	VPXOR               X0, X1, X1
@@ -8024,7 +7771,7 @@ macBlocksAVX512Done:
 
 // func initAVX2(s *[18]uint32)
 // Requires: AES, AVX, AVX2
-TEXT ·initAVX2(SB), $192-8
+TEXT ·initAVX2(SB), $576-8
 	MOVQ        s+0(FP), DI
 	VMOVDQU     (DI), X15
 	VMOVDQU     X15, (SP)
@@ -8034,1723 +7781,2039 @@ TEXT ·initAVX2(SB), $192-8
 	VMOVDQU     X15, 32(SP)
 	VMOVDQU     48(DI), X15
 	VMOVDQU     X15, 48(SP)
+	VMOVQ       64(DI), X8
 	VMOVDQU     oddbytes<>+0(SB), X7
 	VMOVDQU     nibble<>+0(SB), X9
 	VMOVDQU     ·s0Nibble+0(SB), X10
 	VMOVDQU     ·s0Nibble+16(SB), X11
-	VMOVQ       64(DI), X8
 	VPUNPCKLQDQ X8, X8, X8
 	MOVL        60(SP), R8
 	MOVL        $0x00000002, CX
 
 initAVX2Loop:
-	MOVL        44(SP), R11
-	SHLL        $0x10, R11
-	MOVL        36(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 64(SP)
-	MOVL        28(SP), R11
-	SHLL        $0x10, R11
-	MOVL        20(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 68(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     56(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    64(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        (SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        16(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        40(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        52(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, (SP)
-	MOVL        48(SP), R11
-	SHLL        $0x10, R11
-	MOVL        40(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 72(SP)
-	MOVL        32(SP), R11
-	SHLL        $0x10, R11
-	MOVL        24(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 76(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     60(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    72(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        4(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        20(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        44(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        56(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 4(SP)
-	MOVL        52(SP), R11
-	SHLL        $0x10, R11
-	MOVL        44(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 80(SP)
-	MOVL        36(SP), R11
-	SHLL        $0x10, R11
-	MOVL        28(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 84(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     (SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    80(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        8(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        24(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        48(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        60(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 8(SP)
-	MOVL        56(SP), R11
-	SHLL        $0x10, R11
-	MOVL        48(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 88(SP)
-	MOVL        40(SP), R11
-	SHLL        $0x10, R11
-	MOVL        32(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 92(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     4(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    88(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        12(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        28(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        52(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        (SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 12(SP)
-	MOVL        60(SP), R11
-	SHLL        $0x10, R11
-	MOVL        52(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 96(SP)
-	MOVL        44(SP), R11
-	SHLL        $0x10, R11
-	MOVL        36(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 100(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     8(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    96(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        16(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        32(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        56(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        4(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 16(SP)
-	MOVL        (SP), R11
-	SHLL        $0x10, R11
-	MOVL        56(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 104(SP)
-	MOVL        48(SP), R11
-	SHLL        $0x10, R11
-	MOVL        40(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 108(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     12(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    104(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        20(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        36(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        60(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        8(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 20(SP)
-	MOVL        4(SP), R11
-	SHLL        $0x10, R11
-	MOVL        60(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 112(SP)
-	MOVL        52(SP), R11
-	SHLL        $0x10, R11
-	MOVL        44(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 116(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     16(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    112(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        24(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        40(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        (SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        12(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 24(SP)
-	MOVL        8(SP), R11
-	SHLL        $0x10, R11
-	MOVL        (SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 120(SP)
-	MOVL        56(SP), R11
-	SHLL        $0x10, R11
-	MOVL        48(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 124(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     20(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    120(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        28(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        44(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        4(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        16(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 28(SP)
-	MOVL        12(SP), R11
-	SHLL        $0x10, R11
-	MOVL        4(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 128(SP)
-	MOVL        60(SP), R11
-	SHLL        $0x10, R11
-	MOVL        52(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 132(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     24(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    128(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        32(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        48(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        8(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        20(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 32(SP)
-	MOVL        16(SP), R11
-	SHLL        $0x10, R11
-	MOVL        8(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 136(SP)
-	MOVL        (SP), R11
-	SHLL        $0x10, R11
-	MOVL        56(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 140(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     28(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    136(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        36(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        52(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        12(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        24(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 36(SP)
-	MOVL        20(SP), R11
-	SHLL        $0x10, R11
-	MOVL        12(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 144(SP)
-	MOVL        4(SP), R11
-	SHLL        $0x10, R11
-	MOVL        60(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 148(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     32(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    144(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        40(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        56(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        16(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        28(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 40(SP)
-	MOVL        24(SP), R11
-	SHLL        $0x10, R11
-	MOVL        16(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 152(SP)
-	MOVL        8(SP), R11
-	SHLL        $0x10, R11
-	MOVL        (SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 156(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     36(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    152(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        44(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        60(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        20(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        32(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 44(SP)
-	MOVL        28(SP), R11
-	SHLL        $0x10, R11
-	MOVL        20(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 160(SP)
-	MOVL        12(SP), R11
-	SHLL        $0x10, R11
-	MOVL        4(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 164(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     40(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    160(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        48(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        (SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        24(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        36(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 48(SP)
-	MOVL        32(SP), R11
-	SHLL        $0x10, R11
-	MOVL        24(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 168(SP)
-	MOVL        16(SP), R11
-	SHLL        $0x10, R11
-	MOVL        8(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 172(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     44(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    168(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        52(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        4(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        28(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        40(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 52(SP)
-	MOVL        36(SP), R11
-	SHLL        $0x10, R11
-	MOVL        28(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 176(SP)
-	MOVL        20(SP), R11
-	SHLL        $0x10, R11
-	MOVL        12(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 180(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R8, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     48(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    176(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        56(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        8(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        32(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        44(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	SHRL        $0x01, SI
-	ADDQ        SI, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 56(SP)
-	MOVL        40(SP), R11
-	SHLL        $0x10, R11
-	MOVL        32(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 184(SP)
-	MOVL        24(SP), R11
-	SHLL        $0x10, R11
-	MOVL        16(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 188(SP)
-	VMOVD       X8, AX
-	VPEXTRD     $0x01, X8, BX
-	MOVL        R9, SI
-	ANDL        $0x7fff8000, SI
-	SHLL        $0x01, SI
-	MOVWLZX     52(SP), R11
-	ORL         R11, SI
-	XORL        AX, SI
-	ADDL        BX, SI
-	VMOVDDUP    184(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        60(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        12(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        36(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        48(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	SHRL        $0x01, SI
-	ADDQ        SI, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 60(SP)
-	DECL        CX
-	JNZ         initAVX2Loop
-	MOVL        44(SP), R11
-	SHLL        $0x10, R11
-	MOVL        36(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 64(SP)
-	MOVL        28(SP), R11
-	SHLL        $0x10, R11
-	MOVL        20(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 68(SP)
-	VMOVDDUP    64(SP), X12
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        (SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        16(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        40(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        52(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, (SP)
-	MOVL        4(SP), AX
-	MOVL        AX, (DI)
-	MOVL        8(SP), AX
-	MOVL        AX, 4(DI)
-	MOVL        12(SP), AX
-	MOVL        AX, 8(DI)
-	MOVL        16(SP), AX
-	MOVL        AX, 12(DI)
-	MOVL        20(SP), AX
-	MOVL        AX, 16(DI)
-	MOVL        24(SP), AX
-	MOVL        AX, 20(DI)
-	MOVL        28(SP), AX
-	MOVL        AX, 24(DI)
-	MOVL        32(SP), AX
-	MOVL        AX, 28(DI)
-	MOVL        36(SP), AX
-	MOVL        AX, 32(DI)
-	MOVL        40(SP), AX
-	MOVL        AX, 36(DI)
-	MOVL        44(SP), AX
-	MOVL        AX, 40(DI)
-	MOVL        48(SP), AX
-	MOVL        AX, 44(DI)
-	MOVL        52(SP), AX
-	MOVL        AX, 48(DI)
-	MOVL        56(SP), AX
-	MOVL        AX, 52(DI)
-	MOVL        60(SP), AX
-	MOVL        AX, 56(DI)
-	MOVL        (SP), AX
-	MOVL        AX, 60(DI)
-	VMOVQ       X8, 64(DI)
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 64(SP)
+	MOVQ         R11, 72(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      56(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 80(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       64(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         (SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         52(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, (SP)
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 96(SP)
+	MOVQ         R11, 104(SP)
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 112(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      60(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 112(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       96(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         4(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         20(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         44(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         56(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 4(SP)
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 128(SP)
+	MOVQ         R11, 136(SP)
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 144(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      (SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 144(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       128(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         8(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         24(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         48(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         60(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 8(SP)
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 160(SP)
+	MOVQ         R11, 168(SP)
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 176(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      4(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 176(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       160(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         12(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         28(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         52(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         (SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 12(SP)
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 192(SP)
+	MOVQ         R11, 200(SP)
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 208(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      8(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 208(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       192(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         16(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         32(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         56(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         4(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 16(SP)
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 224(SP)
+	MOVQ         R11, 232(SP)
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 240(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      12(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 240(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       224(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         20(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         36(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         60(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         8(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 20(SP)
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 256(SP)
+	MOVQ         R11, 264(SP)
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 272(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      16(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 272(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       256(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         24(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         (SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         12(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 24(SP)
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 288(SP)
+	MOVQ         R11, 296(SP)
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 304(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      20(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 304(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       288(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         28(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         44(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         4(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         16(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 28(SP)
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 320(SP)
+	MOVQ         R11, 328(SP)
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 336(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      24(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 336(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       320(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         32(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         48(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         8(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         20(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 32(SP)
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 352(SP)
+	MOVQ         R11, 360(SP)
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 368(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      28(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 368(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       352(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         36(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         52(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         12(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         24(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 36(SP)
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 384(SP)
+	MOVQ         R11, 392(SP)
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 400(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      32(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 400(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       384(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         40(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         56(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         28(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 40(SP)
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 416(SP)
+	MOVQ         R11, 424(SP)
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 432(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      36(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 432(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       416(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         44(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         60(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         20(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         32(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 44(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 448(SP)
+	MOVQ         R11, 456(SP)
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 464(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      40(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 464(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       448(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         48(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         (SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         24(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         36(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 48(SP)
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 480(SP)
+	MOVQ         R11, 488(SP)
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 496(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      44(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 496(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       480(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         52(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         4(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         28(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         40(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 52(SP)
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 512(SP)
+	MOVQ         R11, 520(SP)
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 528(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      48(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 528(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       512(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         56(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         8(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         32(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         44(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 56(SP)
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 544(SP)
+	MOVQ         R11, 552(SP)
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 560(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      52(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 560(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       544(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         60(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         12(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         36(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         48(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 60(SP)
+	DECL         CX
+	JNZ          initAVX2Loop
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 64(SP)
+	MOVQ         R11, 72(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(SP)
+	VPBROADCASTD 80(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       64(SP), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         (SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         52(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, (SP)
+	MOVL         4(SP), AX
+	MOVL         AX, (DI)
+	MOVL         8(SP), AX
+	MOVL         AX, 4(DI)
+	MOVL         12(SP), AX
+	MOVL         AX, 8(DI)
+	MOVL         16(SP), AX
+	MOVL         AX, 12(DI)
+	MOVL         20(SP), AX
+	MOVL         AX, 16(DI)
+	MOVL         24(SP), AX
+	MOVL         AX, 20(DI)
+	MOVL         28(SP), AX
+	MOVL         AX, 24(DI)
+	MOVL         32(SP), AX
+	MOVL         AX, 28(DI)
+	MOVL         36(SP), AX
+	MOVL         AX, 32(DI)
+	MOVL         40(SP), AX
+	MOVL         AX, 36(DI)
+	MOVL         44(SP), AX
+	MOVL         AX, 40(DI)
+	MOVL         48(SP), AX
+	MOVL         AX, 44(DI)
+	MOVL         52(SP), AX
+	MOVL         AX, 48(DI)
+	MOVL         56(SP), AX
+	MOVL         AX, 52(DI)
+	MOVL         60(SP), AX
+	MOVL         AX, 56(DI)
+	MOVL         (SP), AX
+	MOVL         AX, 60(DI)
+	VMOVQ        X8, 64(DI)
 	VZEROUPPER
 	RET
 
 // func keyStreamAVX2(s *[18]uint32, ks []uint32)
 // Requires: AES, AVX, AVX2
-TEXT ·keyStreamAVX2(SB), $832-32
+TEXT ·keyStreamAVX2(SB), $1216-32
 	MOVQ        s+0(FP), DI
 	MOVQ        ks_base+8(FP), DX
 	MOVQ        ks_len+16(FP), CX
 	SHRQ        $0x04, CX
 	JZ          keyStreamAVX2Done
-	VMOVDQU     oddbytes<>+0(SB), X7
-	VMOVDQU     nibble<>+0(SB), X9
-	VMOVDQU     ·s0Nibble+0(SB), X10
-	VMOVDQU     ·s0Nibble+16(SB), X11
-	VMOVQ       64(DI), X8
-	VPUNPCKLQDQ X8, X8, X8
 	VMOVDQU     (DI), X15
 	VMOVDQU     X15, (SP)
 	VMOVDQU     16(DI), X15
@@ -9759,8 +9822,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	VMOVDQU     X15, 32(SP)
 	VMOVDQU     48(DI), X15
 	VMOVDQU     X15, 48(SP)
+	VMOVQ       64(DI), X8
+	VMOVDQU     oddbytes<>+0(SB), X7
+	VMOVDQU     nibble<>+0(SB), X9
+	VMOVDQU     ·s0Nibble+0(SB), X10
+	VMOVDQU     ·s0Nibble+16(SB), X11
+	VPUNPCKLQDQ X8, X8, X8
 	LEAQ        192(SP), BX
-	LEAQ        448(SP), R13
+	LEAQ        640(SP), R13
 	MOVL        60(SP), R8
 	MOVL        R8, R11
 	ANDL        $0x7fff8000, R11
@@ -9773,13 +9842,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        36(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 128(BX)
+	MOVQ        R11, 192(BX)
+	MOVQ        R11, 200(BX)
 	MOVL        28(SP), R11
 	SHLL        $0x10, R11
 	MOVL        20(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 132(BX)
+	MOVL        R11, 128(BX)
 	MOVL        8(SP), R11
 	SHLL        $0x10, R11
 	MOVL        (SP), R12
@@ -9820,13 +9890,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        40(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 136(BX)
+	MOVQ        R11, 208(BX)
+	MOVQ        R11, 216(BX)
 	MOVL        32(SP), R11
 	SHLL        $0x10, R11
 	MOVL        24(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 140(BX)
+	MOVL        R11, 132(BX)
 	MOVL        12(SP), R11
 	SHLL        $0x10, R11
 	MOVL        4(SP), R12
@@ -9867,13 +9938,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        44(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 144(BX)
+	MOVQ        R11, 224(BX)
+	MOVQ        R11, 232(BX)
 	MOVL        36(SP), R11
 	SHLL        $0x10, R11
 	MOVL        28(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 148(BX)
+	MOVL        R11, 136(BX)
 	MOVL        16(SP), R11
 	SHLL        $0x10, R11
 	MOVL        8(SP), R12
@@ -9914,13 +9986,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        48(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 152(BX)
+	MOVQ        R11, 240(BX)
+	MOVQ        R11, 248(BX)
 	MOVL        40(SP), R11
 	SHLL        $0x10, R11
 	MOVL        32(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 156(BX)
+	MOVL        R11, 140(BX)
 	MOVL        20(SP), R11
 	SHLL        $0x10, R11
 	MOVL        12(SP), R12
@@ -9961,13 +10034,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        52(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 160(BX)
+	MOVQ        R11, 256(BX)
+	MOVQ        R11, 264(BX)
 	MOVL        44(SP), R11
 	SHLL        $0x10, R11
 	MOVL        36(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 164(BX)
+	MOVL        R11, 144(BX)
 	MOVL        24(SP), R11
 	SHLL        $0x10, R11
 	MOVL        16(SP), R12
@@ -10008,13 +10082,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        56(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 168(BX)
+	MOVQ        R11, 272(BX)
+	MOVQ        R11, 280(BX)
 	MOVL        48(SP), R11
 	SHLL        $0x10, R11
 	MOVL        40(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 172(BX)
+	MOVL        R11, 148(BX)
 	MOVL        28(SP), R11
 	SHLL        $0x10, R11
 	MOVL        20(SP), R12
@@ -10055,13 +10130,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        60(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 176(BX)
+	MOVQ        R11, 288(BX)
+	MOVQ        R11, 296(BX)
 	MOVL        52(SP), R11
 	SHLL        $0x10, R11
 	MOVL        44(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 180(BX)
+	MOVL        R11, 152(BX)
 	MOVL        32(SP), R11
 	SHLL        $0x10, R11
 	MOVL        24(SP), R12
@@ -10102,13 +10178,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        64(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 184(BX)
+	MOVQ        R11, 304(BX)
+	MOVQ        R11, 312(BX)
 	MOVL        56(SP), R11
 	SHLL        $0x10, R11
 	MOVL        48(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 188(BX)
+	MOVL        R11, 156(BX)
 	MOVL        36(SP), R11
 	SHLL        $0x10, R11
 	MOVL        28(SP), R12
@@ -10149,13 +10226,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        68(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 192(BX)
+	MOVQ        R11, 320(BX)
+	MOVQ        R11, 328(BX)
 	MOVL        60(SP), R11
 	SHLL        $0x10, R11
 	MOVL        52(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 196(BX)
+	MOVL        R11, 160(BX)
 	MOVL        40(SP), R11
 	SHLL        $0x10, R11
 	MOVL        32(SP), R12
@@ -10196,13 +10274,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        72(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 200(BX)
+	MOVQ        R11, 336(BX)
+	MOVQ        R11, 344(BX)
 	MOVL        64(SP), R11
 	SHLL        $0x10, R11
 	MOVL        56(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 204(BX)
+	MOVL        R11, 164(BX)
 	MOVL        44(SP), R11
 	SHLL        $0x10, R11
 	MOVL        36(SP), R12
@@ -10243,13 +10322,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        76(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 208(BX)
+	MOVQ        R11, 352(BX)
+	MOVQ        R11, 360(BX)
 	MOVL        68(SP), R11
 	SHLL        $0x10, R11
 	MOVL        60(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 212(BX)
+	MOVL        R11, 168(BX)
 	MOVL        48(SP), R11
 	SHLL        $0x10, R11
 	MOVL        40(SP), R12
@@ -10290,13 +10370,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        80(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 216(BX)
+	MOVQ        R11, 368(BX)
+	MOVQ        R11, 376(BX)
 	MOVL        72(SP), R11
 	SHLL        $0x10, R11
 	MOVL        64(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 220(BX)
+	MOVL        R11, 172(BX)
 	MOVL        52(SP), R11
 	SHLL        $0x10, R11
 	MOVL        44(SP), R12
@@ -10337,13 +10418,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        84(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 224(BX)
+	MOVQ        R11, 384(BX)
+	MOVQ        R11, 392(BX)
 	MOVL        76(SP), R11
 	SHLL        $0x10, R11
 	MOVL        68(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 228(BX)
+	MOVL        R11, 176(BX)
 	MOVL        56(SP), R11
 	SHLL        $0x10, R11
 	MOVL        48(SP), R12
@@ -10384,13 +10466,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        88(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 232(BX)
+	MOVQ        R11, 400(BX)
+	MOVQ        R11, 408(BX)
 	MOVL        80(SP), R11
 	SHLL        $0x10, R11
 	MOVL        72(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 236(BX)
+	MOVL        R11, 180(BX)
 	MOVL        60(SP), R11
 	SHLL        $0x10, R11
 	MOVL        52(SP), R12
@@ -10431,13 +10514,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        92(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 240(BX)
+	MOVQ        R11, 416(BX)
+	MOVQ        R11, 424(BX)
 	MOVL        84(SP), R11
 	SHLL        $0x10, R11
 	MOVL        76(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 244(BX)
+	MOVL        R11, 184(BX)
 	MOVL        64(SP), R11
 	SHLL        $0x10, R11
 	MOVL        56(SP), R12
@@ -10478,13 +10562,14 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        96(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 248(BX)
+	MOVQ        R11, 432(BX)
+	MOVQ        R11, 440(BX)
 	MOVL        88(SP), R11
 	SHLL        $0x10, R11
 	MOVL        80(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 252(BX)
+	MOVL        R11, 188(BX)
 	MOVL        68(SP), R11
 	SHLL        $0x10, R11
 	MOVL        60(SP), R12
@@ -10516,1647 +10601,1935 @@ TEXT ·keyStreamAVX2(SB), $832-32
 	MOVL        R8, 124(SP)
 
 keyStreamAVX2Loop:
-	VMOVDDUP    128(BX), X12
-	VMOVQ       X8, 704(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     120(SP), R12
-	ORL         R12, R11
-	MOVL        R11, (R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 128(R13)
-	MOVL        92(SP), R11
-	SHLL        $0x10, R11
-	MOVL        84(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 132(R13)
-	MOVL        72(SP), R11
-	SHLL        $0x10, R11
-	MOVL        64(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 64(R13)
-	MOVL        64(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        80(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        104(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        116(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 128(SP)
-	VMOVDDUP    136(BX), X12
-	VMOVQ       X8, 712(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     124(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 4(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 136(R13)
-	MOVL        96(SP), R11
-	SHLL        $0x10, R11
-	MOVL        88(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 140(R13)
-	MOVL        76(SP), R11
-	SHLL        $0x10, R11
-	MOVL        68(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 68(R13)
-	MOVL        68(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        84(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        108(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        120(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 132(SP)
-	VMOVDDUP    144(BX), X12
-	VMOVQ       X8, 720(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     128(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 8(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 144(R13)
-	MOVL        100(SP), R11
-	SHLL        $0x10, R11
-	MOVL        92(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 148(R13)
-	MOVL        80(SP), R11
-	SHLL        $0x10, R11
-	MOVL        72(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 72(R13)
-	MOVL        72(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        88(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        112(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        124(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 136(SP)
-	VMOVDDUP    152(BX), X12
-	VMOVQ       X8, 728(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     132(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 12(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 152(R13)
-	MOVL        104(SP), R11
-	SHLL        $0x10, R11
-	MOVL        96(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 156(R13)
-	MOVL        84(SP), R11
-	SHLL        $0x10, R11
-	MOVL        76(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 76(R13)
-	MOVL        76(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        92(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        116(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        128(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 140(SP)
-	VMOVDDUP    160(BX), X12
-	VMOVQ       X8, 736(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     136(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 16(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 160(R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 164(R13)
-	MOVL        88(SP), R11
-	SHLL        $0x10, R11
-	MOVL        80(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 80(R13)
-	MOVL        80(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        96(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        120(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        132(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 144(SP)
-	VMOVDDUP    168(BX), X12
-	VMOVQ       X8, 744(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     140(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 20(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 168(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 172(R13)
-	MOVL        92(SP), R11
-	SHLL        $0x10, R11
-	MOVL        84(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 84(R13)
-	MOVL        84(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        100(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        124(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        136(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 148(SP)
-	VMOVDDUP    176(BX), X12
-	VMOVQ       X8, 752(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     144(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 24(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 176(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 180(R13)
-	MOVL        96(SP), R11
-	SHLL        $0x10, R11
-	MOVL        88(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 88(R13)
-	MOVL        88(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        104(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        128(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        140(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 152(SP)
-	VMOVDDUP    184(BX), X12
-	VMOVQ       X8, 760(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     148(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 28(R13)
-	MOVL        136(SP), R11
-	SHLL        $0x10, R11
-	MOVL        128(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 184(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 188(R13)
-	MOVL        100(SP), R11
-	SHLL        $0x10, R11
-	MOVL        92(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 92(R13)
-	MOVL        92(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        108(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        132(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        144(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 156(SP)
-	VMOVDDUP    192(BX), X12
-	VMOVQ       X8, 768(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     152(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 32(R13)
-	MOVL        140(SP), R11
-	SHLL        $0x10, R11
-	MOVL        132(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 192(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 196(R13)
-	MOVL        104(SP), R11
-	SHLL        $0x10, R11
-	MOVL        96(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 96(R13)
-	MOVL        96(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        112(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        136(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        148(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 160(SP)
-	VMOVDDUP    200(BX), X12
-	VMOVQ       X8, 776(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     156(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 36(R13)
-	MOVL        144(SP), R11
-	SHLL        $0x10, R11
-	MOVL        136(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 200(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 204(R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 100(R13)
-	MOVL        100(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        116(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        140(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        152(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 164(SP)
-	VMOVDDUP    208(BX), X12
-	VMOVQ       X8, 784(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     160(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 40(R13)
-	MOVL        148(SP), R11
-	SHLL        $0x10, R11
-	MOVL        140(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 208(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 212(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 104(R13)
-	MOVL        104(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        120(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        144(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        156(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 168(SP)
-	VMOVDDUP    216(BX), X12
-	VMOVQ       X8, 792(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     164(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 44(R13)
-	MOVL        152(SP), R11
-	SHLL        $0x10, R11
-	MOVL        144(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 216(R13)
-	MOVL        136(SP), R11
-	SHLL        $0x10, R11
-	MOVL        128(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 220(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 108(R13)
-	MOVL        108(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        124(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        148(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        160(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 172(SP)
-	VMOVDDUP    224(BX), X12
-	VMOVQ       X8, 800(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     168(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 48(R13)
-	MOVL        156(SP), R11
-	SHLL        $0x10, R11
-	MOVL        148(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 224(R13)
-	MOVL        140(SP), R11
-	SHLL        $0x10, R11
-	MOVL        132(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 228(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 112(R13)
-	MOVL        112(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        128(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        152(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        164(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 176(SP)
-	VMOVDDUP    232(BX), X12
-	VMOVQ       X8, 808(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     172(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 52(R13)
-	MOVL        160(SP), R11
-	SHLL        $0x10, R11
-	MOVL        152(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 232(R13)
-	MOVL        144(SP), R11
-	SHLL        $0x10, R11
-	MOVL        136(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 236(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 116(R13)
-	MOVL        116(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        132(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        156(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        168(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 180(SP)
-	VMOVDDUP    240(BX), X12
-	VMOVQ       X8, 816(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     176(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 56(R13)
-	MOVL        164(SP), R11
-	SHLL        $0x10, R11
-	MOVL        156(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 240(R13)
-	MOVL        148(SP), R11
-	SHLL        $0x10, R11
-	MOVL        140(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 244(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 120(R13)
-	MOVL        120(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        136(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        160(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        172(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 184(SP)
-	VMOVDDUP    248(BX), X12
-	VMOVQ       X8, 824(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     180(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 60(R13)
-	MOVL        168(SP), R11
-	SHLL        $0x10, R11
-	MOVL        160(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 248(R13)
-	MOVL        152(SP), R11
-	SHLL        $0x10, R11
-	MOVL        144(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 252(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 124(R13)
-	MOVL        124(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        140(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        164(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        176(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 188(SP)
-	VMOVDQU     704(SP), Y0
-	VMOVDQU     736(SP), Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y3
-	VPERMQ      $0xd8, Y2, Y2
-	VPERMQ      $0xd8, Y3, Y3
-	VPXOR       (BX), Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPXOR       64(BX), Y2, Y2
-	VMOVDQU     Y2, (DX)
-	VMOVDQU     768(SP), Y0
-	VMOVDQU     800(SP), Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y3
-	VPERMQ      $0xd8, Y2, Y2
-	VPERMQ      $0xd8, Y3, Y3
-	VPXOR       32(BX), Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPXOR       96(BX), Y2, Y2
-	VMOVDQU     Y2, 32(DX)
-	VMOVDQU     64(SP), Y14
-	VMOVDQU     96(SP), Y15
-	VMOVDQU     128(SP), Y12
-	VMOVDQU     160(SP), Y13
-	VMOVDQU     Y14, (SP)
-	VMOVDQU     Y15, 32(SP)
-	VMOVDQU     Y12, 64(SP)
-	VMOVDQU     Y13, 96(SP)
-	XCHGQ       BX, R13
-	ADDQ        $0x40, DX
-	DECQ        CX
-	JNZ         keyStreamAVX2Loop
-	VMOVDQU     (SP), X15
-	VMOVDQU     X15, (DI)
-	VMOVDQU     16(SP), X15
-	VMOVDQU     X15, 16(DI)
-	VMOVDQU     32(SP), X15
-	VMOVDQU     X15, 32(DI)
-	VMOVDQU     48(SP), X15
-	VMOVDQU     X15, 48(DI)
-	VMOVQ       X8, 64(DI)
+	VMOVQ        X8, 1088(SP)
+	VPBROADCASTD 128(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       192(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      120(SP), R12
+	ORL          R12, R11
+	MOVL         R11, (R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 192(R13)
+	MOVQ         R11, 200(R13)
+	MOVL         92(SP), R11
+	SHLL         $0x10, R11
+	MOVL         84(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 128(R13)
+	MOVL         72(SP), R11
+	SHLL         $0x10, R11
+	MOVL         64(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 64(R13)
+	MOVL         64(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         80(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         104(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         116(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 128(SP)
+	VMOVQ        X8, 1096(SP)
+	VPBROADCASTD 132(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       208(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      124(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 4(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 208(R13)
+	MOVQ         R11, 216(R13)
+	MOVL         96(SP), R11
+	SHLL         $0x10, R11
+	MOVL         88(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 132(R13)
+	MOVL         76(SP), R11
+	SHLL         $0x10, R11
+	MOVL         68(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 68(R13)
+	MOVL         68(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         84(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         108(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         120(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 132(SP)
+	VMOVQ        X8, 1104(SP)
+	VPBROADCASTD 136(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       224(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      128(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 8(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 224(R13)
+	MOVQ         R11, 232(R13)
+	MOVL         100(SP), R11
+	SHLL         $0x10, R11
+	MOVL         92(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 136(R13)
+	MOVL         80(SP), R11
+	SHLL         $0x10, R11
+	MOVL         72(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 72(R13)
+	MOVL         72(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         88(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         112(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         124(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 136(SP)
+	VMOVQ        X8, 1112(SP)
+	VPBROADCASTD 140(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       240(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      132(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 12(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 240(R13)
+	MOVQ         R11, 248(R13)
+	MOVL         104(SP), R11
+	SHLL         $0x10, R11
+	MOVL         96(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 140(R13)
+	MOVL         84(SP), R11
+	SHLL         $0x10, R11
+	MOVL         76(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 76(R13)
+	MOVL         76(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         92(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         116(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         128(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 140(SP)
+	VMOVQ        X8, 1120(SP)
+	VPBROADCASTD 144(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       256(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      136(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 16(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 256(R13)
+	MOVQ         R11, 264(R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 144(R13)
+	MOVL         88(SP), R11
+	SHLL         $0x10, R11
+	MOVL         80(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(R13)
+	MOVL         80(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         96(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         120(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         132(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 144(SP)
+	VMOVQ        X8, 1128(SP)
+	VPBROADCASTD 148(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       272(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      140(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 20(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 272(R13)
+	MOVQ         R11, 280(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 148(R13)
+	MOVL         92(SP), R11
+	SHLL         $0x10, R11
+	MOVL         84(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 84(R13)
+	MOVL         84(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         100(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         124(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         136(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 148(SP)
+	VMOVQ        X8, 1136(SP)
+	VPBROADCASTD 152(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       288(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      144(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 24(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 288(R13)
+	MOVQ         R11, 296(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 152(R13)
+	MOVL         96(SP), R11
+	SHLL         $0x10, R11
+	MOVL         88(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 88(R13)
+	MOVL         88(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         104(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         128(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         140(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 152(SP)
+	VMOVQ        X8, 1144(SP)
+	VPBROADCASTD 156(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       304(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      148(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 28(R13)
+	MOVL         136(SP), R11
+	SHLL         $0x10, R11
+	MOVL         128(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 304(R13)
+	MOVQ         R11, 312(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 156(R13)
+	MOVL         100(SP), R11
+	SHLL         $0x10, R11
+	MOVL         92(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 92(R13)
+	MOVL         92(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         108(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         132(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         144(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 156(SP)
+	VMOVQ        X8, 1152(SP)
+	VPBROADCASTD 160(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       320(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      152(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 32(R13)
+	MOVL         140(SP), R11
+	SHLL         $0x10, R11
+	MOVL         132(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 320(R13)
+	MOVQ         R11, 328(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 160(R13)
+	MOVL         104(SP), R11
+	SHLL         $0x10, R11
+	MOVL         96(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 96(R13)
+	MOVL         96(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         112(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         136(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         148(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 160(SP)
+	VMOVQ        X8, 1160(SP)
+	VPBROADCASTD 164(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       336(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      156(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 36(R13)
+	MOVL         144(SP), R11
+	SHLL         $0x10, R11
+	MOVL         136(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 336(R13)
+	MOVQ         R11, 344(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 164(R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 100(R13)
+	MOVL         100(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         116(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         140(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         152(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 164(SP)
+	VMOVQ        X8, 1168(SP)
+	VPBROADCASTD 168(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       352(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      160(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 40(R13)
+	MOVL         148(SP), R11
+	SHLL         $0x10, R11
+	MOVL         140(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 352(R13)
+	MOVQ         R11, 360(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 168(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 104(R13)
+	MOVL         104(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         120(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         144(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         156(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 168(SP)
+	VMOVQ        X8, 1176(SP)
+	VPBROADCASTD 172(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       368(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      164(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 44(R13)
+	MOVL         152(SP), R11
+	SHLL         $0x10, R11
+	MOVL         144(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 368(R13)
+	MOVQ         R11, 376(R13)
+	MOVL         136(SP), R11
+	SHLL         $0x10, R11
+	MOVL         128(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 172(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 108(R13)
+	MOVL         108(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         124(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         148(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         160(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 172(SP)
+	VMOVQ        X8, 1184(SP)
+	VPBROADCASTD 176(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       384(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      168(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 48(R13)
+	MOVL         156(SP), R11
+	SHLL         $0x10, R11
+	MOVL         148(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 384(R13)
+	MOVQ         R11, 392(R13)
+	MOVL         140(SP), R11
+	SHLL         $0x10, R11
+	MOVL         132(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 176(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 112(R13)
+	MOVL         112(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         128(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         152(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         164(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 176(SP)
+	VMOVQ        X8, 1192(SP)
+	VPBROADCASTD 180(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       400(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      172(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 52(R13)
+	MOVL         160(SP), R11
+	SHLL         $0x10, R11
+	MOVL         152(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 400(R13)
+	MOVQ         R11, 408(R13)
+	MOVL         144(SP), R11
+	SHLL         $0x10, R11
+	MOVL         136(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 180(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 116(R13)
+	MOVL         116(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         132(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         156(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         168(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 180(SP)
+	VMOVQ        X8, 1200(SP)
+	VPBROADCASTD 184(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       416(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      176(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 56(R13)
+	MOVL         164(SP), R11
+	SHLL         $0x10, R11
+	MOVL         156(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 416(R13)
+	MOVQ         R11, 424(R13)
+	MOVL         148(SP), R11
+	SHLL         $0x10, R11
+	MOVL         140(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 184(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 120(R13)
+	MOVL         120(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         136(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         160(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         172(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 184(SP)
+	VMOVQ        X8, 1208(SP)
+	VPBROADCASTD 188(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       432(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      180(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 60(R13)
+	MOVL         168(SP), R11
+	SHLL         $0x10, R11
+	MOVL         160(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 432(R13)
+	MOVQ         R11, 440(R13)
+	MOVL         152(SP), R11
+	SHLL         $0x10, R11
+	MOVL         144(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 188(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 124(R13)
+	MOVL         124(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         140(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         164(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         176(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 188(SP)
+	VMOVDQU      1088(SP), Y0
+	VMOVDQU      1120(SP), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPXOR        (BX), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPXOR        64(BX), Y2, Y2
+	VMOVDQU      Y2, (DX)
+	VMOVDQU      1152(SP), Y0
+	VMOVDQU      1184(SP), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPXOR        32(BX), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPXOR        96(BX), Y2, Y2
+	VMOVDQU      Y2, 32(DX)
+	VMOVDQU      64(SP), Y14
+	VMOVDQU      96(SP), Y15
+	VMOVDQU      128(SP), Y12
+	VMOVDQU      160(SP), Y13
+	VMOVDQU      Y14, (SP)
+	VMOVDQU      Y15, 32(SP)
+	VMOVDQU      Y12, 64(SP)
+	VMOVDQU      Y13, 96(SP)
+	XCHGQ        BX, R13
+	ADDQ         $0x40, DX
+	DECQ         CX
+	JNZ          keyStreamAVX2Loop
+	VMOVDQU      (SP), X15
+	VMOVDQU      X15, (DI)
+	VMOVDQU      16(SP), X15
+	VMOVDQU      X15, 16(DI)
+	VMOVDQU      32(SP), X15
+	VMOVDQU      X15, 32(DI)
+	VMOVDQU      48(SP), X15
+	VMOVDQU      X15, 48(DI)
+	VMOVQ        X8, 64(DI)
 	VZEROUPPER
 
 keyStreamAVX2Done:
@@ -12164,19 +12537,13 @@ keyStreamAVX2Done:
 
 // func xorKeyStreamAVX2(s *[18]uint32, dst []byte, src []byte)
 // Requires: AES, AVX, AVX2
-TEXT ·xorKeyStreamAVX2(SB), $832-56
+TEXT ·xorKeyStreamAVX2(SB), $1216-56
 	MOVQ        s+0(FP), DI
 	MOVQ        dst_base+8(FP), DX
 	MOVQ        src_base+32(FP), SI
 	MOVQ        src_len+40(FP), CX
 	SHRQ        $0x06, CX
 	JZ          xorKeyStreamAVX2Done
-	VMOVDQU     oddbytes<>+0(SB), X7
-	VMOVDQU     nibble<>+0(SB), X9
-	VMOVDQU     ·s0Nibble+0(SB), X10
-	VMOVDQU     ·s0Nibble+16(SB), X11
-	VMOVQ       64(DI), X8
-	VPUNPCKLQDQ X8, X8, X8
 	VMOVDQU     (DI), X15
 	VMOVDQU     X15, (SP)
 	VMOVDQU     16(DI), X15
@@ -12185,8 +12552,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	VMOVDQU     X15, 32(SP)
 	VMOVDQU     48(DI), X15
 	VMOVDQU     X15, 48(SP)
+	VMOVQ       64(DI), X8
+	VMOVDQU     oddbytes<>+0(SB), X7
+	VMOVDQU     nibble<>+0(SB), X9
+	VMOVDQU     ·s0Nibble+0(SB), X10
+	VMOVDQU     ·s0Nibble+16(SB), X11
+	VPUNPCKLQDQ X8, X8, X8
 	LEAQ        192(SP), BX
-	LEAQ        448(SP), R13
+	LEAQ        640(SP), R13
 	MOVL        60(SP), R8
 	MOVL        R8, R11
 	ANDL        $0x7fff8000, R11
@@ -12199,13 +12572,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        36(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 128(BX)
+	MOVQ        R11, 192(BX)
+	MOVQ        R11, 200(BX)
 	MOVL        28(SP), R11
 	SHLL        $0x10, R11
 	MOVL        20(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 132(BX)
+	MOVL        R11, 128(BX)
 	MOVL        8(SP), R11
 	SHLL        $0x10, R11
 	MOVL        (SP), R12
@@ -12246,13 +12620,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        40(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 136(BX)
+	MOVQ        R11, 208(BX)
+	MOVQ        R11, 216(BX)
 	MOVL        32(SP), R11
 	SHLL        $0x10, R11
 	MOVL        24(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 140(BX)
+	MOVL        R11, 132(BX)
 	MOVL        12(SP), R11
 	SHLL        $0x10, R11
 	MOVL        4(SP), R12
@@ -12293,13 +12668,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        44(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 144(BX)
+	MOVQ        R11, 224(BX)
+	MOVQ        R11, 232(BX)
 	MOVL        36(SP), R11
 	SHLL        $0x10, R11
 	MOVL        28(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 148(BX)
+	MOVL        R11, 136(BX)
 	MOVL        16(SP), R11
 	SHLL        $0x10, R11
 	MOVL        8(SP), R12
@@ -12340,13 +12716,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        48(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 152(BX)
+	MOVQ        R11, 240(BX)
+	MOVQ        R11, 248(BX)
 	MOVL        40(SP), R11
 	SHLL        $0x10, R11
 	MOVL        32(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 156(BX)
+	MOVL        R11, 140(BX)
 	MOVL        20(SP), R11
 	SHLL        $0x10, R11
 	MOVL        12(SP), R12
@@ -12387,13 +12764,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        52(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 160(BX)
+	MOVQ        R11, 256(BX)
+	MOVQ        R11, 264(BX)
 	MOVL        44(SP), R11
 	SHLL        $0x10, R11
 	MOVL        36(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 164(BX)
+	MOVL        R11, 144(BX)
 	MOVL        24(SP), R11
 	SHLL        $0x10, R11
 	MOVL        16(SP), R12
@@ -12434,13 +12812,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        56(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 168(BX)
+	MOVQ        R11, 272(BX)
+	MOVQ        R11, 280(BX)
 	MOVL        48(SP), R11
 	SHLL        $0x10, R11
 	MOVL        40(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 172(BX)
+	MOVL        R11, 148(BX)
 	MOVL        28(SP), R11
 	SHLL        $0x10, R11
 	MOVL        20(SP), R12
@@ -12481,13 +12860,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        60(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 176(BX)
+	MOVQ        R11, 288(BX)
+	MOVQ        R11, 296(BX)
 	MOVL        52(SP), R11
 	SHLL        $0x10, R11
 	MOVL        44(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 180(BX)
+	MOVL        R11, 152(BX)
 	MOVL        32(SP), R11
 	SHLL        $0x10, R11
 	MOVL        24(SP), R12
@@ -12528,13 +12908,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        64(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 184(BX)
+	MOVQ        R11, 304(BX)
+	MOVQ        R11, 312(BX)
 	MOVL        56(SP), R11
 	SHLL        $0x10, R11
 	MOVL        48(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 188(BX)
+	MOVL        R11, 156(BX)
 	MOVL        36(SP), R11
 	SHLL        $0x10, R11
 	MOVL        28(SP), R12
@@ -12575,13 +12956,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        68(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 192(BX)
+	MOVQ        R11, 320(BX)
+	MOVQ        R11, 328(BX)
 	MOVL        60(SP), R11
 	SHLL        $0x10, R11
 	MOVL        52(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 196(BX)
+	MOVL        R11, 160(BX)
 	MOVL        40(SP), R11
 	SHLL        $0x10, R11
 	MOVL        32(SP), R12
@@ -12622,13 +13004,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        72(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 200(BX)
+	MOVQ        R11, 336(BX)
+	MOVQ        R11, 344(BX)
 	MOVL        64(SP), R11
 	SHLL        $0x10, R11
 	MOVL        56(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 204(BX)
+	MOVL        R11, 164(BX)
 	MOVL        44(SP), R11
 	SHLL        $0x10, R11
 	MOVL        36(SP), R12
@@ -12669,13 +13052,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        76(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 208(BX)
+	MOVQ        R11, 352(BX)
+	MOVQ        R11, 360(BX)
 	MOVL        68(SP), R11
 	SHLL        $0x10, R11
 	MOVL        60(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 212(BX)
+	MOVL        R11, 168(BX)
 	MOVL        48(SP), R11
 	SHLL        $0x10, R11
 	MOVL        40(SP), R12
@@ -12716,13 +13100,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        80(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 216(BX)
+	MOVQ        R11, 368(BX)
+	MOVQ        R11, 376(BX)
 	MOVL        72(SP), R11
 	SHLL        $0x10, R11
 	MOVL        64(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 220(BX)
+	MOVL        R11, 172(BX)
 	MOVL        52(SP), R11
 	SHLL        $0x10, R11
 	MOVL        44(SP), R12
@@ -12763,13 +13148,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        84(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 224(BX)
+	MOVQ        R11, 384(BX)
+	MOVQ        R11, 392(BX)
 	MOVL        76(SP), R11
 	SHLL        $0x10, R11
 	MOVL        68(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 228(BX)
+	MOVL        R11, 176(BX)
 	MOVL        56(SP), R11
 	SHLL        $0x10, R11
 	MOVL        48(SP), R12
@@ -12810,13 +13196,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        88(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 232(BX)
+	MOVQ        R11, 400(BX)
+	MOVQ        R11, 408(BX)
 	MOVL        80(SP), R11
 	SHLL        $0x10, R11
 	MOVL        72(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 236(BX)
+	MOVL        R11, 180(BX)
 	MOVL        60(SP), R11
 	SHLL        $0x10, R11
 	MOVL        52(SP), R12
@@ -12857,13 +13244,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        92(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 240(BX)
+	MOVQ        R11, 416(BX)
+	MOVQ        R11, 424(BX)
 	MOVL        84(SP), R11
 	SHLL        $0x10, R11
 	MOVL        76(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 244(BX)
+	MOVL        R11, 184(BX)
 	MOVL        64(SP), R11
 	SHLL        $0x10, R11
 	MOVL        56(SP), R12
@@ -12904,13 +13292,14 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        96(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 248(BX)
+	MOVQ        R11, 432(BX)
+	MOVQ        R11, 440(BX)
 	MOVL        88(SP), R11
 	SHLL        $0x10, R11
 	MOVL        80(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 252(BX)
+	MOVL        R11, 188(BX)
 	MOVL        68(SP), R11
 	SHLL        $0x10, R11
 	MOVL        60(SP), R12
@@ -12942,1652 +13331,1940 @@ TEXT ·xorKeyStreamAVX2(SB), $832-56
 	MOVL        R8, 124(SP)
 
 xorKeyStreamAVX2Loop:
-	VMOVDDUP    128(BX), X12
-	VMOVQ       X8, 704(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     120(SP), R12
-	ORL         R12, R11
-	MOVL        R11, (R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 128(R13)
-	MOVL        92(SP), R11
-	SHLL        $0x10, R11
-	MOVL        84(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 132(R13)
-	MOVL        72(SP), R11
-	SHLL        $0x10, R11
-	MOVL        64(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 64(R13)
-	MOVL        64(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        80(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        104(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        116(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 128(SP)
-	VMOVDDUP    136(BX), X12
-	VMOVQ       X8, 712(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     124(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 4(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 136(R13)
-	MOVL        96(SP), R11
-	SHLL        $0x10, R11
-	MOVL        88(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 140(R13)
-	MOVL        76(SP), R11
-	SHLL        $0x10, R11
-	MOVL        68(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 68(R13)
-	MOVL        68(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        84(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        108(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        120(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 132(SP)
-	VMOVDDUP    144(BX), X12
-	VMOVQ       X8, 720(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     128(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 8(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 144(R13)
-	MOVL        100(SP), R11
-	SHLL        $0x10, R11
-	MOVL        92(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 148(R13)
-	MOVL        80(SP), R11
-	SHLL        $0x10, R11
-	MOVL        72(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 72(R13)
-	MOVL        72(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        88(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        112(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        124(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 136(SP)
-	VMOVDDUP    152(BX), X12
-	VMOVQ       X8, 728(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     132(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 12(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 152(R13)
-	MOVL        104(SP), R11
-	SHLL        $0x10, R11
-	MOVL        96(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 156(R13)
-	MOVL        84(SP), R11
-	SHLL        $0x10, R11
-	MOVL        76(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 76(R13)
-	MOVL        76(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        92(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        116(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        128(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 140(SP)
-	VMOVDDUP    160(BX), X12
-	VMOVQ       X8, 736(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     136(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 16(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 160(R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 164(R13)
-	MOVL        88(SP), R11
-	SHLL        $0x10, R11
-	MOVL        80(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 80(R13)
-	MOVL        80(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        96(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        120(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        132(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 144(SP)
-	VMOVDDUP    168(BX), X12
-	VMOVQ       X8, 744(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     140(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 20(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 168(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 172(R13)
-	MOVL        92(SP), R11
-	SHLL        $0x10, R11
-	MOVL        84(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 84(R13)
-	MOVL        84(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        100(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        124(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        136(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 148(SP)
-	VMOVDDUP    176(BX), X12
-	VMOVQ       X8, 752(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     144(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 24(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 176(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 180(R13)
-	MOVL        96(SP), R11
-	SHLL        $0x10, R11
-	MOVL        88(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 88(R13)
-	MOVL        88(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        104(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        128(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        140(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 152(SP)
-	VMOVDDUP    184(BX), X12
-	VMOVQ       X8, 760(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     148(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 28(R13)
-	MOVL        136(SP), R11
-	SHLL        $0x10, R11
-	MOVL        128(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 184(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 188(R13)
-	MOVL        100(SP), R11
-	SHLL        $0x10, R11
-	MOVL        92(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 92(R13)
-	MOVL        92(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        108(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        132(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        144(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 156(SP)
-	VMOVDDUP    192(BX), X12
-	VMOVQ       X8, 768(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     152(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 32(R13)
-	MOVL        140(SP), R11
-	SHLL        $0x10, R11
-	MOVL        132(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 192(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 196(R13)
-	MOVL        104(SP), R11
-	SHLL        $0x10, R11
-	MOVL        96(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 96(R13)
-	MOVL        96(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        112(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        136(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        148(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 160(SP)
-	VMOVDDUP    200(BX), X12
-	VMOVQ       X8, 776(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     156(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 36(R13)
-	MOVL        144(SP), R11
-	SHLL        $0x10, R11
-	MOVL        136(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 200(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 204(R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 100(R13)
-	MOVL        100(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        116(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        140(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        152(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 164(SP)
-	VMOVDDUP    208(BX), X12
-	VMOVQ       X8, 784(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     160(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 40(R13)
-	MOVL        148(SP), R11
-	SHLL        $0x10, R11
-	MOVL        140(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 208(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 212(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 104(R13)
-	MOVL        104(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        120(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        144(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        156(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 168(SP)
-	VMOVDDUP    216(BX), X12
-	VMOVQ       X8, 792(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     164(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 44(R13)
-	MOVL        152(SP), R11
-	SHLL        $0x10, R11
-	MOVL        144(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 216(R13)
-	MOVL        136(SP), R11
-	SHLL        $0x10, R11
-	MOVL        128(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 220(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 108(R13)
-	MOVL        108(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        124(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        148(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        160(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 172(SP)
-	VMOVDDUP    224(BX), X12
-	VMOVQ       X8, 800(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     168(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 48(R13)
-	MOVL        156(SP), R11
-	SHLL        $0x10, R11
-	MOVL        148(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 224(R13)
-	MOVL        140(SP), R11
-	SHLL        $0x10, R11
-	MOVL        132(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 228(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 112(R13)
-	MOVL        112(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        128(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        152(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        164(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 176(SP)
-	VMOVDDUP    232(BX), X12
-	VMOVQ       X8, 808(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     172(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 52(R13)
-	MOVL        160(SP), R11
-	SHLL        $0x10, R11
-	MOVL        152(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 232(R13)
-	MOVL        144(SP), R11
-	SHLL        $0x10, R11
-	MOVL        136(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 236(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 116(R13)
-	MOVL        116(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        132(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        156(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        168(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 180(SP)
-	VMOVDDUP    240(BX), X12
-	VMOVQ       X8, 816(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     176(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 56(R13)
-	MOVL        164(SP), R11
-	SHLL        $0x10, R11
-	MOVL        156(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 240(R13)
-	MOVL        148(SP), R11
-	SHLL        $0x10, R11
-	MOVL        140(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 244(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 120(R13)
-	MOVL        120(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        136(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        160(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        172(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 184(SP)
-	VMOVDDUP    248(BX), X12
-	VMOVQ       X8, 824(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     180(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 60(R13)
-	MOVL        168(SP), R11
-	SHLL        $0x10, R11
-	MOVL        160(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 248(R13)
-	MOVL        152(SP), R11
-	SHLL        $0x10, R11
-	MOVL        144(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 252(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 124(R13)
-	MOVL        124(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        140(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        164(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        176(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 188(SP)
-	VMOVDQU     704(SP), Y0
-	VMOVDQU     736(SP), Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y3
-	VPERMQ      $0xd8, Y2, Y2
-	VPERMQ      $0xd8, Y3, Y3
-	VPXOR       (BX), Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPXOR       64(BX), Y2, Y2
-	VPSHUFB     bswap32<>+0(SB), Y2, Y2
-	VPXOR       (SI), Y2, Y2
-	VMOVDQU     Y2, (DX)
-	VMOVDQU     768(SP), Y0
-	VMOVDQU     800(SP), Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y3
-	VPERMQ      $0xd8, Y2, Y2
-	VPERMQ      $0xd8, Y3, Y3
-	VPXOR       32(BX), Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPXOR       96(BX), Y2, Y2
-	VPSHUFB     bswap32<>+0(SB), Y2, Y2
-	VPXOR       32(SI), Y2, Y2
-	VMOVDQU     Y2, 32(DX)
-	VMOVDQU     64(SP), Y14
-	VMOVDQU     96(SP), Y15
-	VMOVDQU     128(SP), Y12
-	VMOVDQU     160(SP), Y13
-	VMOVDQU     Y14, (SP)
-	VMOVDQU     Y15, 32(SP)
-	VMOVDQU     Y12, 64(SP)
-	VMOVDQU     Y13, 96(SP)
-	XCHGQ       BX, R13
-	ADDQ        $0x40, DX
-	ADDQ        $0x40, SI
-	DECQ        CX
-	JNZ         xorKeyStreamAVX2Loop
-	VMOVDQU     (SP), X15
-	VMOVDQU     X15, (DI)
-	VMOVDQU     16(SP), X15
-	VMOVDQU     X15, 16(DI)
-	VMOVDQU     32(SP), X15
-	VMOVDQU     X15, 32(DI)
-	VMOVDQU     48(SP), X15
-	VMOVDQU     X15, 48(DI)
-	VMOVQ       X8, 64(DI)
+	VMOVQ        X8, 1088(SP)
+	VPBROADCASTD 128(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       192(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      120(SP), R12
+	ORL          R12, R11
+	MOVL         R11, (R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 192(R13)
+	MOVQ         R11, 200(R13)
+	MOVL         92(SP), R11
+	SHLL         $0x10, R11
+	MOVL         84(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 128(R13)
+	MOVL         72(SP), R11
+	SHLL         $0x10, R11
+	MOVL         64(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 64(R13)
+	MOVL         64(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         80(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         104(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         116(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 128(SP)
+	VMOVQ        X8, 1096(SP)
+	VPBROADCASTD 132(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       208(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      124(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 4(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 208(R13)
+	MOVQ         R11, 216(R13)
+	MOVL         96(SP), R11
+	SHLL         $0x10, R11
+	MOVL         88(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 132(R13)
+	MOVL         76(SP), R11
+	SHLL         $0x10, R11
+	MOVL         68(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 68(R13)
+	MOVL         68(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         84(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         108(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         120(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 132(SP)
+	VMOVQ        X8, 1104(SP)
+	VPBROADCASTD 136(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       224(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      128(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 8(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 224(R13)
+	MOVQ         R11, 232(R13)
+	MOVL         100(SP), R11
+	SHLL         $0x10, R11
+	MOVL         92(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 136(R13)
+	MOVL         80(SP), R11
+	SHLL         $0x10, R11
+	MOVL         72(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 72(R13)
+	MOVL         72(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         88(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         112(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         124(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 136(SP)
+	VMOVQ        X8, 1112(SP)
+	VPBROADCASTD 140(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       240(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      132(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 12(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 240(R13)
+	MOVQ         R11, 248(R13)
+	MOVL         104(SP), R11
+	SHLL         $0x10, R11
+	MOVL         96(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 140(R13)
+	MOVL         84(SP), R11
+	SHLL         $0x10, R11
+	MOVL         76(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 76(R13)
+	MOVL         76(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         92(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         116(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         128(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 140(SP)
+	VMOVQ        X8, 1120(SP)
+	VPBROADCASTD 144(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       256(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      136(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 16(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 256(R13)
+	MOVQ         R11, 264(R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 144(R13)
+	MOVL         88(SP), R11
+	SHLL         $0x10, R11
+	MOVL         80(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(R13)
+	MOVL         80(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         96(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         120(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         132(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 144(SP)
+	VMOVQ        X8, 1128(SP)
+	VPBROADCASTD 148(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       272(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      140(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 20(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 272(R13)
+	MOVQ         R11, 280(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 148(R13)
+	MOVL         92(SP), R11
+	SHLL         $0x10, R11
+	MOVL         84(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 84(R13)
+	MOVL         84(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         100(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         124(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         136(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 148(SP)
+	VMOVQ        X8, 1136(SP)
+	VPBROADCASTD 152(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       288(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      144(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 24(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 288(R13)
+	MOVQ         R11, 296(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 152(R13)
+	MOVL         96(SP), R11
+	SHLL         $0x10, R11
+	MOVL         88(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 88(R13)
+	MOVL         88(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         104(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         128(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         140(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 152(SP)
+	VMOVQ        X8, 1144(SP)
+	VPBROADCASTD 156(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       304(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      148(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 28(R13)
+	MOVL         136(SP), R11
+	SHLL         $0x10, R11
+	MOVL         128(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 304(R13)
+	MOVQ         R11, 312(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 156(R13)
+	MOVL         100(SP), R11
+	SHLL         $0x10, R11
+	MOVL         92(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 92(R13)
+	MOVL         92(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         108(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         132(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         144(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 156(SP)
+	VMOVQ        X8, 1152(SP)
+	VPBROADCASTD 160(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       320(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      152(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 32(R13)
+	MOVL         140(SP), R11
+	SHLL         $0x10, R11
+	MOVL         132(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 320(R13)
+	MOVQ         R11, 328(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 160(R13)
+	MOVL         104(SP), R11
+	SHLL         $0x10, R11
+	MOVL         96(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 96(R13)
+	MOVL         96(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         112(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         136(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         148(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 160(SP)
+	VMOVQ        X8, 1160(SP)
+	VPBROADCASTD 164(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       336(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      156(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 36(R13)
+	MOVL         144(SP), R11
+	SHLL         $0x10, R11
+	MOVL         136(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 336(R13)
+	MOVQ         R11, 344(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 164(R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 100(R13)
+	MOVL         100(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         116(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         140(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         152(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 164(SP)
+	VMOVQ        X8, 1168(SP)
+	VPBROADCASTD 168(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       352(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      160(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 40(R13)
+	MOVL         148(SP), R11
+	SHLL         $0x10, R11
+	MOVL         140(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 352(R13)
+	MOVQ         R11, 360(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 168(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 104(R13)
+	MOVL         104(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         120(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         144(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         156(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 168(SP)
+	VMOVQ        X8, 1176(SP)
+	VPBROADCASTD 172(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       368(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      164(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 44(R13)
+	MOVL         152(SP), R11
+	SHLL         $0x10, R11
+	MOVL         144(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 368(R13)
+	MOVQ         R11, 376(R13)
+	MOVL         136(SP), R11
+	SHLL         $0x10, R11
+	MOVL         128(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 172(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 108(R13)
+	MOVL         108(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         124(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         148(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         160(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 172(SP)
+	VMOVQ        X8, 1184(SP)
+	VPBROADCASTD 176(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       384(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      168(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 48(R13)
+	MOVL         156(SP), R11
+	SHLL         $0x10, R11
+	MOVL         148(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 384(R13)
+	MOVQ         R11, 392(R13)
+	MOVL         140(SP), R11
+	SHLL         $0x10, R11
+	MOVL         132(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 176(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 112(R13)
+	MOVL         112(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         128(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         152(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         164(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 176(SP)
+	VMOVQ        X8, 1192(SP)
+	VPBROADCASTD 180(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       400(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      172(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 52(R13)
+	MOVL         160(SP), R11
+	SHLL         $0x10, R11
+	MOVL         152(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 400(R13)
+	MOVQ         R11, 408(R13)
+	MOVL         144(SP), R11
+	SHLL         $0x10, R11
+	MOVL         136(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 180(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 116(R13)
+	MOVL         116(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         132(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         156(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         168(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 180(SP)
+	VMOVQ        X8, 1200(SP)
+	VPBROADCASTD 184(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       416(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      176(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 56(R13)
+	MOVL         164(SP), R11
+	SHLL         $0x10, R11
+	MOVL         156(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 416(R13)
+	MOVQ         R11, 424(R13)
+	MOVL         148(SP), R11
+	SHLL         $0x10, R11
+	MOVL         140(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 184(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 120(R13)
+	MOVL         120(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         136(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         160(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         172(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 184(SP)
+	VMOVQ        X8, 1208(SP)
+	VPBROADCASTD 188(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       432(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      180(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 60(R13)
+	MOVL         168(SP), R11
+	SHLL         $0x10, R11
+	MOVL         160(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 432(R13)
+	MOVQ         R11, 440(R13)
+	MOVL         152(SP), R11
+	SHLL         $0x10, R11
+	MOVL         144(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 188(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 124(R13)
+	MOVL         124(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         140(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         164(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         176(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 188(SP)
+	VMOVDQU      1088(SP), Y0
+	VMOVDQU      1120(SP), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPXOR        (BX), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPXOR        64(BX), Y2, Y2
+	VPSHUFB      bswap32<>+0(SB), Y2, Y2
+	VPXOR        (SI), Y2, Y2
+	VMOVDQU      Y2, (DX)
+	VMOVDQU      1152(SP), Y0
+	VMOVDQU      1184(SP), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPXOR        32(BX), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPXOR        96(BX), Y2, Y2
+	VPSHUFB      bswap32<>+0(SB), Y2, Y2
+	VPXOR        32(SI), Y2, Y2
+	VMOVDQU      Y2, 32(DX)
+	VMOVDQU      64(SP), Y14
+	VMOVDQU      96(SP), Y15
+	VMOVDQU      128(SP), Y12
+	VMOVDQU      160(SP), Y13
+	VMOVDQU      Y14, (SP)
+	VMOVDQU      Y15, 32(SP)
+	VMOVDQU      Y12, 64(SP)
+	VMOVDQU      Y13, 96(SP)
+	XCHGQ        BX, R13
+	ADDQ         $0x40, DX
+	ADDQ         $0x40, SI
+	DECQ         CX
+	JNZ          xorKeyStreamAVX2Loop
+	VMOVDQU      (SP), X15
+	VMOVDQU      X15, (DI)
+	VMOVDQU      16(SP), X15
+	VMOVDQU      X15, 16(DI)
+	VMOVDQU      32(SP), X15
+	VMOVDQU      X15, 32(DI)
+	VMOVDQU      48(SP), X15
+	VMOVDQU      X15, 48(DI)
+	VMOVQ        X8, 64(DI)
 	VZEROUPPER
 
 xorKeyStreamAVX2Done:
@@ -14595,7 +15272,7 @@ xorKeyStreamAVX2Done:
 
 // func macBlocksAVX2(s *[18]uint32, ks *[32]uint32, off int, tag *[4]uint32, p []byte)
 // Requires: AES, AVX, AVX2, PCLMULQDQ
-TEXT ·macBlocksAVX2(SB), $880-56
+TEXT ·macBlocksAVX2(SB), $1264-56
 	MOVQ        s+0(FP), DI
 	MOVQ        ks+8(FP), DX
 	MOVQ        off+16(FP), R14
@@ -14604,16 +15281,6 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVQ        p_len+40(FP), CX
 	SHRQ        $0x06, CX
 	JZ          macBlocksAVX2Done
-	VMOVDQU     oddbytes<>+0(SB), X7
-	VMOVDQU     nibble<>+0(SB), X9
-	VMOVDQU     ·s0Nibble+0(SB), X10
-	VMOVDQU     ·s0Nibble+16(SB), X11
-	VMOVQ       64(DI), X8
-	VPUNPCKLQDQ X8, X8, X8
-	VPXOR       X15, X15, X15
-	VMOVDQU     X15, 832(SP)
-	VMOVDQU     X15, 848(SP)
-	VMOVDQU     X15, 864(SP)
 	VMOVDQU     (DI), X15
 	VMOVDQU     X15, (SP)
 	VMOVDQU     16(DI), X15
@@ -14622,8 +15289,18 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	VMOVDQU     X15, 32(SP)
 	VMOVDQU     48(DI), X15
 	VMOVDQU     X15, 48(SP)
+	VPXOR       X15, X15, X15
+	VMOVDQU     X15, 1216(SP)
+	VMOVDQU     X15, 1232(SP)
+	VMOVDQU     X15, 1248(SP)
+	VMOVQ       64(DI), X8
+	VMOVDQU     oddbytes<>+0(SB), X7
+	VMOVDQU     nibble<>+0(SB), X9
+	VMOVDQU     ·s0Nibble+0(SB), X10
+	VMOVDQU     ·s0Nibble+16(SB), X11
+	VPUNPCKLQDQ X8, X8, X8
 	LEAQ        192(SP), BX
-	LEAQ        448(SP), R13
+	LEAQ        640(SP), R13
 	MOVL        60(SP), R8
 	MOVL        R8, R11
 	ANDL        $0x7fff8000, R11
@@ -14636,13 +15313,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        36(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 128(BX)
+	MOVQ        R11, 192(BX)
+	MOVQ        R11, 200(BX)
 	MOVL        28(SP), R11
 	SHLL        $0x10, R11
 	MOVL        20(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 132(BX)
+	MOVL        R11, 128(BX)
 	MOVL        8(SP), R11
 	SHLL        $0x10, R11
 	MOVL        (SP), R12
@@ -14683,13 +15361,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        40(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 136(BX)
+	MOVQ        R11, 208(BX)
+	MOVQ        R11, 216(BX)
 	MOVL        32(SP), R11
 	SHLL        $0x10, R11
 	MOVL        24(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 140(BX)
+	MOVL        R11, 132(BX)
 	MOVL        12(SP), R11
 	SHLL        $0x10, R11
 	MOVL        4(SP), R12
@@ -14730,13 +15409,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        44(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 144(BX)
+	MOVQ        R11, 224(BX)
+	MOVQ        R11, 232(BX)
 	MOVL        36(SP), R11
 	SHLL        $0x10, R11
 	MOVL        28(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 148(BX)
+	MOVL        R11, 136(BX)
 	MOVL        16(SP), R11
 	SHLL        $0x10, R11
 	MOVL        8(SP), R12
@@ -14777,13 +15457,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        48(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 152(BX)
+	MOVQ        R11, 240(BX)
+	MOVQ        R11, 248(BX)
 	MOVL        40(SP), R11
 	SHLL        $0x10, R11
 	MOVL        32(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 156(BX)
+	MOVL        R11, 140(BX)
 	MOVL        20(SP), R11
 	SHLL        $0x10, R11
 	MOVL        12(SP), R12
@@ -14824,13 +15505,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        52(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 160(BX)
+	MOVQ        R11, 256(BX)
+	MOVQ        R11, 264(BX)
 	MOVL        44(SP), R11
 	SHLL        $0x10, R11
 	MOVL        36(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 164(BX)
+	MOVL        R11, 144(BX)
 	MOVL        24(SP), R11
 	SHLL        $0x10, R11
 	MOVL        16(SP), R12
@@ -14871,13 +15553,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        56(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 168(BX)
+	MOVQ        R11, 272(BX)
+	MOVQ        R11, 280(BX)
 	MOVL        48(SP), R11
 	SHLL        $0x10, R11
 	MOVL        40(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 172(BX)
+	MOVL        R11, 148(BX)
 	MOVL        28(SP), R11
 	SHLL        $0x10, R11
 	MOVL        20(SP), R12
@@ -14918,13 +15601,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        60(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 176(BX)
+	MOVQ        R11, 288(BX)
+	MOVQ        R11, 296(BX)
 	MOVL        52(SP), R11
 	SHLL        $0x10, R11
 	MOVL        44(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 180(BX)
+	MOVL        R11, 152(BX)
 	MOVL        32(SP), R11
 	SHLL        $0x10, R11
 	MOVL        24(SP), R12
@@ -14965,13 +15649,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        64(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 184(BX)
+	MOVQ        R11, 304(BX)
+	MOVQ        R11, 312(BX)
 	MOVL        56(SP), R11
 	SHLL        $0x10, R11
 	MOVL        48(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 188(BX)
+	MOVL        R11, 156(BX)
 	MOVL        36(SP), R11
 	SHLL        $0x10, R11
 	MOVL        28(SP), R12
@@ -15012,13 +15697,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        68(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 192(BX)
+	MOVQ        R11, 320(BX)
+	MOVQ        R11, 328(BX)
 	MOVL        60(SP), R11
 	SHLL        $0x10, R11
 	MOVL        52(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 196(BX)
+	MOVL        R11, 160(BX)
 	MOVL        40(SP), R11
 	SHLL        $0x10, R11
 	MOVL        32(SP), R12
@@ -15059,13 +15745,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        72(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 200(BX)
+	MOVQ        R11, 336(BX)
+	MOVQ        R11, 344(BX)
 	MOVL        64(SP), R11
 	SHLL        $0x10, R11
 	MOVL        56(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 204(BX)
+	MOVL        R11, 164(BX)
 	MOVL        44(SP), R11
 	SHLL        $0x10, R11
 	MOVL        36(SP), R12
@@ -15106,13 +15793,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        76(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 208(BX)
+	MOVQ        R11, 352(BX)
+	MOVQ        R11, 360(BX)
 	MOVL        68(SP), R11
 	SHLL        $0x10, R11
 	MOVL        60(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 212(BX)
+	MOVL        R11, 168(BX)
 	MOVL        48(SP), R11
 	SHLL        $0x10, R11
 	MOVL        40(SP), R12
@@ -15153,13 +15841,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        80(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 216(BX)
+	MOVQ        R11, 368(BX)
+	MOVQ        R11, 376(BX)
 	MOVL        72(SP), R11
 	SHLL        $0x10, R11
 	MOVL        64(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 220(BX)
+	MOVL        R11, 172(BX)
 	MOVL        52(SP), R11
 	SHLL        $0x10, R11
 	MOVL        44(SP), R12
@@ -15200,13 +15889,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        84(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 224(BX)
+	MOVQ        R11, 384(BX)
+	MOVQ        R11, 392(BX)
 	MOVL        76(SP), R11
 	SHLL        $0x10, R11
 	MOVL        68(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 228(BX)
+	MOVL        R11, 176(BX)
 	MOVL        56(SP), R11
 	SHLL        $0x10, R11
 	MOVL        48(SP), R12
@@ -15247,13 +15937,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        88(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 232(BX)
+	MOVQ        R11, 400(BX)
+	MOVQ        R11, 408(BX)
 	MOVL        80(SP), R11
 	SHLL        $0x10, R11
 	MOVL        72(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 236(BX)
+	MOVL        R11, 180(BX)
 	MOVL        60(SP), R11
 	SHLL        $0x10, R11
 	MOVL        52(SP), R12
@@ -15294,13 +15985,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        92(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 240(BX)
+	MOVQ        R11, 416(BX)
+	MOVQ        R11, 424(BX)
 	MOVL        84(SP), R11
 	SHLL        $0x10, R11
 	MOVL        76(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 244(BX)
+	MOVL        R11, 184(BX)
 	MOVL        64(SP), R11
 	SHLL        $0x10, R11
 	MOVL        56(SP), R12
@@ -15341,13 +16033,14 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        96(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 248(BX)
+	MOVQ        R11, 432(BX)
+	MOVQ        R11, 440(BX)
 	MOVL        88(SP), R11
 	SHLL        $0x10, R11
 	MOVL        80(SP), R12
 	SHRL        $0x0f, R12
 	ORL         R12, R11
-	MOVL        R11, 252(BX)
+	MOVL        R11, 188(BX)
 	MOVL        68(SP), R11
 	SHLL        $0x10, R11
 	MOVL        60(SP), R12
@@ -15379,1764 +16072,2052 @@ TEXT ·macBlocksAVX2(SB), $880-56
 	MOVL        R8, 124(SP)
 
 macBlocksAVX2Loop:
-	VMOVDQU     832(SP), X12
-	VMOVDQU     848(SP), X13
-	VMOVDQU     864(SP), X14
-	VMOVDQU     (SI), X15
-	VMOVDQU     nibble<>+0(SB), X2
-	VPAND       X2, X15, X0
-	VPSRLW      $0x04, X15, X1
-	VPAND       X2, X1, X1
-	VMOVDQU     revlo<>+0(SB), X15
-	VPSHUFB     X0, X15, X15
-	VMOVDQU     revhi<>+0(SB), X0
-	VPSHUFB     X1, X0, X0
-	VPOR        X0, X15, X15
-	VPSHUFD     $0xb1, (R14), X3
-	VPSHUFD     $0xb1, 16(R14), X4
-	VPCLMULQDQ  $0x00, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x11, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x01, X15, X3, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x10, X15, X4, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x00, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VPCLMULQDQ  $0x11, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VMOVDQU     16(SI), X15
-	VMOVDQU     nibble<>+0(SB), X2
-	VPAND       X2, X15, X0
-	VPSRLW      $0x04, X15, X1
-	VPAND       X2, X1, X1
-	VMOVDQU     revlo<>+0(SB), X15
-	VPSHUFB     X0, X15, X15
-	VMOVDQU     revhi<>+0(SB), X0
-	VPSHUFB     X1, X0, X0
-	VPOR        X0, X15, X15
-	VMOVDQU     X4, X3
-	VPSHUFD     $0xb1, 32(R14), X4
-	VPCLMULQDQ  $0x00, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x11, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x01, X15, X3, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x10, X15, X4, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x00, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VPCLMULQDQ  $0x11, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VMOVDQU     32(SI), X15
-	VMOVDQU     nibble<>+0(SB), X2
-	VPAND       X2, X15, X0
-	VPSRLW      $0x04, X15, X1
-	VPAND       X2, X1, X1
-	VMOVDQU     revlo<>+0(SB), X15
-	VPSHUFB     X0, X15, X15
-	VMOVDQU     revhi<>+0(SB), X0
-	VPSHUFB     X1, X0, X0
-	VPOR        X0, X15, X15
-	VMOVDQU     X4, X3
-	VPSHUFD     $0xb1, 48(R14), X4
-	VPCLMULQDQ  $0x00, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x11, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x01, X15, X3, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x10, X15, X4, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x00, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VPCLMULQDQ  $0x11, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VMOVDQU     48(SI), X15
-	VMOVDQU     nibble<>+0(SB), X2
-	VPAND       X2, X15, X0
-	VPSRLW      $0x04, X15, X1
-	VPAND       X2, X1, X1
-	VMOVDQU     revlo<>+0(SB), X15
-	VPSHUFB     X0, X15, X15
-	VMOVDQU     revhi<>+0(SB), X0
-	VPSHUFB     X1, X0, X0
-	VPOR        X0, X15, X15
-	VMOVDQU     X4, X3
-	VPSHUFD     $0xb1, 64(R14), X4
-	VPCLMULQDQ  $0x00, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x11, X15, X3, X5
-	VPXOR       X5, X12, X12
-	VPCLMULQDQ  $0x01, X15, X3, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x10, X15, X4, X5
-	VPXOR       X5, X13, X13
-	VPCLMULQDQ  $0x00, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VPCLMULQDQ  $0x11, X15, X4, X5
-	VPXOR       X5, X14, X14
-	VMOVDQU     X12, 832(SP)
-	VMOVDQU     X13, 848(SP)
-	VMOVDQU     X14, 864(SP)
-	VMOVDQU     64(DX), Y15
-	VMOVDQU     96(DX), Y14
-	VMOVDQU     Y15, (DX)
-	VMOVDQU     Y14, 32(DX)
-	VMOVDDUP    128(BX), X12
-	VMOVQ       X8, 704(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     120(SP), R12
-	ORL         R12, R11
-	MOVL        R11, (R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 128(R13)
-	MOVL        92(SP), R11
-	SHLL        $0x10, R11
-	MOVL        84(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 132(R13)
-	MOVL        72(SP), R11
-	SHLL        $0x10, R11
-	MOVL        64(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 64(R13)
-	MOVL        64(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        80(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        104(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        116(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 128(SP)
-	VMOVDDUP    136(BX), X12
-	VMOVQ       X8, 712(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     124(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 4(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 136(R13)
-	MOVL        96(SP), R11
-	SHLL        $0x10, R11
-	MOVL        88(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 140(R13)
-	MOVL        76(SP), R11
-	SHLL        $0x10, R11
-	MOVL        68(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 68(R13)
-	MOVL        68(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        84(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        108(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        120(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 132(SP)
-	VMOVDDUP    144(BX), X12
-	VMOVQ       X8, 720(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     128(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 8(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 144(R13)
-	MOVL        100(SP), R11
-	SHLL        $0x10, R11
-	MOVL        92(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 148(R13)
-	MOVL        80(SP), R11
-	SHLL        $0x10, R11
-	MOVL        72(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 72(R13)
-	MOVL        72(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        88(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        112(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        124(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 136(SP)
-	VMOVDDUP    152(BX), X12
-	VMOVQ       X8, 728(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     132(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 12(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 152(R13)
-	MOVL        104(SP), R11
-	SHLL        $0x10, R11
-	MOVL        96(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 156(R13)
-	MOVL        84(SP), R11
-	SHLL        $0x10, R11
-	MOVL        76(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 76(R13)
-	MOVL        76(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        92(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        116(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        128(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 140(SP)
-	VMOVDDUP    160(BX), X12
-	VMOVQ       X8, 736(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     136(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 16(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 160(R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 164(R13)
-	MOVL        88(SP), R11
-	SHLL        $0x10, R11
-	MOVL        80(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 80(R13)
-	MOVL        80(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        96(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        120(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        132(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 144(SP)
-	VMOVDDUP    168(BX), X12
-	VMOVQ       X8, 744(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     140(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 20(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 168(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 172(R13)
-	MOVL        92(SP), R11
-	SHLL        $0x10, R11
-	MOVL        84(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 84(R13)
-	MOVL        84(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        100(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        124(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        136(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 148(SP)
-	VMOVDDUP    176(BX), X12
-	VMOVQ       X8, 752(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     144(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 24(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 176(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 180(R13)
-	MOVL        96(SP), R11
-	SHLL        $0x10, R11
-	MOVL        88(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 88(R13)
-	MOVL        88(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        104(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        128(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        140(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 152(SP)
-	VMOVDDUP    184(BX), X12
-	VMOVQ       X8, 760(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     148(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 28(R13)
-	MOVL        136(SP), R11
-	SHLL        $0x10, R11
-	MOVL        128(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 184(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 188(R13)
-	MOVL        100(SP), R11
-	SHLL        $0x10, R11
-	MOVL        92(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 92(R13)
-	MOVL        92(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        108(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        132(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        144(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 156(SP)
-	VMOVDDUP    192(BX), X12
-	VMOVQ       X8, 768(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     152(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 32(R13)
-	MOVL        140(SP), R11
-	SHLL        $0x10, R11
-	MOVL        132(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 192(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 196(R13)
-	MOVL        104(SP), R11
-	SHLL        $0x10, R11
-	MOVL        96(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 96(R13)
-	MOVL        96(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        112(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        136(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        148(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 160(SP)
-	VMOVDDUP    200(BX), X12
-	VMOVQ       X8, 776(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     156(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 36(R13)
-	MOVL        144(SP), R11
-	SHLL        $0x10, R11
-	MOVL        136(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 200(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 204(R13)
-	MOVL        108(SP), R11
-	SHLL        $0x10, R11
-	MOVL        100(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 100(R13)
-	MOVL        100(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        116(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        140(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        152(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 164(SP)
-	VMOVDDUP    208(BX), X12
-	VMOVQ       X8, 784(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     160(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 40(R13)
-	MOVL        148(SP), R11
-	SHLL        $0x10, R11
-	MOVL        140(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 208(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 212(R13)
-	MOVL        112(SP), R11
-	SHLL        $0x10, R11
-	MOVL        104(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 104(R13)
-	MOVL        104(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        120(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        144(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        156(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 168(SP)
-	VMOVDDUP    216(BX), X12
-	VMOVQ       X8, 792(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     164(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 44(R13)
-	MOVL        152(SP), R11
-	SHLL        $0x10, R11
-	MOVL        144(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 216(R13)
-	MOVL        136(SP), R11
-	SHLL        $0x10, R11
-	MOVL        128(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 220(R13)
-	MOVL        116(SP), R11
-	SHLL        $0x10, R11
-	MOVL        108(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 108(R13)
-	MOVL        108(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        124(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        148(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        160(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 172(SP)
-	VMOVDDUP    224(BX), X12
-	VMOVQ       X8, 800(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     168(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 48(R13)
-	MOVL        156(SP), R11
-	SHLL        $0x10, R11
-	MOVL        148(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 224(R13)
-	MOVL        140(SP), R11
-	SHLL        $0x10, R11
-	MOVL        132(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 228(R13)
-	MOVL        120(SP), R11
-	SHLL        $0x10, R11
-	MOVL        112(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 112(R13)
-	MOVL        112(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        128(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        152(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        164(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 176(SP)
-	VMOVDDUP    232(BX), X12
-	VMOVQ       X8, 808(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     172(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 52(R13)
-	MOVL        160(SP), R11
-	SHLL        $0x10, R11
-	MOVL        152(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 232(R13)
-	MOVL        144(SP), R11
-	SHLL        $0x10, R11
-	MOVL        136(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 236(R13)
-	MOVL        124(SP), R11
-	SHLL        $0x10, R11
-	MOVL        116(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 116(R13)
-	MOVL        116(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        132(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        156(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        168(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 180(SP)
-	VMOVDDUP    240(BX), X12
-	VMOVQ       X8, 816(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R8, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     176(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 56(R13)
-	MOVL        164(SP), R11
-	SHLL        $0x10, R11
-	MOVL        156(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 240(R13)
-	MOVL        148(SP), R11
-	SHLL        $0x10, R11
-	MOVL        140(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 244(R13)
-	MOVL        128(SP), R11
-	SHLL        $0x10, R11
-	MOVL        120(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 120(R13)
-	MOVL        120(SP), R9
-	IMUL3Q      $0x00000101, R9, R9
-	MOVL        136(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R9
-	MOVL        160(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R9
-	MOVL        172(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R9
-	MOVQ        R8, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R9
-	MOVQ        R9, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDQ        R10, R9
-	MOVL        R9, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R9
-	ADDL        R10, R9
-	MOVL        R9, 184(SP)
-	VMOVDDUP    248(BX), X12
-	VMOVQ       X8, 824(SP)
-	VPADDD      X12, X8, X13
-	VPXOR       X12, X8, X14
-	VPBLENDD    $0x0a, X14, X13, X13
-	VPSHUFB     rotw<>+0(SB), X13, X13
-	VPSLLVD     shiftl<>+0(SB), X13, X0
-	VPSRLVD     shiftr<>+0(SB), X13, X4
-	VPXOR       X4, X0, X0
-	VPSLLVD     shiftl<>+16(SB), X13, X1
-	VPSRLVD     shiftr<>+16(SB), X13, X4
-	VPXOR       X4, X1, X1
-	VPSLLVD     shiftl<>+32(SB), X13, X2
-	VPSRLVD     shiftr<>+32(SB), X13, X4
-	VPXOR       X4, X2, X2
-	VPSLLVD     shiftl<>+48(SB), X13, X3
-	VPSRLVD     shiftr<>+48(SB), X13, X4
-	VPXOR       X4, X3, X3
-	VPXOR       X1, X0, X0
-	VPXOR       X3, X2, X2
-	VPXOR       X13, X0, X0
-	VPXOR       X2, X0, X12
-	VPAND       X9, X12, X13
-	VPSRLW      $0x04, X12, X14
-	VPAND       X9, X14, X14
-	VMOVDQU     ·s1AES+0(SB), X0
-	VPSHUFB     X13, X0, X0
-	VMOVDQU     ·s1AES+16(SB), X1
-	VPSHUFB     X14, X1, X1
-	VPXOR       X1, X0, X0
-	VPXOR       X15, X15, X15
-	VAESENCLAST X15, X0, X0
-	VPAND       X9, X0, X1
-	VPSRLW      $0x04, X0, X0
-	VPAND       X9, X0, X0
-	VMOVDQU     ·s1AES+32(SB), X2
-	VPSHUFB     X1, X2, X2
-	VMOVDQU     ·s1AES+48(SB), X3
-	VPSHUFB     X0, X3, X3
-	VPXOR       X3, X2, X2
-	VPSHUFB     X13, X10, X4
-	VPXOR       X14, X4, X4
-	VPSHUFB     X4, X11, X5
-	VPXOR       X13, X5, X5
-	VMOVDQU     ·s0Nibble+32(SB), X6
-	VPSHUFB     X5, X6, X6
-	VPXOR       X4, X6, X6
-	VMOVDQU     ·s0Nibble+48(SB), X0
-	VPSHUFB     X6, X0, X0
-	VMOVDQU     ·s0Nibble+64(SB), X1
-	VPSHUFB     X5, X1, X1
-	VPXOR       X1, X0, X0
-	VPBLENDVB   X7, X0, X2, X8
-	MOVL        R9, R11
-	ANDL        $0x7fff8000, R11
-	SHLL        $0x01, R11
-	MOVWLZX     180(SP), R12
-	ORL         R12, R11
-	MOVL        R11, 60(R13)
-	MOVL        168(SP), R11
-	SHLL        $0x10, R11
-	MOVL        160(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 248(R13)
-	MOVL        152(SP), R11
-	SHLL        $0x10, R11
-	MOVL        144(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 252(R13)
-	MOVL        132(SP), R11
-	SHLL        $0x10, R11
-	MOVL        124(SP), R12
-	SHRL        $0x0f, R12
-	ORL         R12, R11
-	MOVL        R11, 124(R13)
-	MOVL        124(SP), R8
-	IMUL3Q      $0x00000101, R8, R8
-	MOVL        140(SP), R10
-	SHLQ        $0x14, R10
-	ADDQ        R10, R8
-	MOVL        164(SP), R10
-	SHLQ        $0x15, R10
-	ADDQ        R10, R8
-	MOVL        176(SP), R10
-	SHLQ        $0x11, R10
-	ADDQ        R10, R8
-	MOVQ        R9, R10
-	SHLQ        $0x0f, R10
-	ADDQ        R10, R8
-	MOVQ        R8, R10
-	SHRQ        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDQ        R10, R8
-	MOVL        R8, R10
-	SHRL        $0x1f, R10
-	ANDL        $0x7fffffff, R8
-	ADDL        R10, R8
-	MOVL        R8, 188(SP)
-	VMOVDQU     704(SP), Y0
-	VMOVDQU     736(SP), Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y3
-	VPERMQ      $0xd8, Y2, Y2
-	VPERMQ      $0xd8, Y3, Y3
-	VPXOR       (BX), Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPXOR       64(BX), Y2, Y2
-	VMOVDQU     Y2, 64(DX)
-	VMOVDQU     768(SP), Y0
-	VMOVDQU     800(SP), Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y3
-	VPERMQ      $0xd8, Y2, Y2
-	VPERMQ      $0xd8, Y3, Y3
-	VPXOR       32(BX), Y2, Y2
-	VPADDD      Y3, Y2, Y2
-	VPXOR       96(BX), Y2, Y2
-	VMOVDQU     Y2, 96(DX)
-	VMOVDQU     64(SP), Y14
-	VMOVDQU     96(SP), Y15
-	VMOVDQU     128(SP), Y12
-	VMOVDQU     160(SP), Y13
-	VMOVDQU     Y14, (SP)
-	VMOVDQU     Y15, 32(SP)
-	VMOVDQU     Y12, 64(SP)
-	VMOVDQU     Y13, 96(SP)
-	XCHGQ       BX, R13
-	ADDQ        $0x40, SI
-	DECQ        CX
-	JNZ         macBlocksAVX2Loop
-	VMOVDQU     (SP), X15
-	VMOVDQU     X15, (DI)
-	VMOVDQU     16(SP), X15
-	VMOVDQU     X15, 16(DI)
-	VMOVDQU     32(SP), X15
-	VMOVDQU     X15, 32(DI)
-	VMOVDQU     48(SP), X15
-	VMOVDQU     X15, 48(DI)
-	VMOVQ       X8, 64(DI)
-	MOVQ        tag+24(FP), AX
-	VMOVDQU     832(SP), X0
-	VMOVDQU     848(SP), X1
-	VMOVDQU     864(SP), X2
-	VPSLLDQ     $0x08, X0, X0
-	VPSRLDQ     $0x08, X2, X2
-	VPXOR       X0, X1, X1
-	VPXOR       X2, X1, X1
-	VPSHUFD     $0x1b, X1, X1
-	VPXOR       (AX), X1, X1
-	VMOVDQU     X1, (AX)
+	VMOVDQU      1216(SP), X12
+	VMOVDQU      1232(SP), X13
+	VMOVDQU      1248(SP), X14
+	VMOVDQU      (SI), X15
+	VMOVDQU      nibble<>+0(SB), X2
+	VPAND        X2, X15, X0
+	VPSRLW       $0x04, X15, X1
+	VPAND        X2, X1, X1
+	VMOVDQU      revlo<>+0(SB), X15
+	VPSHUFB      X0, X15, X15
+	VMOVDQU      revhi<>+0(SB), X0
+	VPSHUFB      X1, X0, X0
+	VPOR         X0, X15, X15
+	VPSHUFD      $0xb1, (R14), X3
+	VPSHUFD      $0xb1, 16(R14), X4
+	VPCLMULQDQ   $0x00, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x11, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x01, X15, X3, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x10, X15, X4, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x00, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VPCLMULQDQ   $0x11, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VMOVDQU      16(SI), X15
+	VMOVDQU      nibble<>+0(SB), X2
+	VPAND        X2, X15, X0
+	VPSRLW       $0x04, X15, X1
+	VPAND        X2, X1, X1
+	VMOVDQU      revlo<>+0(SB), X15
+	VPSHUFB      X0, X15, X15
+	VMOVDQU      revhi<>+0(SB), X0
+	VPSHUFB      X1, X0, X0
+	VPOR         X0, X15, X15
+	VMOVDQU      X4, X3
+	VPSHUFD      $0xb1, 32(R14), X4
+	VPCLMULQDQ   $0x00, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x11, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x01, X15, X3, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x10, X15, X4, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x00, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VPCLMULQDQ   $0x11, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VMOVDQU      32(SI), X15
+	VMOVDQU      nibble<>+0(SB), X2
+	VPAND        X2, X15, X0
+	VPSRLW       $0x04, X15, X1
+	VPAND        X2, X1, X1
+	VMOVDQU      revlo<>+0(SB), X15
+	VPSHUFB      X0, X15, X15
+	VMOVDQU      revhi<>+0(SB), X0
+	VPSHUFB      X1, X0, X0
+	VPOR         X0, X15, X15
+	VMOVDQU      X4, X3
+	VPSHUFD      $0xb1, 48(R14), X4
+	VPCLMULQDQ   $0x00, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x11, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x01, X15, X3, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x10, X15, X4, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x00, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VPCLMULQDQ   $0x11, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VMOVDQU      48(SI), X15
+	VMOVDQU      nibble<>+0(SB), X2
+	VPAND        X2, X15, X0
+	VPSRLW       $0x04, X15, X1
+	VPAND        X2, X1, X1
+	VMOVDQU      revlo<>+0(SB), X15
+	VPSHUFB      X0, X15, X15
+	VMOVDQU      revhi<>+0(SB), X0
+	VPSHUFB      X1, X0, X0
+	VPOR         X0, X15, X15
+	VMOVDQU      X4, X3
+	VPSHUFD      $0xb1, 64(R14), X4
+	VPCLMULQDQ   $0x00, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x11, X15, X3, X5
+	VPXOR        X5, X12, X12
+	VPCLMULQDQ   $0x01, X15, X3, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x10, X15, X4, X5
+	VPXOR        X5, X13, X13
+	VPCLMULQDQ   $0x00, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VPCLMULQDQ   $0x11, X15, X4, X5
+	VPXOR        X5, X14, X14
+	VMOVDQU      X12, 1216(SP)
+	VMOVDQU      X13, 1232(SP)
+	VMOVDQU      X14, 1248(SP)
+	VMOVDQU      64(DX), Y15
+	VMOVDQU      96(DX), Y14
+	VMOVDQU      Y15, (DX)
+	VMOVDQU      Y14, 32(DX)
+	VMOVQ        X8, 1088(SP)
+	VPBROADCASTD 128(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       192(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      120(SP), R12
+	ORL          R12, R11
+	MOVL         R11, (R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 192(R13)
+	MOVQ         R11, 200(R13)
+	MOVL         92(SP), R11
+	SHLL         $0x10, R11
+	MOVL         84(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 128(R13)
+	MOVL         72(SP), R11
+	SHLL         $0x10, R11
+	MOVL         64(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 64(R13)
+	MOVL         64(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         80(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         104(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         116(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 128(SP)
+	VMOVQ        X8, 1096(SP)
+	VPBROADCASTD 132(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       208(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      124(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 4(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 208(R13)
+	MOVQ         R11, 216(R13)
+	MOVL         96(SP), R11
+	SHLL         $0x10, R11
+	MOVL         88(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 132(R13)
+	MOVL         76(SP), R11
+	SHLL         $0x10, R11
+	MOVL         68(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 68(R13)
+	MOVL         68(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         84(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         108(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         120(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 132(SP)
+	VMOVQ        X8, 1104(SP)
+	VPBROADCASTD 136(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       224(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      128(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 8(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 224(R13)
+	MOVQ         R11, 232(R13)
+	MOVL         100(SP), R11
+	SHLL         $0x10, R11
+	MOVL         92(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 136(R13)
+	MOVL         80(SP), R11
+	SHLL         $0x10, R11
+	MOVL         72(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 72(R13)
+	MOVL         72(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         88(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         112(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         124(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 136(SP)
+	VMOVQ        X8, 1112(SP)
+	VPBROADCASTD 140(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       240(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      132(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 12(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 240(R13)
+	MOVQ         R11, 248(R13)
+	MOVL         104(SP), R11
+	SHLL         $0x10, R11
+	MOVL         96(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 140(R13)
+	MOVL         84(SP), R11
+	SHLL         $0x10, R11
+	MOVL         76(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 76(R13)
+	MOVL         76(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         92(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         116(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         128(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 140(SP)
+	VMOVQ        X8, 1120(SP)
+	VPBROADCASTD 144(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       256(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      136(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 16(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 256(R13)
+	MOVQ         R11, 264(R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 144(R13)
+	MOVL         88(SP), R11
+	SHLL         $0x10, R11
+	MOVL         80(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(R13)
+	MOVL         80(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         96(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         120(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         132(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 144(SP)
+	VMOVQ        X8, 1128(SP)
+	VPBROADCASTD 148(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       272(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      140(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 20(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 272(R13)
+	MOVQ         R11, 280(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 148(R13)
+	MOVL         92(SP), R11
+	SHLL         $0x10, R11
+	MOVL         84(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 84(R13)
+	MOVL         84(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         100(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         124(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         136(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 148(SP)
+	VMOVQ        X8, 1136(SP)
+	VPBROADCASTD 152(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       288(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      144(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 24(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 288(R13)
+	MOVQ         R11, 296(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 152(R13)
+	MOVL         96(SP), R11
+	SHLL         $0x10, R11
+	MOVL         88(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 88(R13)
+	MOVL         88(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         104(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         128(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         140(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 152(SP)
+	VMOVQ        X8, 1144(SP)
+	VPBROADCASTD 156(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       304(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      148(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 28(R13)
+	MOVL         136(SP), R11
+	SHLL         $0x10, R11
+	MOVL         128(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 304(R13)
+	MOVQ         R11, 312(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 156(R13)
+	MOVL         100(SP), R11
+	SHLL         $0x10, R11
+	MOVL         92(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 92(R13)
+	MOVL         92(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         108(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         132(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         144(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 156(SP)
+	VMOVQ        X8, 1152(SP)
+	VPBROADCASTD 160(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       320(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      152(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 32(R13)
+	MOVL         140(SP), R11
+	SHLL         $0x10, R11
+	MOVL         132(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 320(R13)
+	MOVQ         R11, 328(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 160(R13)
+	MOVL         104(SP), R11
+	SHLL         $0x10, R11
+	MOVL         96(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 96(R13)
+	MOVL         96(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         112(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         136(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         148(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 160(SP)
+	VMOVQ        X8, 1160(SP)
+	VPBROADCASTD 164(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       336(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      156(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 36(R13)
+	MOVL         144(SP), R11
+	SHLL         $0x10, R11
+	MOVL         136(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 336(R13)
+	MOVQ         R11, 344(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 164(R13)
+	MOVL         108(SP), R11
+	SHLL         $0x10, R11
+	MOVL         100(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 100(R13)
+	MOVL         100(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         116(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         140(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         152(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 164(SP)
+	VMOVQ        X8, 1168(SP)
+	VPBROADCASTD 168(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       352(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      160(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 40(R13)
+	MOVL         148(SP), R11
+	SHLL         $0x10, R11
+	MOVL         140(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 352(R13)
+	MOVQ         R11, 360(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 168(R13)
+	MOVL         112(SP), R11
+	SHLL         $0x10, R11
+	MOVL         104(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 104(R13)
+	MOVL         104(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         120(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         144(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         156(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 168(SP)
+	VMOVQ        X8, 1176(SP)
+	VPBROADCASTD 172(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       368(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      164(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 44(R13)
+	MOVL         152(SP), R11
+	SHLL         $0x10, R11
+	MOVL         144(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 368(R13)
+	MOVQ         R11, 376(R13)
+	MOVL         136(SP), R11
+	SHLL         $0x10, R11
+	MOVL         128(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 172(R13)
+	MOVL         116(SP), R11
+	SHLL         $0x10, R11
+	MOVL         108(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 108(R13)
+	MOVL         108(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         124(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         148(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         160(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 172(SP)
+	VMOVQ        X8, 1184(SP)
+	VPBROADCASTD 176(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       384(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      168(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 48(R13)
+	MOVL         156(SP), R11
+	SHLL         $0x10, R11
+	MOVL         148(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 384(R13)
+	MOVQ         R11, 392(R13)
+	MOVL         140(SP), R11
+	SHLL         $0x10, R11
+	MOVL         132(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 176(R13)
+	MOVL         120(SP), R11
+	SHLL         $0x10, R11
+	MOVL         112(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 112(R13)
+	MOVL         112(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         128(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         152(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         164(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 176(SP)
+	VMOVQ        X8, 1192(SP)
+	VPBROADCASTD 180(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       400(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      172(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 52(R13)
+	MOVL         160(SP), R11
+	SHLL         $0x10, R11
+	MOVL         152(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 400(R13)
+	MOVQ         R11, 408(R13)
+	MOVL         144(SP), R11
+	SHLL         $0x10, R11
+	MOVL         136(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 180(R13)
+	MOVL         124(SP), R11
+	SHLL         $0x10, R11
+	MOVL         116(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 116(R13)
+	MOVL         116(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         132(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         156(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         168(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 180(SP)
+	VMOVQ        X8, 1200(SP)
+	VPBROADCASTD 184(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       416(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R8, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      176(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 56(R13)
+	MOVL         164(SP), R11
+	SHLL         $0x10, R11
+	MOVL         156(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 416(R13)
+	MOVQ         R11, 424(R13)
+	MOVL         148(SP), R11
+	SHLL         $0x10, R11
+	MOVL         140(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 184(R13)
+	MOVL         128(SP), R11
+	SHLL         $0x10, R11
+	MOVL         120(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 120(R13)
+	MOVL         120(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         136(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         160(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         172(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 184(SP)
+	VMOVQ        X8, 1208(SP)
+	VPBROADCASTD 188(BX), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      shiftl<>+0(SB), X12, X0
+	VPSRLVD      shiftr<>+0(SB), X12, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X12, X1
+	VPSRLVD      shiftr<>+16(SB), X12, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X12, X2
+	VPSRLVD      shiftr<>+32(SB), X12, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X12, X3
+	VPSRLVD      shiftr<>+48(SB), X12, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPADDD       432(BX), X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      shiftl<>+0(SB), X13, X0
+	VPSRLVD      shiftr<>+0(SB), X13, X4
+	VPXOR        X4, X0, X0
+	VPSLLVD      shiftl<>+16(SB), X13, X1
+	VPSRLVD      shiftr<>+16(SB), X13, X4
+	VPXOR        X4, X1, X1
+	VPSLLVD      shiftl<>+32(SB), X13, X2
+	VPSRLVD      shiftr<>+32(SB), X13, X4
+	VPXOR        X4, X2, X2
+	VPSLLVD      shiftl<>+48(SB), X13, X3
+	VPSRLVD      shiftr<>+48(SB), X13, X4
+	VPXOR        X4, X3, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         R9, R11
+	ANDL         $0x7fff8000, R11
+	SHLL         $0x01, R11
+	MOVWLZX      180(SP), R12
+	ORL          R12, R11
+	MOVL         R11, 60(R13)
+	MOVL         168(SP), R11
+	SHLL         $0x10, R11
+	MOVL         160(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 432(R13)
+	MOVQ         R11, 440(R13)
+	MOVL         152(SP), R11
+	SHLL         $0x10, R11
+	MOVL         144(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 188(R13)
+	MOVL         132(SP), R11
+	SHLL         $0x10, R11
+	MOVL         124(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 124(R13)
+	MOVL         124(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         140(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         164(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         176(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 188(SP)
+	VMOVDQU      1088(SP), Y0
+	VMOVDQU      1120(SP), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPXOR        (BX), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPXOR        64(BX), Y2, Y2
+	VMOVDQU      Y2, 64(DX)
+	VMOVDQU      1152(SP), Y0
+	VMOVDQU      1184(SP), Y1
+	VSHUFPS      $0x88, Y1, Y0, Y2
+	VSHUFPS      $0xdd, Y1, Y0, Y3
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPXOR        32(BX), Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPXOR        96(BX), Y2, Y2
+	VMOVDQU      Y2, 96(DX)
+	VMOVDQU      64(SP), Y14
+	VMOVDQU      96(SP), Y15
+	VMOVDQU      128(SP), Y12
+	VMOVDQU      160(SP), Y13
+	VMOVDQU      Y14, (SP)
+	VMOVDQU      Y15, 32(SP)
+	VMOVDQU      Y12, 64(SP)
+	VMOVDQU      Y13, 96(SP)
+	XCHGQ        BX, R13
+	ADDQ         $0x40, SI
+	DECQ         CX
+	JNZ          macBlocksAVX2Loop
+	VMOVDQU      (SP), X15
+	VMOVDQU      X15, (DI)
+	VMOVDQU      16(SP), X15
+	VMOVDQU      X15, 16(DI)
+	VMOVDQU      32(SP), X15
+	VMOVDQU      X15, 32(DI)
+	VMOVDQU      48(SP), X15
+	VMOVDQU      X15, 48(DI)
+	VMOVQ        X8, 64(DI)
+	MOVQ         tag+24(FP), AX
+	VMOVDQU      1216(SP), X0
+	VMOVDQU      1232(SP), X1
+	VMOVDQU      1248(SP), X2
+	VPSLLDQ      $0x08, X0, X0
+	VPSRLDQ      $0x08, X2, X2
+	VPXOR        X0, X1, X1
+	VPXOR        X2, X1, X1
+	VPSHUFD      $0x1b, X1, X1
+	VPXOR        (AX), X1, X1
+	VMOVDQU      X1, (AX)
 	VZEROUPPER
 
 macBlocksAVX2Done:

@@ -87,6 +87,11 @@ var (
 	cRevHi    Mem // VPSHUFB table: bit reversal of the high nibble, into the low one
 	cShiftL   Mem // AVX2 L1/L2 left shift counts, 4 × 16 bytes
 	cShiftR   Mem // AVX2 L1/L2 right shift counts, 4 × 16 bytes
+	cLoHi     Mem // dwords 0x0000ffff, 0xffff0000, repeated; 32 bytes
+	cSwap16   Mem // VPSHUFB mask swapping the 16-bit halves of each dword
+	cEvenIdx  Mem // VPERMI2D indices of the even dwords of two registers
+	cOddIdx   Mem // and of the odd ones
+	cZero     Mem // 32 zero bytes
 )
 
 // Go variables of the package.
@@ -170,4 +175,14 @@ func consts() {
 	}
 	cShiftL = table("shiftl", left)
 	cShiftR = table("shiftr", right)
+	cLoHi = table("lohi", repeat(dwords(0x0000ffff, 0xffff0000), 4))
+	cSwap16 = table("swap16", repeat([]byte{2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13}, 2))
+	var even, odd []uint32
+	for i := range 16 {
+		even = append(even, uint32(2*i))
+		odd = append(odd, uint32(2*i+1))
+	}
+	cEvenIdx = table("evenidx", dwords(even...))
+	cOddIdx = table("oddidx", dwords(odd...))
+	cZero = table("zero", make([]byte, 32))
 }

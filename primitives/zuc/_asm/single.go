@@ -26,9 +26,9 @@ import (
 //	          block, buf[16:32] the cells F's rounds see next, buf[32:48]
 //	          the cells computed during the block for the next one
 //	xs[2]     bit reorganisation of a block, double-buffered (the block
-//	          being run, the next one): X0 row, X3 row (16 dwords each),
-//	          then X1, X2 interleaved (16 pairs)
-//	rbuf      AVX2: the packed R1, R2 of each round (16 qwords)
+//	          being run, the next one): rows of X0, X3, X2 (16 dwords
+//	          each), then X1 as [X1, 0, X1, 0] per round
+//	rbuf      the packed R1, R2 of each round (16 qwords)
 //	acc       MAC accumulators A, B, C (3 × 16 bytes)
 type mode int
 
@@ -39,10 +39,11 @@ const (
 )
 
 const (
-	xsX0  = 0
-	xsX3  = 64
-	xsX12 = 128
-	xsLen = 256
+	xsX0  = 0   // X0 of the 16 rounds
+	xsX3  = 64  // X3
+	xsX2  = 128 // X2
+	xsX1  = 192 // X1 as [X1, 0, X1, 0] per round
+	xsLen = 448
 )
 
 // gp holds the general-purpose registers of a kernel.
@@ -96,15 +97,15 @@ func fold31(a, b GPPhysical) {
 	ADDL(b.As32(), a.As32())
 }
 
-// brcHalf emits dst = c[hi]<<16 | c[lo]>>15 (the bit reorganisation of two
-// cells, high half of the first, low half of the second... as ZUC's BR).
-func brcHalf(g *gp, buf Mem, hi, lo int, dst Mem) {
+// brcHalf emits g.t = c[hi]<<16 | c[lo]>>15, the bit reorganisation of
+// two cells (the high half of the first, the low half of the second); the
+// upper half of g.t is zero.
+func brcHalf(g *gp, buf Mem, hi, lo int) {
 	MOVL(buf.Offset(4*hi), g.t.As32())
 	SHLL(U8(16), g.t.As32())
 	MOVL(buf.Offset(4*lo), g.u.As32())
 	SHRL(U8(15), g.u.As32())
 	ORL(g.u.As32(), g.t.As32())
-	MOVL(g.t.As32(), dst)
 }
 
 // brcStep emits the bit reorganisation of the window buf[base:base+16]
@@ -119,17 +120,34 @@ func brcStep(g *gp, buf Mem, base int, xs Mem, j int) {
 	MOVWLZX(buf.Offset(4*(c+14)), g.u.As32())
 	ORL(g.u.As32(), g.t.As32())
 	MOVL(g.t.As32(), xs.Offset(xsX0+4*j))
-	brcHalf(g, buf, c+11, c+9, xs.Offset(xsX12+8*j))
-	brcHalf(g, buf, c+7, c+5, xs.Offset(xsX12+8*j+4))
-	brcHalf(g, buf, c+2, c+0, xs.Offset(xsX3+4*j))
+	brcHalf(g, buf, c+11, c+9)
+	MOVQ(g.t, xs.Offset(xsX1+16*j))
+	MOVQ(g.t, xs.Offset(xsX1+16*j+8))
+	brcHalf(g, buf, c+7, c+5)
+	MOVL(g.t.As32(), xs.Offset(xsX2+4*j))
+	brcHalf(g, buf, c+2, c+0)
+	MOVL(g.t.As32(), xs.Offset(xsX3+4*j))
 }
 
-// Vector registers of the AVX-512 single-stream kernels.
+// R1 and R2 are packed into one register, [R1, R2] (the AVX2 kernels
+// also repeat them in the upper half), so that one S-box evaluation serves
+// both. The add of W1 = R1 + X1 is done in lane 0 only, and the XOR of W2
+// = R2 ^ X2 is not done at all on the chain: the words L1 and L2 are
+// applied to are linear in W2, so the part that comes from X2,
 //
-//	Z0-Z3   S0 (the 256-byte table)        X8, X9    R1, R2
-//	X4, X5  GFNI matrices of S1            Z10, Z11  R1, R2 of the block's rounds
-//	X6      byte swap mask (XOR mode)      K1        odd bytes (S0's)
-//	X14-X31 round temporaries (and MAC temporaries between blocks)
+//	C = [L1(X2 >> 16), L2(X2 << 16)],
+//
+// is computed beside the chain and XORed in with L's other terms. A round
+// on the chain is then: add, rotate the qword by 16 (giving [W1L‖W2H,
+// W2L‖W1H]), L, S.
+
+// Vector registers of the AVX-512 single-stream kernels:
+//
+//	Z0-Z3   S0 (the 256-byte table)        X8      [R1, R2]
+//	X4, X5  GFNI matrices of S1            X9      [0x0000ffff, 0xffff0000] mask
+//	X6      byte swap mask (XOR mode)      X12-15  L's rotation counts (L1 lane 0, L2 lane 1)
+//	K1      odd bytes (S0's)               K4      lane 0
+//	X16-X31 round temporaries (and MAC temporaries between blocks)
 func load512Consts(m mode) {
 	for i := range 4 {
 		VMOVDQU64(gS0.Offset(64*i), zr(i))
@@ -139,63 +157,93 @@ func load512Consts(m mode) {
 	if m == modeXOR {
 		VMOVDQU64(cBswap32, Z6)
 	}
+	VMOVDQU(cLoHi, X9)
+	for k := range 4 {
+		VMOVDQU(cShiftL.Offset(16*k), xr(12+k))
+	}
 	MOVQ(U64(0xaaaaaaaaaaaaaaaa), RAX)
 	KMOVQ(RAX, K1)
+	MOVL(U32(1), EAX)
+	KMOVQ(RAX, K4)
 }
 
-func zr(i int) VecPhysical { return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i] }
-func xr(i int) VecPhysical { return []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15, X16, X17, X18, X19, X20, X21, X22, X23, X24, X25, X26, X27, X28, X29, X30, X31}[i] }
-func yr(i int) VecPhysical { return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i] }
+func zr(i int) VecPhysical {
+	return []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15, Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}[i]
+}
+func xr(i int) VecPhysical {
+	return []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12, X13, X14, X15, X16, X17, X18, X19, X20, X21, X22, X23, X24, X25, X26, X27, X28, X29, X30, X31}[i]
+}
+func yr(i int) VecPhysical {
+	return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i]
+}
 
-// sbox512 emits out = S(in) for the four S-boxes (S0, S1, S0, S1 from the
-// top byte) on every dword of in, with temporaries t..t+2 and mask k.
-func sbox512(in, out, t int, k OpmaskPhysical) {
+// l512 emits x = L(x) ^ c with the rotation counts in X12-X15, using
+// temporaries t..t+3.
+func l512(x, c VecPhysical, t int) {
+	for k := range 4 {
+		VPROLVD(xr(12+k), x, xr(t+k))
+	}
+	VPTERNLOGD(U8(0x96), xr(t+1), xr(t), x)
+	if c != nil {
+		VPTERNLOGD(U8(0x96), c, xr(t+3), xr(t+2))
+	} else {
+		VPXORD(xr(t+3), xr(t+2), xr(t+2))
+	}
+	VPXORD(xr(t+2), x, x)
+}
+
+// sbox512 emits X8 = S(x) (S0, S1, S0, S1 from the top byte of every
+// dword), with temporaries t..t+2 and mask K2.
+func sbox512(x VecPhysical, t int) {
+	// Fresh copies of the tables VPERMT2B overwrites; they do not depend
+	// on x, so they are made off the chain.
+	VMOVDQA64(Z0, zr(t+1))
+	VMOVDQA64(Z2, zr(t+2))
 	// S1 on every byte: into the AES field, invert, out again.
-	VGF2P8AFFINEQB(U8(0), X4, xr(in), xr(t))
+	VGF2P8AFFINEQB(U8(0), X4, x, xr(t))
 	VGF2P8AFFINEINVQB(U8(0x55), X5, xr(t), xr(t))
-	// S0 on every byte: the low and high 128 entries by VPERMI2B (which
+	// S0 on every byte: the low and high 128 entries by VPERMT2B (which
 	// reads index bits 0-6), chosen by bit 7.
-	VMOVDQA64(zr(in), zr(t+1))
-	VPERMI2B(Z1, Z0, zr(t+1))
-	VMOVDQA64(zr(in), zr(t+2))
-	VPERMI2B(Z3, Z2, zr(t+2))
-	VPMOVB2M(xr(in), k)
-	VPBLENDMB(xr(t+2), xr(t+1), k, xr(t+1))
+	VPERMT2B(Z1, zOf(x), zr(t+1))
+	VPERMT2B(Z3, zOf(x), zr(t+2))
+	VPMOVB2M(x, K2)
+	VPBLENDMB(xr(t+2), xr(t+1), K2, xr(t+1))
 	// S0 in the odd bytes, S1 in the even ones.
-	VPBLENDMB(xr(t+1), xr(t), K1, xr(out))
+	VPBLENDMB(xr(t+1), xr(t), K1, X8)
 }
 
-// round512 emits one round of F: R1, R2 (X8, X9) are updated from X1, X2
-// at xs12 (a pair of dwords). collect also shifts R1, R2 into Z10, Z11 for
-// the output computed at the end of the block.
-func round512(xs12 Mem, collect bool) {
-	VPADDD_BCST(xs12, X8, X14)          // W1 = R1 + X1
-	VPXORD_BCST(xs12.Offset(4), X9, X15) // W2 = R2 ^ X2
-	if collect {
-		VALIGND(U8(1), Z10, Z8, Z10)
-		VALIGND(U8(1), Z11, Z9, Z11)
+// zOf returns the ZMM register of an XMM one.
+func zOf(x VecPhysical) VecPhysical {
+	for i := range 32 {
+		if xr(i) == x {
+			return zr(i)
+		}
 	}
-	VPSHLDD(U8(16), X15, X14, X16) // W1L ‖ W2H
-	VPSHLDD(U8(16), X14, X15, X17) // W2L ‖ W1H
-	// L1 and L2.
-	for k, r := range []uint64{2, 10, 18, 24} {
-		VPROLD(U8(r), X16, xr(18+k))
-	}
-	for k, r := range []uint64{8, 14, 22, 30} {
-		VPROLD(U8(r), X17, xr(22+k))
-	}
-	VPTERNLOGD(U8(0x96), X19, X18, X16)
-	VPTERNLOGD(U8(0x96), X21, X20, X16)
-	VPTERNLOGD(U8(0x96), X23, X22, X17)
-	VPTERNLOGD(U8(0x96), X25, X24, X17)
-	sbox512(16, 8, 26, K2)
-	sbox512(17, 9, 29, K3)
+	panic("not an xmm register")
 }
 
-// Registers of the AVX2 single-stream kernels. R1 and R2 are packed into
-// one register, [R1, R2, R1, R2]: one S-box evaluation serves both, and
-// with the upper half a copy of the lower one, AESENCLAST's ShiftRows
-// leaves the even bytes (S1's) in place, so no shuffle is needed around it.
+// round512 emits one round of F on X8 = [R1, R2]: X1 is the dword at x1,
+// X2 the one at x2. If rbuf is not nil, R1, R2 are stored there first.
+func round512(x1, x2 Mem, rbuf *Mem) {
+	if rbuf != nil {
+		VMOVQ(X8, *rbuf)
+	}
+	// Off the chain: C = L([X2>>16, X2<<16]).
+	VPBROADCASTD(x2, X16)
+	VPROLD(U8(16), X16, X16)
+	VPANDD(X9, X16, X16)
+	l512(X16, nil, 17)
+	// The chain.
+	VPADDD_BCST(x1, X8, K4, X8) // [R1 + X1, R2]
+	VPROLQ(U8(16), X8, X21)     // [W1L‖R2H, R2L‖W1H]
+	l512(X21, X16, 22)
+	sbox512(X21, 26)
+}
+
+// Registers of the AVX2 single-stream kernels. The packed register is
+// [R1, R2, R1, R2]: with the upper half a copy of the lower one,
+// AESENCLAST's ShiftRows leaves the even bytes (S1's) in place, so no
+// shuffle is needed around it.
 //
 //	X7      odd bytes (S0's) mask           X8        [R1, R2, R1, R2]
 //	X9      0x0f in every byte              X10, X11  P1, P2 of S0
@@ -246,28 +294,41 @@ func sboxAVX2() {
 	VPBLENDVB(X7, X0, X2, X8)
 }
 
-// roundAVX2 emits one round of F on the packed X8 from the pair X1, X2 at
-// xs12; rbuf, if not nil, receives R1, R2 before the update.
-func roundAVX2(xs12 Mem, rbuf *Mem) {
-	VMOVDDUP(xs12, X12)
-	if rbuf != nil {
-		VMOVQ(X8, *rbuf)
-	}
-	VPADDD(X12, X8, X13)
-	VPXOR(X12, X8, X14)
-	VPBLENDD(U8(0xa), X14, X13, X13) // [W1, W2, W1, W2]
-	VPSHUFB(cRotW, X13, X13)        // [W1L‖W2H, W2L‖W1H, ...]
-	// L1 in the even dwords, L2 in the odd ones: x ^ ⊕ (x<<c ^ x>>(32-c)).
+// lAVX2 emits dst = L(x) (^ c if not nil): L1 in the even dwords and L2
+// in the odd ones, x ^ ⊕ (x<<n ^ x>>(32-n)), with temporaries X0-X4.
+func lAVX2(x, c, dst VecPhysical) {
 	for k := range 4 {
 		t := []VecPhysical{X0, X1, X2, X3}[k]
-		VPSLLVD(cShiftL.Offset(16*k), X13, t)
-		VPSRLVD(cShiftR.Offset(16*k), X13, X4)
+		VPSLLVD(cShiftL.Offset(16*k), x, t)
+		VPSRLVD(cShiftR.Offset(16*k), x, X4)
 		VPXOR(X4, t, t)
 	}
 	VPXOR(X1, X0, X0)
 	VPXOR(X3, X2, X2)
-	VPXOR(X13, X0, X0)
-	VPXOR(X2, X0, X12)
+	if c != nil {
+		VPXOR(c, x, X4)
+		VPXOR(X4, X0, X0)
+	} else {
+		VPXOR(x, X0, X0)
+	}
+	VPXOR(X2, X0, dst)
+}
+
+// roundAVX2 emits one round of F on the packed X8: x1 holds [X1, 0, X1,
+// 0], x2 the dword X2. If rbuf is not nil, R1, R2 are stored there first.
+func roundAVX2(x1, x2 Mem, rbuf *Mem) {
+	if rbuf != nil {
+		VMOVQ(X8, *rbuf)
+	}
+	// Off the chain: C = L([X2>>16, X2<<16, ...]) into X15.
+	VPBROADCASTD(x2, X12)
+	VPSHUFB(cSwap16, X12, X12)
+	VPAND(cLoHi, X12, X12)
+	lAVX2(X12, nil, X15)
+	// The chain.
+	VPADDD(x1, X8, X13)      // [R1 + X1, R2, ...]
+	VPSHUFB(cRotW, X13, X13) // [W1L‖R2H, R2L‖W1H, ...]
+	lAVX2(X13, X15, X12)
 	sboxAVX2()
 }
 
@@ -280,22 +341,13 @@ func genInit(f *family) {
 	TEXT("init"+f.name, 0, "func(s *[18]uint32)")
 	Doc(fmt.Sprintf("init%s runs ZUC's initialisation on s; see initialiseGeneric.", f.name))
 	ring := AllocLocal(64)
-	xs := AllocLocal(16 * 8)
-	s := Load(Param("s"), RDI)
-	_ = s
+	xs := AllocLocal(16 * 32)
+	Load(Param("s"), RDI)
 	for i := 0; i < 64; i += 16 {
 		VMOVDQU(Mem{Base: RDI, Disp: i}, X15)
 		VMOVDQU(X15, ring.Offset(i))
 	}
-	if f.avx512 {
-		load512Consts(modeWords)
-		VMOVD(Mem{Base: RDI, Disp: 64}, X8)
-		VMOVD(Mem{Base: RDI, Disp: 68}, X9)
-	} else {
-		load2Consts()
-		VMOVQ(Mem{Base: RDI, Disp: 64}, X8)
-		VPUNPCKLQDQ(X8, X8, X8)
-	}
+	loadR(f, modeWords)
 	g := &gp{last: R8, next: R9, b: R10, t: R11, u: R12}
 	MOVL(ring.Offset(60), g.last.As32())
 	MOVL(U32(2), ECX)
@@ -311,14 +363,20 @@ func genInit(f *family) {
 		MOVL(ring.Offset(4*((1+k)%16)), EAX)
 		MOVL(EAX, Mem{Base: RDI, Disp: 4 * k})
 	}
-	if f.avx512 {
-		VMOVD(X8, Mem{Base: RDI, Disp: 64})
-		VMOVD(X9, Mem{Base: RDI, Disp: 68})
-	} else {
-		VMOVQ(X8, Mem{Base: RDI, Disp: 64})
-	}
+	VMOVQ(X8, Mem{Base: RDI, Disp: 64})
 	VZEROUPPER()
 	RET()
+}
+
+// loadR loads the constants of family f and R1, R2 from the state at DI.
+func loadR(f *family, m mode) {
+	VMOVQ(Mem{Base: RDI, Disp: 64}, X8)
+	if f.avx512 {
+		load512Consts(m)
+	} else {
+		load2Consts()
+		VPUNPCKLQDQ(X8, X8, X8)
+	}
 }
 
 // ringCell returns cell k of the window of round i of a 16-cell ring.
@@ -328,26 +386,19 @@ func ringCell(ring Mem, i, k int) Mem { return ring.Offset(4 * ((i + k) % 16)) }
 // initMode, else the one work-mode round).
 func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
 	c := func(k int) Mem { return ringCell(ring, i, k) }
-	// X1, X2 for F, through the stack.
-	pair := xs.Offset(8 * i)
-	for h, cc := range [][2]int{{11, 9}, {7, 5}} {
-		MOVL(c(cc[0]), g.t.As32())
-		SHLL(U8(16), g.t.As32())
-		MOVL(c(cc[1]), g.u.As32())
-		SHRL(U8(15), g.u.As32())
-		ORL(g.u.As32(), g.t.As32())
-		MOVL(g.t.As32(), pair.Offset(4*h))
-	}
+	// X1 (as [X1, 0, X1, 0]) and X2 for F, through the stack.
+	x1, x2 := xs.Offset(32*i), xs.Offset(32*i+16)
+	brcHalf(g, ring, (i+11)%16, (i+9)%16)
+	MOVQ(g.t, x1)
+	MOVQ(g.t, x1.Offset(8))
+	brcHalf(g, ring, (i+7)%16, (i+5)%16)
+	MOVL(g.t.As32(), x2)
 	// W = (X0 ^ R1) + R2 from this round's R1, R2.
 	w := RSI
 	if initMode {
-		if f.avx512 {
-			VMOVD(X8, RAX.As32())
-			VMOVD(X9, RBX.As32())
-		} else {
-			VMOVD(X8, RAX.As32())
-			VPEXTRD(U8(1), X8, RBX.As32())
-		}
+		VMOVQ(X8, RAX)
+		MOVQ(RAX, RBX)
+		SHRQ(U8(32), RBX)
 		MOVL(g.last.As32(), w.As32())
 		ANDL(U32(0x7fff8000), w.As32())
 		SHLL(U8(1), w.As32())
@@ -357,9 +408,9 @@ func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
 		ADDL(EBX, w.As32())
 	}
 	if f.avx512 {
-		round512(pair, false)
+		round512(x1, x2, nil)
 	} else {
-		roundAVX2(pair, nil)
+		roundAVX2(x1, x2, nil)
 	}
 	// The LFSR, on the ring: the window starts at cell i, the new cell
 	// replaces it.
@@ -437,14 +488,9 @@ func genBlocks(f *family, m mode) {
 		SHRQ(U8(6), RCX)
 	}
 	JZ(LabelRef(name + "Done"))
-	if f.avx512 {
-		load512Consts(m)
-		VMOVD(Mem{Base: RDI, Disp: 64}, X8)
-		VMOVD(Mem{Base: RDI, Disp: 68}, X9)
-	} else {
-		load2Consts()
-		VMOVQ(Mem{Base: RDI, Disp: 64}, X8)
-		VPUNPCKLQDQ(X8, X8, X8)
+	for i := 0; i < 64; i += 16 {
+		VMOVDQU(Mem{Base: RDI, Disp: i}, X15)
+		VMOVDQU(X15, buf.Offset(i))
 	}
 	if m == modeMAC {
 		VPXOR(X15, X15, X15)
@@ -452,10 +498,7 @@ func genBlocks(f *family, m mode) {
 			VMOVDQU(X15, acc.Offset(16*k))
 		}
 	}
-	for i := 0; i < 64; i += 16 {
-		VMOVDQU(Mem{Base: RDI, Disp: i}, X15)
-		VMOVDQU(X15, buf.Offset(i))
-	}
+	loadR(f, m)
 	LEAQ(xsA, RBX)
 	LEAQ(xsB, R13)
 	xsCur := Mem{Base: RBX}
@@ -476,17 +519,26 @@ func genBlocks(f *family, m mode) {
 		}
 		macStage(mr, Mem{Base: R14}, Mem{Base: RSI}, acc, true)
 		// Move the window on: the next block becomes the current one.
-		VMOVDQU(Mem{Base: RDX, Disp: 64}, Y15)
-		VMOVDQU(Mem{Base: RDX, Disp: 96}, Y14)
-		VMOVDQU(Y15, Mem{Base: RDX})
-		VMOVDQU(Y14, Mem{Base: RDX, Disp: 32})
+		if f.avx512 {
+			VMOVDQU64(Mem{Base: RDX, Disp: 64}, Z16)
+			VMOVDQU64(Z16, Mem{Base: RDX})
+		} else {
+			VMOVDQU(Mem{Base: RDX, Disp: 64}, Y15)
+			VMOVDQU(Mem{Base: RDX, Disp: 96}, Y14)
+			VMOVDQU(Y15, Mem{Base: RDX})
+			VMOVDQU(Y14, Mem{Base: RDX, Disp: 32})
+		}
 	}
 	for j := range 16 {
+		x1, x2 := xsCur.Offset(xsX1+16*j), xsCur.Offset(xsX2+4*j)
 		if f.avx512 {
-			round512(xsCur.Offset(xsX12+8*j), true)
+			// Collect R1, R2 of rounds 0-7 in Z10 and of 8-15 in Z11.
+			acc := []VecPhysical{Z10, Z11}[j/8]
+			VALIGNQ(U8(1), acc, Z8, acc)
+			round512(x1, x2, nil)
 		} else {
 			r := rbuf.Offset(8 * j)
-			roundAVX2(xsCur.Offset(xsX12+8*j), &r)
+			roundAVX2(x1, x2, &r)
 		}
 		// Next block's bit reorganisation and cells.
 		brcStep(g, buf, 16+j, xsNext, j)
@@ -503,14 +555,18 @@ func genBlocks(f *family, m mode) {
 		out = Mem{Base: RDX, Disp: 64}
 	}
 	if f.avx512 {
-		VPXORD(xsCur.Offset(xsX0), Z10, Z14)
-		VPADDD(Z11, Z14, Z14)
-		VPXORD(xsCur.Offset(xsX3), Z14, Z14)
+		VMOVDQU64(cEvenIdx, Z16)
+		VPERMI2D(Z11, Z10, Z16) // R1 of the 16 rounds
+		VMOVDQU64(cOddIdx, Z17)
+		VPERMI2D(Z11, Z10, Z17) // R2
+		VPXORD(xsCur.Offset(xsX0), Z16, Z16)
+		VPADDD(Z17, Z16, Z16)
+		VPXORD(xsCur.Offset(xsX3), Z16, Z16)
 		if m == modeXOR {
-			VPSHUFB(Z6, Z14, Z14)
-			VPXORD(Mem{Base: RSI}, Z14, Z14)
+			VPSHUFB(Z6, Z16, Z16)
+			VPXORD(Mem{Base: RSI}, Z16, Z16)
 		}
-		VMOVDQU64(Z14, out)
+		VMOVDQU64(Z16, out)
 	} else {
 		for h := range 2 {
 			VMOVDQU(rbuf.Offset(64*h), Y0)
@@ -530,14 +586,21 @@ func genBlocks(f *family, m mode) {
 		}
 	}
 	// Shift the cells: buf[0:32] = buf[16:48].
-	VMOVDQU(buf.Offset(64), Y14)
-	VMOVDQU(buf.Offset(96), Y15)
-	VMOVDQU(buf.Offset(128), Y12)
-	VMOVDQU(buf.Offset(160), Y13)
-	VMOVDQU(Y14, buf.Offset(0))
-	VMOVDQU(Y15, buf.Offset(32))
-	VMOVDQU(Y12, buf.Offset(64))
-	VMOVDQU(Y13, buf.Offset(96))
+	if f.avx512 {
+		VMOVDQU64(buf.Offset(64), Z16)
+		VMOVDQU64(buf.Offset(128), Z17)
+		VMOVDQU64(Z16, buf.Offset(0))
+		VMOVDQU64(Z17, buf.Offset(64))
+	} else {
+		VMOVDQU(buf.Offset(64), Y14)
+		VMOVDQU(buf.Offset(96), Y15)
+		VMOVDQU(buf.Offset(128), Y12)
+		VMOVDQU(buf.Offset(160), Y13)
+		VMOVDQU(Y14, buf.Offset(0))
+		VMOVDQU(Y15, buf.Offset(32))
+		VMOVDQU(Y12, buf.Offset(64))
+		VMOVDQU(Y13, buf.Offset(96))
+	}
 	XCHGQ(RBX, R13)
 	switch m {
 	case modeWords:
@@ -556,12 +619,7 @@ func genBlocks(f *family, m mode) {
 		VMOVDQU(buf.Offset(i), X15)
 		VMOVDQU(X15, Mem{Base: RDI, Disp: i})
 	}
-	if f.avx512 {
-		VMOVD(X8, Mem{Base: RDI, Disp: 64})
-		VMOVD(X9, Mem{Base: RDI, Disp: 68})
-	} else {
-		VMOVQ(X8, Mem{Base: RDI, Disp: 64})
-	}
+	VMOVQ(X8, Mem{Base: RDI, Disp: 64})
 	if m == modeMAC {
 		Load(Param("tag"), RAX)
 		macCombine(acc, Mem{Base: RAX})
