@@ -123,6 +123,18 @@ DATA zero<>+16(SB)/8, $0x0000000000000000
 DATA zero<>+24(SB)/8, $0x0000000000000000
 GLOBL zero<>(SB), RODATA|NOPTR, $32
 
+DATA rot3<>+0(SB)/8, $0x0000000e00000002
+DATA rot3<>+8(SB)/8, $0x0000000e00000002
+DATA rot3<>+16(SB)/8, $0x000000160000000a
+DATA rot3<>+24(SB)/8, $0x000000160000000a
+GLOBL rot3<>(SB), RODATA|NOPTR, $32
+
+DATA rolb<>+0(SB)/8, $0x0605040700030201
+DATA rolb<>+8(SB)/8, $0x0e0d0c0f080b0a09
+DATA rolb<>+16(SB)/8, $0x0504070601000302
+DATA rolb<>+24(SB)/8, $0x0d0c0f0e09080b0a
+GLOBL rolb<>(SB), RODATA|NOPTR, $32
+
 // func initAVX512(s *[18]uint32)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
 TEXT ·initAVX512(SB), $576-8
@@ -143,10 +155,10 @@ TEXT ·initAVX512(SB), $576-8
 	VPBROADCASTQ ·gfniS1+0(SB), X4
 	VPBROADCASTQ ·gfniS1+8(SB), X5
 	VMOVDQU      lohi<>+0(SB), X9
-	VMOVDQU      shiftl<>+0(SB), X12
-	VMOVDQU      shiftl<>+16(SB), X13
-	VMOVDQU      shiftl<>+32(SB), X14
-	VMOVDQU      shiftl<>+48(SB), X15
+	VMOVDQU      rot3<>+0(SB), X12
+	VMOVDQU      rot3<>+16(SB), X13
+	VMOVDQU      rolb<>+0(SB), X14
+	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
 	MOVL         $0x00000001, AX
@@ -183,20 +195,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       64(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -259,20 +270,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       96(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -335,20 +345,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       128(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -411,20 +420,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       160(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -487,20 +495,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       192(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -563,20 +570,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       224(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -639,20 +645,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       256(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -715,20 +720,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       288(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -791,20 +795,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       320(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -867,20 +870,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       352(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -943,20 +945,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       384(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1019,20 +1020,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       416(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1095,20 +1095,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       448(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1171,20 +1170,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       480(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1247,20 +1245,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       512(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1323,20 +1320,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       544(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1391,20 +1387,19 @@ initAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       64(SP), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -1497,10 +1492,10 @@ TEXT ·keyStreamAVX512(SB), $1088-32
 	VPBROADCASTQ ·gfniS1+0(SB), X4
 	VPBROADCASTQ ·gfniS1+8(SB), X5
 	VMOVDQU      lohi<>+0(SB), X9
-	VMOVDQU      shiftl<>+0(SB), X12
-	VMOVDQU      shiftl<>+16(SB), X13
-	VMOVDQU      shiftl<>+32(SB), X14
-	VMOVDQU      shiftl<>+48(SB), X15
+	VMOVDQU      rot3<>+0(SB), X12
+	VMOVDQU      rot3<>+16(SB), X13
+	VMOVDQU      rolb<>+0(SB), X14
+	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
 	MOVL         $0x00000001, AX
@@ -2284,20 +2279,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       192(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2361,20 +2355,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       208(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2438,20 +2431,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       224(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2515,20 +2507,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       240(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2592,20 +2583,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       256(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2669,20 +2659,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       272(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2746,20 +2735,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       288(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2823,20 +2811,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       304(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2900,20 +2887,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       320(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -2977,20 +2963,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       336(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3054,20 +3039,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       352(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3131,20 +3115,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       368(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3208,20 +3191,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       384(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3285,20 +3267,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       400(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3362,20 +3343,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       416(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3439,20 +3419,19 @@ keyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       432(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -3566,10 +3545,10 @@ TEXT ·xorKeyStreamAVX512(SB), $1088-56
 	VPBROADCASTQ ·gfniS1+8(SB), X5
 	VMOVDQU64    bswap32<>+0(SB), Z6
 	VMOVDQU      lohi<>+0(SB), X9
-	VMOVDQU      shiftl<>+0(SB), X12
-	VMOVDQU      shiftl<>+16(SB), X13
-	VMOVDQU      shiftl<>+32(SB), X14
-	VMOVDQU      shiftl<>+48(SB), X15
+	VMOVDQU      rot3<>+0(SB), X12
+	VMOVDQU      rot3<>+16(SB), X13
+	VMOVDQU      rolb<>+0(SB), X14
+	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
 	MOVL         $0x00000001, AX
@@ -4353,20 +4332,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       192(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4430,20 +4408,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       208(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4507,20 +4484,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       224(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4584,20 +4560,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       240(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4661,20 +4636,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       256(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4738,20 +4712,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       272(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4815,20 +4788,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       288(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4892,20 +4864,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       304(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -4969,20 +4940,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       320(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5046,20 +5016,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       336(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5123,20 +5092,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       352(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5200,20 +5168,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       368(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5277,20 +5244,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       384(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5354,20 +5320,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       400(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5431,20 +5396,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       416(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5508,20 +5472,19 @@ xorKeyStreamAVX512Loop:
 	VPANDD            X9, X16, X16
 	VPROLVD           X12, X16, X17
 	VPROLVD           X13, X16, X18
-	VPROLVD           X14, X16, X19
-	VPROLVD           X15, X16, X20
-	VPTERNLOGD        $0x96, X18, X17, X16
-	VPXORD            X20, X19, X19
-	VPXORD            X19, X16, X16
+	VPSHUFB           X14, X16, X19
+	VPSHUFB           X15, X17, X20
+	VPTERNLOGD        $0x96, X19, X17, X16
+	VPTERNLOGD        $0x96, X20, X18, X16
 	VPADDD.BCST       432(BX), X8, K4, X8
 	VPROLQ            $0x10, X8, X21
 	VPROLVD           X12, X21, X22
 	VPROLVD           X13, X21, X23
-	VPROLVD           X14, X21, X24
-	VPROLVD           X15, X21, X25
-	VPTERNLOGD        $0x96, X23, X22, X21
-	VPTERNLOGD        $0x96, X16, X25, X24
-	VPXORD            X24, X21, X21
+	VPSHUFB           X14, X21, X24
+	VPSHUFB           X15, X22, X25
+	VPXORD            X16, X21, X21
+	VPTERNLOGD        $0x96, X24, X22, X21
+	VPTERNLOGD        $0x96, X25, X23, X21
 	VMOVDQA64         Z0, Z27
 	VMOVDQA64         Z2, Z28
 	VGF2P8AFFINEQB    $0x00, X4, X21, X26
@@ -5643,10 +5606,10 @@ TEXT ·macBlocksAVX512(SB), $1136-56
 	VPBROADCASTQ ·gfniS1+0(SB), X4
 	VPBROADCASTQ ·gfniS1+8(SB), X5
 	VMOVDQU      lohi<>+0(SB), X9
-	VMOVDQU      shiftl<>+0(SB), X12
-	VMOVDQU      shiftl<>+16(SB), X13
-	VMOVDQU      shiftl<>+32(SB), X14
-	VMOVDQU      shiftl<>+48(SB), X15
+	VMOVDQU      rot3<>+0(SB), X12
+	VMOVDQU      rot3<>+16(SB), X13
+	VMOVDQU      rolb<>+0(SB), X14
+	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
 	MOVL         $0x00000001, AX
@@ -6502,20 +6465,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         192(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -6579,20 +6541,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         208(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -6656,20 +6617,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         224(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -6733,20 +6693,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         240(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -6810,20 +6769,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         256(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -6887,20 +6845,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         272(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -6964,20 +6921,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         288(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7041,20 +6997,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         304(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7118,20 +7073,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         320(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7195,20 +7149,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         336(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7272,20 +7225,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         352(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7349,20 +7301,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         368(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7426,20 +7377,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         384(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7503,20 +7453,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         400(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7580,20 +7529,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         416(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
@@ -7657,20 +7605,19 @@ macBlocksAVX512Loop:
 	VPANDD              X9, X16, X16
 	VPROLVD             X12, X16, X17
 	VPROLVD             X13, X16, X18
-	VPROLVD             X14, X16, X19
-	VPROLVD             X15, X16, X20
-	VPTERNLOGD          $0x96, X18, X17, X16
-	VPXORD              X20, X19, X19
-	VPXORD              X19, X16, X16
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         432(BX), X8, K4, X8
 	VPROLQ              $0x10, X8, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
-	VPROLVD             X14, X21, X24
-	VPROLVD             X15, X21, X25
-	VPTERNLOGD          $0x96, X23, X22, X21
-	VPTERNLOGD          $0x96, X16, X25, X24
-	VPXORD              X24, X21, X21
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26

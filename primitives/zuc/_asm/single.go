@@ -145,7 +145,7 @@ func brcStep(g *gp, buf Mem, base int, xs Mem, j int) {
 //
 //	Z0-Z3   S0 (the 256-byte table)        X8      [R1, R2]
 //	X4, X5  GFNI matrices of S1            X9      [0x0000ffff, 0xffff0000] mask
-//	X6      byte swap mask (XOR mode)      X12-15  L's rotation counts (L1 lane 0, L2 lane 1)
+//	X6      byte swap mask (XOR mode)      X12-15  L's rotations (L1 lane 0, L2 lane 1)
 //	K1      odd bytes (S0's)               K4      lane 0
 //	X16-X31 round temporaries (and MAC temporaries between blocks)
 func load512Consts(m mode) {
@@ -158,9 +158,10 @@ func load512Consts(m mode) {
 		VMOVDQU64(cBswap32, Z6)
 	}
 	VMOVDQU(cLoHi, X9)
-	for k := range 4 {
-		VMOVDQU(cShiftL.Offset(16*k), xr(12+k))
-	}
+	VMOVDQU(cRot3, X12)
+	VMOVDQU(cRot3.Offset(16), X13)
+	VMOVDQU(cRolB, X14)
+	VMOVDQU(cRolB.Offset(16), X15)
 	MOVQ(U64(0xaaaaaaaaaaaaaaaa), RAX)
 	KMOVQ(RAX, K1)
 	MOVL(U32(1), EAX)
@@ -177,19 +178,24 @@ func yr(i int) VecPhysical {
 	return []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}[i]
 }
 
-// l512 emits x = L(x) ^ c with the rotation counts in X12-X15, using
-// temporaries t..t+3.
+// l512 emits x = L(x) ^ c (L1 in lane 0, L2 in lane 1), using
+// temporaries t..t+3. Vector rotates issue on one pipe only, so L is
+// written with two rotates and two byte shuffles (which issue on another
+// pipe): for L1, x ^ (x<<<24) ^ a ^ (x<<<10) ^ (a<<<16) with a = x<<<2,
+// and for L2 the same with rotations by 8, 14, 22 and 30. The rotation
+// counts are in X12, X13, the byte shuffles in X14, X15. The five terms
+// and c are summed in three-input XORs, c first: it is ready early.
 func l512(x, c VecPhysical, t int) {
-	for k := range 4 {
-		VPROLVD(xr(12+k), x, xr(t+k))
-	}
-	VPTERNLOGD(U8(0x96), xr(t+1), xr(t), x)
+	a, b, p1, p2 := xr(t), xr(t+1), xr(t+2), xr(t+3)
+	VPROLVD(X12, x, a)  // x<<<2 | x<<<14
+	VPROLVD(X13, x, b)  // x<<<10 | x<<<22
+	VPSHUFB(X14, x, p1) // x<<<24 | x<<<8
+	VPSHUFB(X15, a, p2) // x<<<18 | x<<<30
 	if c != nil {
-		VPTERNLOGD(U8(0x96), c, xr(t+3), xr(t+2))
-	} else {
-		VPXORD(xr(t+3), xr(t+2), xr(t+2))
+		VPXORD(c, x, x)
 	}
-	VPXORD(xr(t+2), x, x)
+	VPTERNLOGD(U8(0x96), p1, a, x)
+	VPTERNLOGD(U8(0x96), p2, b, x)
 }
 
 // sbox512 emits X8 = S(x) (S0, S1, S0, S1 from the top byte of every
