@@ -129,6 +129,12 @@ DATA rot3<>+16(SB)/8, $0x000000160000000a
 DATA rot3<>+24(SB)/8, $0x000000160000000a
 GLOBL rot3<>(SB), RODATA|NOPTR, $32
 
+DATA rot3r<>+0(SB)/8, $0x000000120000001e
+DATA rot3r<>+8(SB)/8, $0x000000120000001e
+DATA rot3r<>+16(SB)/8, $0x0000000a00000016
+DATA rot3r<>+24(SB)/8, $0x0000000a00000016
+GLOBL rot3r<>(SB), RODATA|NOPTR, $32
+
 DATA rolb<>+0(SB)/8, $0x0605040700030201
 DATA rolb<>+8(SB)/8, $0x0e0d0c0f080b0a09
 DATA rolb<>+16(SB)/8, $0x0504070601000302
@@ -7764,36 +7770,28 @@ initAVX2Loop:
 	VPBROADCASTD 80(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       64(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -7881,36 +7879,28 @@ initAVX2Loop:
 	VPBROADCASTD 112(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       96(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -7998,36 +7988,28 @@ initAVX2Loop:
 	VPBROADCASTD 144(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       128(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8115,36 +8097,28 @@ initAVX2Loop:
 	VPBROADCASTD 176(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       160(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8232,36 +8206,28 @@ initAVX2Loop:
 	VPBROADCASTD 208(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       192(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8349,36 +8315,28 @@ initAVX2Loop:
 	VPBROADCASTD 240(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       224(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8466,36 +8424,28 @@ initAVX2Loop:
 	VPBROADCASTD 272(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       256(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8583,36 +8533,28 @@ initAVX2Loop:
 	VPBROADCASTD 304(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       288(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8700,36 +8642,28 @@ initAVX2Loop:
 	VPBROADCASTD 336(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       320(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8817,36 +8751,28 @@ initAVX2Loop:
 	VPBROADCASTD 368(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       352(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -8934,36 +8860,28 @@ initAVX2Loop:
 	VPBROADCASTD 400(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       384(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -9051,36 +8969,28 @@ initAVX2Loop:
 	VPBROADCASTD 432(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       416(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -9168,36 +9078,28 @@ initAVX2Loop:
 	VPBROADCASTD 464(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       448(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -9285,36 +9187,28 @@ initAVX2Loop:
 	VPBROADCASTD 496(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       480(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -9402,36 +9296,28 @@ initAVX2Loop:
 	VPBROADCASTD 528(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       512(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -9519,36 +9405,28 @@ initAVX2Loop:
 	VPBROADCASTD 560(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       544(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -9628,36 +9506,28 @@ initAVX2Loop:
 	VPBROADCASTD 80(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       64(SP), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -10552,36 +10422,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 128(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       192(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -10670,36 +10532,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 132(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       208(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -10788,36 +10642,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 136(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       224(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -10906,36 +10752,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 140(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       240(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11024,36 +10862,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 144(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       256(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11142,36 +10972,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 148(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       272(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11260,36 +11082,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 152(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       288(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11378,36 +11192,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 156(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       304(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11496,36 +11302,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 160(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       320(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11614,36 +11412,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 164(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       336(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11732,36 +11522,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 168(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       352(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11850,36 +11632,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 172(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       368(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -11968,36 +11742,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 176(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       384(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -12086,36 +11852,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 180(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       400(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -12204,36 +11962,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 184(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       416(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -12322,36 +12072,28 @@ keyStreamAVX2Loop:
 	VPBROADCASTD 188(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       432(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13282,36 +13024,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 128(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       192(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13400,36 +13134,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 132(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       208(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13518,36 +13244,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 136(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       224(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13636,36 +13354,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 140(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       240(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13754,36 +13464,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 144(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       256(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13872,36 +13574,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 148(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       272(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -13990,36 +13684,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 152(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       288(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14108,36 +13794,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 156(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       304(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14226,36 +13904,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 160(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       320(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14344,36 +14014,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 164(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       336(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14462,36 +14124,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 168(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       352(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14580,36 +14234,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 172(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       368(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14698,36 +14344,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 176(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       384(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14816,36 +14454,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 180(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       400(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -14934,36 +14564,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 184(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       416(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -15052,36 +14674,28 @@ xorKeyStreamAVX2Loop:
 	VPBROADCASTD 188(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       432(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16129,36 +15743,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 128(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       192(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16247,36 +15853,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 132(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       208(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16365,36 +15963,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 136(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       224(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16483,36 +16073,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 140(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       240(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16601,36 +16183,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 144(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       256(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16719,36 +16293,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 148(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       272(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16837,36 +16403,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 152(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       288(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -16955,36 +16513,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 156(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       304(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17073,36 +16623,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 160(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       320(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17191,36 +16733,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 164(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       336(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17309,36 +16843,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 168(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       352(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17427,36 +16953,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 172(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       368(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17545,36 +17063,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 176(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       384(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17663,36 +17173,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 180(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       400(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17781,36 +17283,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 184(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       416(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4
@@ -17899,36 +17393,28 @@ macBlocksAVX2Loop:
 	VPBROADCASTD 188(BX), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12
-	VPSLLVD      shiftl<>+0(SB), X12, X0
-	VPSRLVD      shiftr<>+0(SB), X12, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X12, X1
-	VPSRLVD      shiftr<>+16(SB), X12, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X12, X2
-	VPSRLVD      shiftr<>+32(SB), X12, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X12, X3
-	VPSRLVD      shiftr<>+48(SB), X12, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
 	VPADDD       432(BX), X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
-	VPSLLVD      shiftl<>+0(SB), X13, X0
-	VPSRLVD      shiftr<>+0(SB), X13, X4
-	VPXOR        X4, X0, X0
-	VPSLLVD      shiftl<>+16(SB), X13, X1
-	VPSRLVD      shiftr<>+16(SB), X13, X4
-	VPXOR        X4, X1, X1
-	VPSLLVD      shiftl<>+32(SB), X13, X2
-	VPSRLVD      shiftr<>+32(SB), X13, X4
-	VPXOR        X4, X2, X2
-	VPSLLVD      shiftl<>+48(SB), X13, X3
-	VPSRLVD      shiftr<>+48(SB), X13, X4
-	VPXOR        X4, X3, X3
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
 	VPXOR        X1, X0, X0
 	VPXOR        X3, X2, X2
 	VPXOR        X15, X13, X4

@@ -300,15 +300,17 @@ func sboxAVX2() {
 	VPBLENDVB(X7, X0, X2, X8)
 }
 
-// lAVX2 emits dst = L(x) (^ c if not nil): L1 in the even dwords and L2
-// in the odd ones, x ^ ⊕ (x<<n ^ x>>(32-n)), with temporaries X0-X4.
+// lAVX2 emits dst = L(x) (^ c if not nil), L1 in the even dwords and L2
+// in the odd ones, with temporaries X0-X4: as l512, two rotations (each
+// two shifts and an OR) and two byte shuffles.
 func lAVX2(x, c, dst VecPhysical) {
-	for k := range 4 {
-		t := []VecPhysical{X0, X1, X2, X3}[k]
-		VPSLLVD(cShiftL.Offset(16*k), x, t)
-		VPSRLVD(cShiftR.Offset(16*k), x, X4)
-		VPXOR(X4, t, t)
+	for k, t := range []VecPhysical{X0, X1} {
+		VPSLLVD(cRot3.Offset(16*k), x, t)
+		VPSRLVD(cRot3R.Offset(16*k), x, X4)
+		VPOR(X4, t, t)
 	}
+	VPSHUFB(cRolB, x, X2)
+	VPSHUFB(cRolB.Offset(16), X0, X3)
 	VPXOR(X1, X0, X0)
 	VPXOR(X3, X2, X2)
 	if c != nil {
