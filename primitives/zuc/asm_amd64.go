@@ -56,3 +56,22 @@ func macBlocksAVX2(s *state, ks *[2 * blockWords]uint32, off int, tag *[4]uint32
 //
 //go:noescape
 func macUpdateCLMUL(tag *[4]uint32, ks []uint32, p []byte)
+
+// lanesInitAVX512 and lanesInitAVX2 initialise the first 16 (AVX512) or 8
+// (AVX2) lanes of ls, as lanesInitGeneric.
+//
+//go:noescape
+func lanesInitAVX512(ls *laneState)
+
+//go:noescape
+func lanesInitAVX2(ls *laneState)
+
+// lanesKeyStreamAVX512 and lanesKeyStreamAVX2 write 16·blocks keystream
+// words of each lane to ks[l*stride:], as lanesKeyStreamGeneric; the
+// caller checks that ks is long enough.
+//
+//go:noescape
+func lanesKeyStreamAVX512(ls *laneState, ks []uint32, stride, blocks int)
+
+//go:noescape
+func lanesKeyStreamAVX2(ls *laneState, ks []uint32, stride, blocks int)

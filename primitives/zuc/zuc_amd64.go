@@ -91,10 +91,39 @@ func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
 	macUpdateGeneric(tag, words, ks, p)
 }
 
-func laneCount() int { return testLanes }
+func laneCount() int {
+	switch {
+	case useAVX512:
+		return 16
+	case useAVX2:
+		return 8
+	}
+	return testLanes
+}
 
-func lanesInit(ls *laneState) { lanesInitGeneric(ls, testLanes) }
+func lanesInit(ls *laneState) {
+	switch {
+	case useAVX512:
+		lanesInitAVX512(ls)
+	case useAVX2:
+		lanesInitAVX2(ls)
+	default:
+		lanesInitGeneric(ls, testLanes)
+	}
+}
 
 func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
-	lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
+	n := laneCount()
+	if blocks <= 0 || n == 0 {
+		return
+	}
+	_ = ks[(n-1)*stride+blocks*blockWords-1] // every lane's output fits
+	switch {
+	case useAVX512:
+		lanesKeyStreamAVX512(ls, ks, stride, blocks)
+	case useAVX2:
+		lanesKeyStreamAVX2(ls, ks, stride, blocks)
+	default:
+		lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
+	}
 }

@@ -129,6 +129,20 @@ DATA rot3<>+16(SB)/8, $0x000000160000000a
 DATA rot3<>+24(SB)/8, $0x000000160000000a
 GLOBL rot3<>(SB), RODATA|NOPTR, $32
 
+DATA roll<>+0(SB)/8, $0x0407060500030201
+DATA roll<>+8(SB)/8, $0x0c0f0e0d080b0a09
+DATA roll<>+16(SB)/8, $0x0407060500030201
+DATA roll<>+24(SB)/8, $0x0c0f0e0d080b0a09
+DATA roll<>+32(SB)/8, $0x0605040702010003
+DATA roll<>+40(SB)/8, $0x0e0d0c0f0a09080b
+DATA roll<>+48(SB)/8, $0x0605040702010003
+DATA roll<>+56(SB)/8, $0x0e0d0c0f0a09080b
+DATA roll<>+64(SB)/8, $0x0504070601000302
+DATA roll<>+72(SB)/8, $0x0d0c0f0e09080b0a
+DATA roll<>+80(SB)/8, $0x0504070601000302
+DATA roll<>+88(SB)/8, $0x0d0c0f0e09080b0a
+GLOBL roll<>(SB), RODATA|NOPTR, $96
+
 DATA rot3r<>+0(SB)/8, $0x000000120000001e
 DATA rot3r<>+8(SB)/8, $0x000000120000001e
 DATA rot3r<>+16(SB)/8, $0x0000000a00000016
@@ -7720,6 +7734,3013 @@ macBlocksAVX512Loop:
 	VZEROUPPER
 
 macBlocksAVX512Done:
+	RET
+
+// func lanesInitAVX512(ls *[18][16]uint32)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, GFNI
+TEXT ·lanesInitAVX512(SB), $1024-8
+	MOVQ            ls+0(FP), DI
+	VMOVDQU64       ·s0+0(SB), Z0
+	VMOVDQU64       ·s0+64(SB), Z1
+	VMOVDQU64       ·s0+128(SB), Z2
+	VMOVDQU64       ·s0+192(SB), Z3
+	VPBROADCASTQ    ·gfniS1+0(SB), Z4
+	VPBROADCASTQ    ·gfniS1+8(SB), Z5
+	VPBROADCASTD    p31<>+0(SB), Z6
+	VPBROADCASTD    himask<>+0(SB), Z7
+	VBROADCASTI32X4 roll<>+0(SB), Z10
+	VBROADCASTI32X4 roll<>+32(SB), Z11
+	VBROADCASTI32X4 roll<>+64(SB), Z12
+	MOVQ            $0xaaaaaaaaaaaaaaaa, AX
+	KMOVQ           AX, K1
+	VMOVDQU32       1024(DI), Z8
+	VMOVDQU32       1088(DI), Z9
+	VMOVDQU32       (DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, (SP)
+	VMOVDQU32       64(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 64(SP)
+	VMOVDQU32       128(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 128(SP)
+	VMOVDQU32       192(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 192(SP)
+	VMOVDQU32       256(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 256(SP)
+	VMOVDQU32       320(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 320(SP)
+	VMOVDQU32       384(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 384(SP)
+	VMOVDQU32       448(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 448(SP)
+	VMOVDQU32       512(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 512(SP)
+	VMOVDQU32       576(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 576(SP)
+	VMOVDQU32       640(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 640(SP)
+	VMOVDQU32       704(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 704(SP)
+	VMOVDQU32       768(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 768(SP)
+	VMOVDQU32       832(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 832(SP)
+	VMOVDQU32       896(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 896(SP)
+	VMOVDQU32       960(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 960(SP)
+	MOVL            $0x00000002, CX
+
+lanesInitAVX512Loop:
+	VMOVDQU32         960(SP), Z13
+	VPTERNLOGD        $0xe2, 896(DI), Z7, Z13
+	VMOVDQU32         704(DI), Z14
+	VPSHLDD           $0x10, 576(SP), Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x10, 320(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         (DI), Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x08, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x14, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x15, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x11, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x0f, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, (DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, (SP)
+	VMOVDQU32         (SP), Z13
+	VPTERNLOGD        $0xe2, 960(DI), Z7, Z13
+	VMOVDQU32         768(DI), Z14
+	VPSHLDD           $0x10, 640(SP), Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x10, 384(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         64(DI), Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x08, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x14, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x15, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x11, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x0f, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 64(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 64(SP)
+	VMOVDQU32         64(SP), Z13
+	VPTERNLOGD        $0xe2, (DI), Z7, Z13
+	VMOVDQU32         832(DI), Z14
+	VPSHLDD           $0x10, 704(SP), Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x10, 448(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         128(DI), Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x08, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x14, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x15, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x11, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x0f, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 128(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 128(SP)
+	VMOVDQU32         128(SP), Z13
+	VPTERNLOGD        $0xe2, 64(DI), Z7, Z13
+	VMOVDQU32         896(DI), Z14
+	VPSHLDD           $0x10, 768(SP), Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x10, 512(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         192(DI), Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x08, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x14, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x15, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x11, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x0f, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 192(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 192(SP)
+	VMOVDQU32         192(SP), Z13
+	VPTERNLOGD        $0xe2, 128(DI), Z7, Z13
+	VMOVDQU32         960(DI), Z14
+	VPSHLDD           $0x10, 832(SP), Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x10, 576(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         256(DI), Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x08, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x14, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x15, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x11, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x0f, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 256(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 256(SP)
+	VMOVDQU32         256(SP), Z13
+	VPTERNLOGD        $0xe2, 192(DI), Z7, Z13
+	VMOVDQU32         (DI), Z14
+	VPSHLDD           $0x10, 896(SP), Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x10, 640(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         320(DI), Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x08, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x14, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x15, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x11, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x0f, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 320(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 320(SP)
+	VMOVDQU32         320(SP), Z13
+	VPTERNLOGD        $0xe2, 256(DI), Z7, Z13
+	VMOVDQU32         64(DI), Z14
+	VPSHLDD           $0x10, 960(SP), Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x10, 704(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         384(DI), Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x08, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x14, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x15, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x11, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x0f, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 384(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 384(SP)
+	VMOVDQU32         384(SP), Z13
+	VPTERNLOGD        $0xe2, 320(DI), Z7, Z13
+	VMOVDQU32         128(DI), Z14
+	VPSHLDD           $0x10, (SP), Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x10, 768(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         448(DI), Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x08, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x14, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x15, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x11, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x0f, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 448(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 448(SP)
+	VMOVDQU32         448(SP), Z13
+	VPTERNLOGD        $0xe2, 384(DI), Z7, Z13
+	VMOVDQU32         192(DI), Z14
+	VPSHLDD           $0x10, 64(SP), Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x10, 832(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         512(DI), Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x08, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x14, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x15, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x11, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x0f, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 512(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 512(SP)
+	VMOVDQU32         512(SP), Z13
+	VPTERNLOGD        $0xe2, 448(DI), Z7, Z13
+	VMOVDQU32         256(DI), Z14
+	VPSHLDD           $0x10, 128(SP), Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x10, 896(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         576(DI), Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x08, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x14, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x15, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x11, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x0f, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 576(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 576(SP)
+	VMOVDQU32         576(SP), Z13
+	VPTERNLOGD        $0xe2, 512(DI), Z7, Z13
+	VMOVDQU32         320(DI), Z14
+	VPSHLDD           $0x10, 192(SP), Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x10, 960(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         640(DI), Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x08, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x14, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x15, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x11, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x0f, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 640(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 640(SP)
+	VMOVDQU32         640(SP), Z13
+	VPTERNLOGD        $0xe2, 576(DI), Z7, Z13
+	VMOVDQU32         384(DI), Z14
+	VPSHLDD           $0x10, 256(SP), Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x10, (SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         704(DI), Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x08, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x14, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x15, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x11, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x0f, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 704(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 704(SP)
+	VMOVDQU32         704(SP), Z13
+	VPTERNLOGD        $0xe2, 640(DI), Z7, Z13
+	VMOVDQU32         448(DI), Z14
+	VPSHLDD           $0x10, 320(SP), Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x10, 64(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         768(DI), Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x08, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x14, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x15, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x11, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x0f, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 768(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 768(SP)
+	VMOVDQU32         768(SP), Z13
+	VPTERNLOGD        $0xe2, 704(DI), Z7, Z13
+	VMOVDQU32         512(DI), Z14
+	VPSHLDD           $0x10, 384(SP), Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x10, 128(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         832(DI), Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x08, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x14, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x15, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x11, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x0f, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 832(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 832(SP)
+	VMOVDQU32         832(SP), Z13
+	VPTERNLOGD        $0xe2, 768(DI), Z7, Z13
+	VMOVDQU32         576(DI), Z14
+	VPSHLDD           $0x10, 448(SP), Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x10, 192(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         896(DI), Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x08, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x14, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x15, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x11, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x0f, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 896(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 896(SP)
+	VMOVDQU32         896(SP), Z13
+	VPTERNLOGD        $0xe2, 832(DI), Z7, Z13
+	VMOVDQU32         640(DI), Z14
+	VPSHLDD           $0x10, 512(SP), Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x10, 256(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         960(DI), Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x08, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x14, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x15, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x11, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VPSRLD            $0x01, Z13, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x0f, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 960(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 960(SP)
+	DECL              CX
+	JNZ               lanesInitAVX512Loop
+	VMOVDQU32         960(SP), Z13
+	VPTERNLOGD        $0xe2, 896(DI), Z7, Z13
+	VMOVDQU32         704(DI), Z14
+	VPSHLDD           $0x10, 576(SP), Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x10, 320(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         (DI), Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x08, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x14, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x15, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x11, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x0f, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, (DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, (SP)
+	VMOVDQU32         Z8, 1024(DI)
+	VMOVDQU32         Z9, 1088(DI)
+	VMOVDQU32         64(DI), Z0
+	VMOVDQU32         128(DI), Z1
+	VMOVDQU32         192(DI), Z2
+	VMOVDQU32         256(DI), Z3
+	VMOVDQU32         320(DI), Z4
+	VMOVDQU32         384(DI), Z5
+	VMOVDQU32         448(DI), Z6
+	VMOVDQU32         512(DI), Z7
+	VMOVDQU32         576(DI), Z8
+	VMOVDQU32         640(DI), Z9
+	VMOVDQU32         704(DI), Z10
+	VMOVDQU32         768(DI), Z11
+	VMOVDQU32         832(DI), Z12
+	VMOVDQU32         896(DI), Z13
+	VMOVDQU32         960(DI), Z14
+	VMOVDQU32         (DI), Z15
+	VMOVDQU32         Z0, (DI)
+	VMOVDQU32         Z1, 64(DI)
+	VMOVDQU32         Z2, 128(DI)
+	VMOVDQU32         Z3, 192(DI)
+	VMOVDQU32         Z4, 256(DI)
+	VMOVDQU32         Z5, 320(DI)
+	VMOVDQU32         Z6, 384(DI)
+	VMOVDQU32         Z7, 448(DI)
+	VMOVDQU32         Z8, 512(DI)
+	VMOVDQU32         Z9, 576(DI)
+	VMOVDQU32         Z10, 640(DI)
+	VMOVDQU32         Z11, 704(DI)
+	VMOVDQU32         Z12, 768(DI)
+	VMOVDQU32         Z13, 832(DI)
+	VMOVDQU32         Z14, 896(DI)
+	VMOVDQU32         Z15, 960(DI)
+	VZEROUPPER
+	RET
+
+// func lanesKeyStreamAVX512(ls *[18][16]uint32, ks []uint32, stride int, blocks int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VBMI2, GFNI
+TEXT ·lanesKeyStreamAVX512(SB), $2048-48
+	MOVQ            ls+0(FP), DI
+	MOVQ            ks_base+8(FP), DX
+	MOVQ            stride+32(FP), R8
+	SHLQ            $0x02, R8
+	MOVQ            blocks+40(FP), CX
+	TESTQ           CX, CX
+	JZ              lanesKeyStreamAVX512Done
+	VMOVDQU64       ·s0+0(SB), Z0
+	VMOVDQU64       ·s0+64(SB), Z1
+	VMOVDQU64       ·s0+128(SB), Z2
+	VMOVDQU64       ·s0+192(SB), Z3
+	VPBROADCASTQ    ·gfniS1+0(SB), Z4
+	VPBROADCASTQ    ·gfniS1+8(SB), Z5
+	VPBROADCASTD    p31<>+0(SB), Z6
+	VPBROADCASTD    himask<>+0(SB), Z7
+	VBROADCASTI32X4 roll<>+0(SB), Z10
+	VBROADCASTI32X4 roll<>+32(SB), Z11
+	VBROADCASTI32X4 roll<>+64(SB), Z12
+	MOVQ            $0xaaaaaaaaaaaaaaaa, AX
+	KMOVQ           AX, K1
+	VMOVDQU32       1024(DI), Z8
+	VMOVDQU32       1088(DI), Z9
+	VMOVDQU32       (DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, (SP)
+	VMOVDQU32       64(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 64(SP)
+	VMOVDQU32       128(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 128(SP)
+	VMOVDQU32       192(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 192(SP)
+	VMOVDQU32       256(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 256(SP)
+	VMOVDQU32       320(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 320(SP)
+	VMOVDQU32       384(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 384(SP)
+	VMOVDQU32       448(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 448(SP)
+	VMOVDQU32       512(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 512(SP)
+	VMOVDQU32       576(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 576(SP)
+	VMOVDQU32       640(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 640(SP)
+	VMOVDQU32       704(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 704(SP)
+	VMOVDQU32       768(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 768(SP)
+	VMOVDQU32       832(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 832(SP)
+	VMOVDQU32       896(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 896(SP)
+	VMOVDQU32       960(DI), Z13
+	VPADDD          Z13, Z13, Z13
+	VMOVDQU32       Z13, 960(SP)
+
+lanesKeyStreamAVX512Loop:
+	VMOVDQU32         960(SP), Z13
+	VPTERNLOGD        $0xe2, 896(DI), Z7, Z13
+	VMOVDQU32         704(DI), Z14
+	VPSHLDD           $0x10, 576(SP), Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x10, 320(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         128(DI), Z16
+	VPSHLDD           $0x10, (SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1024(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         (DI), Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x08, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x14, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x15, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x11, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x0f, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, (DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, (SP)
+	VMOVDQU32         (SP), Z13
+	VPTERNLOGD        $0xe2, 960(DI), Z7, Z13
+	VMOVDQU32         768(DI), Z14
+	VPSHLDD           $0x10, 640(SP), Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x10, 384(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         192(DI), Z16
+	VPSHLDD           $0x10, 64(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1088(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         64(DI), Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x08, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x14, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x15, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x11, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x0f, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 64(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 64(SP)
+	VMOVDQU32         64(SP), Z13
+	VPTERNLOGD        $0xe2, (DI), Z7, Z13
+	VMOVDQU32         832(DI), Z14
+	VPSHLDD           $0x10, 704(SP), Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x10, 448(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         256(DI), Z16
+	VPSHLDD           $0x10, 128(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1152(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         128(DI), Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x08, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x14, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x15, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x11, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x0f, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 128(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 128(SP)
+	VMOVDQU32         128(SP), Z13
+	VPTERNLOGD        $0xe2, 64(DI), Z7, Z13
+	VMOVDQU32         896(DI), Z14
+	VPSHLDD           $0x10, 768(SP), Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x10, 512(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         320(DI), Z16
+	VPSHLDD           $0x10, 192(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1216(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         192(DI), Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x08, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x14, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x15, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x11, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x0f, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 192(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 192(SP)
+	VMOVDQU32         192(SP), Z13
+	VPTERNLOGD        $0xe2, 128(DI), Z7, Z13
+	VMOVDQU32         960(DI), Z14
+	VPSHLDD           $0x10, 832(SP), Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x10, 576(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         384(DI), Z16
+	VPSHLDD           $0x10, 256(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1280(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         256(DI), Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x08, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x14, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x15, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x11, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x0f, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 256(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 256(SP)
+	VMOVDQU32         256(SP), Z13
+	VPTERNLOGD        $0xe2, 192(DI), Z7, Z13
+	VMOVDQU32         (DI), Z14
+	VPSHLDD           $0x10, 896(SP), Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x10, 640(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         448(DI), Z16
+	VPSHLDD           $0x10, 320(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1344(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         320(DI), Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x08, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x14, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x15, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x11, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x0f, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 320(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 320(SP)
+	VMOVDQU32         320(SP), Z13
+	VPTERNLOGD        $0xe2, 256(DI), Z7, Z13
+	VMOVDQU32         64(DI), Z14
+	VPSHLDD           $0x10, 960(SP), Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x10, 704(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         512(DI), Z16
+	VPSHLDD           $0x10, 384(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1408(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         384(DI), Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x08, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x14, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x15, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x11, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x0f, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 384(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 384(SP)
+	VMOVDQU32         384(SP), Z13
+	VPTERNLOGD        $0xe2, 320(DI), Z7, Z13
+	VMOVDQU32         128(DI), Z14
+	VPSHLDD           $0x10, (SP), Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x10, 768(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         576(DI), Z16
+	VPSHLDD           $0x10, 448(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1472(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         448(DI), Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x08, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x14, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x15, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x11, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x0f, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 448(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 448(SP)
+	VMOVDQU32         448(SP), Z13
+	VPTERNLOGD        $0xe2, 384(DI), Z7, Z13
+	VMOVDQU32         192(DI), Z14
+	VPSHLDD           $0x10, 64(SP), Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x10, 832(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         640(DI), Z16
+	VPSHLDD           $0x10, 512(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1536(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         512(DI), Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x08, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x14, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x15, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x11, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x0f, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 512(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 512(SP)
+	VMOVDQU32         512(SP), Z13
+	VPTERNLOGD        $0xe2, 448(DI), Z7, Z13
+	VMOVDQU32         256(DI), Z14
+	VPSHLDD           $0x10, 128(SP), Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x10, 896(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         704(DI), Z16
+	VPSHLDD           $0x10, 576(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1600(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         576(DI), Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x08, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x14, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x15, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x11, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x0f, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 576(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 576(SP)
+	VMOVDQU32         576(SP), Z13
+	VPTERNLOGD        $0xe2, 512(DI), Z7, Z13
+	VMOVDQU32         320(DI), Z14
+	VPSHLDD           $0x10, 192(SP), Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x10, 960(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         768(DI), Z16
+	VPSHLDD           $0x10, 640(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1664(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         640(DI), Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x08, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x14, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x15, 256(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x11, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x0f, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 640(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 640(SP)
+	VMOVDQU32         640(SP), Z13
+	VPTERNLOGD        $0xe2, 576(DI), Z7, Z13
+	VMOVDQU32         384(DI), Z14
+	VPSHLDD           $0x10, 256(SP), Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x10, (SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         832(DI), Z16
+	VPSHLDD           $0x10, 704(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1728(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         704(DI), Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x08, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x14, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x15, 320(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x11, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x0f, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 704(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 704(SP)
+	VMOVDQU32         704(SP), Z13
+	VPTERNLOGD        $0xe2, 640(DI), Z7, Z13
+	VMOVDQU32         448(DI), Z14
+	VPSHLDD           $0x10, 320(SP), Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x10, 64(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         896(DI), Z16
+	VPSHLDD           $0x10, 768(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1792(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         768(DI), Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x08, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         (DI), Z15
+	VPSHLDD           $0x14, (SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x15, 384(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x11, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x0f, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 768(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 768(SP)
+	VMOVDQU32         768(SP), Z13
+	VPTERNLOGD        $0xe2, 704(DI), Z7, Z13
+	VMOVDQU32         512(DI), Z14
+	VPSHLDD           $0x10, 384(SP), Z14, Z14
+	VMOVDQU32         256(DI), Z15
+	VPSHLDD           $0x10, 128(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         960(DI), Z16
+	VPSHLDD           $0x10, 832(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1856(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         832(DI), Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x08, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         64(DI), Z15
+	VPSHLDD           $0x14, 64(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         448(DI), Z15
+	VPSHLDD           $0x15, 448(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         640(DI), Z15
+	VPSHLDD           $0x11, 640(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x0f, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 832(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 832(SP)
+	VMOVDQU32         832(SP), Z13
+	VPTERNLOGD        $0xe2, 768(DI), Z7, Z13
+	VMOVDQU32         576(DI), Z14
+	VPSHLDD           $0x10, 448(SP), Z14, Z14
+	VMOVDQU32         320(DI), Z15
+	VPSHLDD           $0x10, 192(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         (DI), Z16
+	VPSHLDD           $0x10, 896(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1920(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         896(DI), Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x08, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         128(DI), Z15
+	VPSHLDD           $0x14, 128(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         512(DI), Z15
+	VPSHLDD           $0x15, 512(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         704(DI), Z15
+	VPSHLDD           $0x11, 704(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         832(DI), Z15
+	VPSHLDD           $0x0f, 832(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 896(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 896(SP)
+	VMOVDQU32         896(SP), Z13
+	VPTERNLOGD        $0xe2, 832(DI), Z7, Z13
+	VMOVDQU32         640(DI), Z14
+	VPSHLDD           $0x10, 512(SP), Z14, Z14
+	VMOVDQU32         384(DI), Z15
+	VPSHLDD           $0x10, 256(SP), Z15, Z15
+	VPXORD            Z8, Z13, Z13
+	VPADDD            Z9, Z13, Z13
+	VMOVDQU32         64(DI), Z16
+	VPSHLDD           $0x10, 960(SP), Z16, Z16
+	VPXORD            Z16, Z13, Z16
+	VMOVDQU32         Z16, 1984(SP)
+	VPADDD            Z8, Z14, Z14
+	VPXORD            Z9, Z15, Z15
+	VPSHLDD           $0x10, Z15, Z14, Z8
+	VPSHLDD           $0x10, Z14, Z15, Z9
+	VPROLD            $0x02, Z8, Z17
+	VPROLD            $0x0a, Z8, Z18
+	VPSHUFB           Z10, Z8, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z8
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z8
+	VPROLD            $0x0e, Z9, Z17
+	VPROLD            $0x16, Z9, Z18
+	VPSHUFB           Z11, Z9, Z19
+	VPTERNLOGD        $0x96, Z18, Z17, Z9
+	VPSHUFB           Z12, Z17, Z17
+	VPTERNLOGD        $0x96, Z19, Z17, Z9
+	VMOVDQA64         Z0, Z18
+	VMOVDQA64         Z2, Z19
+	VGF2P8AFFINEQB    $0x00, Z4, Z8, Z17
+	VGF2P8AFFINEINVQB $0x55, Z5, Z17, Z17
+	VPERMT2B          Z1, Z8, Z18
+	VPERMT2B          Z3, Z8, Z19
+	VPMOVB2M          Z8, K2
+	VPBLENDMB         Z19, Z18, K2, Z18
+	VPBLENDMB         Z18, Z17, K1, Z8
+	VMOVDQA64         Z0, Z21
+	VMOVDQA64         Z2, Z22
+	VGF2P8AFFINEQB    $0x00, Z4, Z9, Z20
+	VGF2P8AFFINEINVQB $0x55, Z5, Z20, Z20
+	VPERMT2B          Z1, Z9, Z21
+	VPERMT2B          Z3, Z9, Z22
+	VPMOVB2M          Z9, K2
+	VPBLENDMB         Z22, Z21, K2, Z21
+	VPBLENDMB         Z21, Z20, K1, Z9
+	VMOVDQU32         960(DI), Z14
+	VMOVDQU32         960(DI), Z15
+	VPSHLDD           $0x08, 960(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         192(DI), Z15
+	VPSHLDD           $0x14, 192(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         576(DI), Z15
+	VPSHLDD           $0x15, 576(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         768(DI), Z15
+	VPSHLDD           $0x11, 768(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSUBD            Z6, Z14, Z16
+	VPMINUD           Z16, Z14, Z14
+	VMOVDQU32         896(DI), Z15
+	VPSHLDD           $0x0f, 896(SP), Z15, Z15
+	VPANDD            Z6, Z15, Z15
+	VPADDD            Z15, Z14, Z14
+	VPSRLD            $0x1f, Z14, Z16
+	VPANDD            Z6, Z14, Z14
+	VPADDD            Z16, Z14, Z14
+	VMOVDQU32         Z14, 960(DI)
+	VPADDD            Z14, Z14, Z14
+	VMOVDQU32         Z14, 960(SP)
+	VMOVDQU32         1024(SP), Z13
+	VMOVDQU32         1088(SP), Z14
+	VMOVDQU32         1152(SP), Z15
+	VMOVDQU32         1216(SP), Z16
+	VMOVDQU32         1280(SP), Z17
+	VMOVDQU32         1344(SP), Z18
+	VMOVDQU32         1408(SP), Z19
+	VMOVDQU32         1472(SP), Z20
+	VMOVDQU32         1536(SP), Z21
+	VMOVDQU32         1600(SP), Z22
+	VMOVDQU32         1664(SP), Z23
+	VMOVDQU32         1728(SP), Z24
+	VMOVDQU32         1792(SP), Z25
+	VMOVDQU32         1856(SP), Z26
+	VMOVDQU32         1920(SP), Z27
+	VMOVDQU32         1984(SP), Z28
+	VPUNPCKLDQ        Z14, Z13, Z29
+	VPUNPCKHDQ        Z14, Z13, Z14
+	VPUNPCKLDQ        Z16, Z15, Z13
+	VPUNPCKHDQ        Z16, Z15, Z16
+	VPUNPCKLDQ        Z18, Z17, Z15
+	VPUNPCKHDQ        Z18, Z17, Z18
+	VPUNPCKLDQ        Z20, Z19, Z17
+	VPUNPCKHDQ        Z20, Z19, Z20
+	VPUNPCKLDQ        Z22, Z21, Z19
+	VPUNPCKHDQ        Z22, Z21, Z22
+	VPUNPCKLDQ        Z24, Z23, Z21
+	VPUNPCKHDQ        Z24, Z23, Z24
+	VPUNPCKLDQ        Z26, Z25, Z23
+	VPUNPCKHDQ        Z26, Z25, Z26
+	VPUNPCKLDQ        Z28, Z27, Z25
+	VPUNPCKHDQ        Z28, Z27, Z28
+	VPUNPCKLQDQ       Z13, Z29, Z27
+	VPUNPCKHQDQ       Z13, Z29, Z13
+	VPUNPCKLQDQ       Z16, Z14, Z30
+	VPUNPCKHQDQ       Z16, Z14, Z16
+	VPUNPCKLQDQ       Z17, Z15, Z29
+	VPUNPCKHQDQ       Z17, Z15, Z17
+	VPUNPCKLQDQ       Z20, Z18, Z14
+	VPUNPCKHQDQ       Z20, Z18, Z20
+	VPUNPCKLQDQ       Z21, Z19, Z15
+	VPUNPCKHQDQ       Z21, Z19, Z21
+	VPUNPCKLQDQ       Z24, Z22, Z18
+	VPUNPCKHQDQ       Z24, Z22, Z24
+	VPUNPCKLQDQ       Z25, Z23, Z19
+	VPUNPCKHQDQ       Z25, Z23, Z25
+	VPUNPCKLQDQ       Z28, Z26, Z22
+	VPUNPCKHQDQ       Z28, Z26, Z28
+	VSHUFI32X4        $0x88, Z29, Z27, Z23
+	VSHUFI32X4        $0xdd, Z29, Z27, Z26
+	VSHUFI32X4        $0x88, Z19, Z15, Z27
+	VSHUFI32X4        $0xdd, Z19, Z15, Z29
+	VSHUFI32X4        $0x88, Z27, Z23, Z15
+	VSHUFI32X4        $0xdd, Z27, Z23, Z19
+	VSHUFI32X4        $0x88, Z29, Z26, Z27
+	VSHUFI32X4        $0xdd, Z29, Z26, Z29
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000000, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z15, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000004, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z27, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000008, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z19, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x0000000c, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z29, (R9)
+	VSHUFI32X4        $0x88, Z17, Z13, Z23
+	VSHUFI32X4        $0xdd, Z17, Z13, Z26
+	VSHUFI32X4        $0x88, Z25, Z21, Z13
+	VSHUFI32X4        $0xdd, Z25, Z21, Z17
+	VSHUFI32X4        $0x88, Z13, Z23, Z21
+	VSHUFI32X4        $0xdd, Z13, Z23, Z25
+	VSHUFI32X4        $0x88, Z17, Z26, Z13
+	VSHUFI32X4        $0xdd, Z17, Z26, Z17
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000001, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z21, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000005, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z13, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000009, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z25, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x0000000d, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z17, (R9)
+	VSHUFI32X4        $0x88, Z14, Z30, Z23
+	VSHUFI32X4        $0xdd, Z14, Z30, Z26
+	VSHUFI32X4        $0x88, Z22, Z18, Z30
+	VSHUFI32X4        $0xdd, Z22, Z18, Z14
+	VSHUFI32X4        $0x88, Z30, Z23, Z18
+	VSHUFI32X4        $0xdd, Z30, Z23, Z22
+	VSHUFI32X4        $0x88, Z14, Z26, Z30
+	VSHUFI32X4        $0xdd, Z14, Z26, Z14
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000002, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z18, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000006, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z30, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x0000000a, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z22, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x0000000e, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z14, (R9)
+	VSHUFI32X4        $0x88, Z20, Z16, Z23
+	VSHUFI32X4        $0xdd, Z20, Z16, Z26
+	VSHUFI32X4        $0x88, Z28, Z24, Z16
+	VSHUFI32X4        $0xdd, Z28, Z24, Z20
+	VSHUFI32X4        $0x88, Z16, Z23, Z24
+	VSHUFI32X4        $0xdd, Z16, Z23, Z28
+	VSHUFI32X4        $0x88, Z20, Z26, Z16
+	VSHUFI32X4        $0xdd, Z20, Z26, Z20
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000003, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z24, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x00000007, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z16, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x0000000b, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z28, (R9)
+	MOVQ              R8, R9
+	IMUL3Q            $0x0000000f, R9, R9
+	ADDQ              DX, R9
+	VMOVDQU32         Z20, (R9)
+	ADDQ              $0x40, DX
+	DECQ              CX
+	JNZ               lanesKeyStreamAVX512Loop
+	VMOVDQU32         Z8, 1024(DI)
+	VMOVDQU32         Z9, 1088(DI)
+	VZEROUPPER
+
+lanesKeyStreamAVX512Done:
 	RET
 
 // func initAVX2(s *[18]uint32)
@@ -17554,6 +20575,5864 @@ macBlocksAVX2Loop:
 	VZEROUPPER
 
 macBlocksAVX2Done:
+	RET
+
+// func lanesInitAVX2(ls *[18][16]uint32)
+// Requires: AES, AVX, AVX2
+TEXT ·lanesInitAVX2(SB), $0-8
+	MOVQ    ls+0(FP), DI
+	VMOVDQU nibble<>+0(SB), Y10
+	VMOVDQU p31<>+0(SB), Y11
+	VMOVDQU 1024(DI), Y8
+	VMOVDQU 1088(DI), Y9
+	MOVL    $0x00000002, CX
+
+lanesInitAVX2Loop:
+	VMOVDQU        960(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 896(DI), Y12, Y12
+	VMOVDQU        704(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        576(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        448(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        320(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        (DI), Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VMOVDQU        (DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 960(DI), Y12, Y12
+	VMOVDQU        768(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        640(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        512(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        384(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        64(DI), Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 64(DI)
+	VMOVDQU        64(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, (DI), Y12, Y12
+	VMOVDQU        832(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        704(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        576(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        448(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        128(DI), Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 128(DI)
+	VMOVDQU        128(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 64(DI), Y12, Y12
+	VMOVDQU        896(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        768(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        640(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        512(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        192(DI), Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 192(DI)
+	VMOVDQU        192(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 128(DI), Y12, Y12
+	VMOVDQU        960(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        832(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        704(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        576(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        256(DI), Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 256(DI)
+	VMOVDQU        256(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 192(DI), Y12, Y12
+	VMOVDQU        (DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        896(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        768(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        640(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        320(DI), Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 320(DI)
+	VMOVDQU        320(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 256(DI), Y12, Y12
+	VMOVDQU        64(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        960(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        832(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        704(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        384(DI), Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 384(DI)
+	VMOVDQU        384(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 320(DI), Y12, Y12
+	VMOVDQU        128(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        (DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        896(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        768(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        448(DI), Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 448(DI)
+	VMOVDQU        448(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 384(DI), Y12, Y12
+	VMOVDQU        192(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        64(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        960(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        832(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        512(DI), Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 512(DI)
+	VMOVDQU        512(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 448(DI), Y12, Y12
+	VMOVDQU        256(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        128(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        (DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        896(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        576(DI), Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 576(DI)
+	VMOVDQU        576(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 512(DI), Y12, Y12
+	VMOVDQU        320(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        192(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        64(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        960(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        640(DI), Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 640(DI)
+	VMOVDQU        640(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 576(DI), Y12, Y12
+	VMOVDQU        384(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        256(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        128(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        (DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        704(DI), Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 704(DI)
+	VMOVDQU        704(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 640(DI), Y12, Y12
+	VMOVDQU        448(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        320(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        192(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        64(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        768(DI), Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 768(DI)
+	VMOVDQU        768(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 704(DI), Y12, Y12
+	VMOVDQU        512(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        384(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        256(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        128(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        832(DI), Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 832(DI)
+	VMOVDQU        832(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 768(DI), Y12, Y12
+	VMOVDQU        576(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        448(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        320(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        192(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        896(DI), Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 896(DI)
+	VMOVDQU        896(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 832(DI), Y12, Y12
+	VMOVDQU        640(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        512(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        384(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        256(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        960(DI), Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VPSRLD         $0x01, Y12, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 960(DI)
+	DECL           CX
+	JNZ            lanesInitAVX2Loop
+	VMOVDQU        960(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 896(DI), Y12, Y12
+	VMOVDQU        704(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        576(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        448(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        320(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        (DI), Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VMOVDQU        Y8, 1024(DI)
+	VMOVDQU        Y9, 1088(DI)
+	VMOVDQU        64(DI), Y0
+	VMOVDQU        128(DI), Y1
+	VMOVDQU        192(DI), Y2
+	VMOVDQU        256(DI), Y3
+	VMOVDQU        320(DI), Y4
+	VMOVDQU        384(DI), Y5
+	VMOVDQU        448(DI), Y6
+	VMOVDQU        512(DI), Y7
+	VMOVDQU        576(DI), Y8
+	VMOVDQU        640(DI), Y9
+	VMOVDQU        704(DI), Y10
+	VMOVDQU        768(DI), Y11
+	VMOVDQU        832(DI), Y12
+	VMOVDQU        896(DI), Y13
+	VMOVDQU        960(DI), Y14
+	VMOVDQU        (DI), Y15
+	VMOVDQU        Y0, (DI)
+	VMOVDQU        Y1, 64(DI)
+	VMOVDQU        Y2, 128(DI)
+	VMOVDQU        Y3, 192(DI)
+	VMOVDQU        Y4, 256(DI)
+	VMOVDQU        Y5, 320(DI)
+	VMOVDQU        Y6, 384(DI)
+	VMOVDQU        Y7, 448(DI)
+	VMOVDQU        Y8, 512(DI)
+	VMOVDQU        Y9, 576(DI)
+	VMOVDQU        Y10, 640(DI)
+	VMOVDQU        Y11, 704(DI)
+	VMOVDQU        Y12, 768(DI)
+	VMOVDQU        Y13, 832(DI)
+	VMOVDQU        Y14, 896(DI)
+	VMOVDQU        Y15, 960(DI)
+	VZEROUPPER
+	RET
+
+// func lanesKeyStreamAVX2(ls *[18][16]uint32, ks []uint32, stride int, blocks int)
+// Requires: AES, AVX, AVX2
+TEXT ·lanesKeyStreamAVX2(SB), $1024-48
+	MOVQ    ls+0(FP), DI
+	MOVQ    ks_base+8(FP), DX
+	MOVQ    stride+32(FP), R8
+	SHLQ    $0x02, R8
+	MOVQ    blocks+40(FP), CX
+	TESTQ   CX, CX
+	JZ      lanesKeyStreamAVX2Done
+	VMOVDQU nibble<>+0(SB), Y10
+	VMOVDQU p31<>+0(SB), Y11
+	VMOVDQU 1024(DI), Y8
+	VMOVDQU 1088(DI), Y9
+
+lanesKeyStreamAVX2Loop:
+	VMOVDQU        960(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 896(DI), Y12, Y12
+	VMOVDQU        704(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        576(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        448(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        320(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        (DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, (SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        (DI), Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, (DI)
+	VMOVDQU        (DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 960(DI), Y12, Y12
+	VMOVDQU        768(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        640(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        512(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        384(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        64(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 64(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        64(DI), Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 64(DI)
+	VMOVDQU        64(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, (DI), Y12, Y12
+	VMOVDQU        832(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        704(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        576(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        448(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        128(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 128(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        128(DI), Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 128(DI)
+	VMOVDQU        128(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 64(DI), Y12, Y12
+	VMOVDQU        896(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        768(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        640(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        512(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        192(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 192(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        192(DI), Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 192(DI)
+	VMOVDQU        192(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 128(DI), Y12, Y12
+	VMOVDQU        960(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        832(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        704(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        576(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        256(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 256(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        256(DI), Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 256(DI)
+	VMOVDQU        256(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 192(DI), Y12, Y12
+	VMOVDQU        (DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        896(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        768(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        640(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        320(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 320(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        320(DI), Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 320(DI)
+	VMOVDQU        320(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 256(DI), Y12, Y12
+	VMOVDQU        64(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        960(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        832(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        704(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        384(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 384(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        384(DI), Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 384(DI)
+	VMOVDQU        384(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 320(DI), Y12, Y12
+	VMOVDQU        128(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        (DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        896(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        768(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        448(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 448(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        448(DI), Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 448(DI)
+	VMOVDQU        448(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 384(DI), Y12, Y12
+	VMOVDQU        192(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        64(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        960(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        832(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        512(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 512(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        512(DI), Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 512(DI)
+	VMOVDQU        512(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 448(DI), Y12, Y12
+	VMOVDQU        256(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        128(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        (DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        896(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        576(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 576(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        576(DI), Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 576(DI)
+	VMOVDQU        576(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 512(DI), Y12, Y12
+	VMOVDQU        320(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        192(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        64(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        960(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        640(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 640(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        640(DI), Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        256(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 640(DI)
+	VMOVDQU        640(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 576(DI), Y12, Y12
+	VMOVDQU        384(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        256(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        128(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        (DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        704(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 704(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        704(DI), Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        320(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 704(DI)
+	VMOVDQU        704(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 640(DI), Y12, Y12
+	VMOVDQU        448(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        320(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        192(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        64(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        768(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 768(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        768(DI), Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        384(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 768(DI)
+	VMOVDQU        768(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 704(DI), Y12, Y12
+	VMOVDQU        512(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        384(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        256(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        128(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        832(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 832(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        832(DI), Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        448(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        640(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 832(DI)
+	VMOVDQU        832(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 768(DI), Y12, Y12
+	VMOVDQU        576(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        448(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        320(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        192(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        (DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        896(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 896(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        896(DI), Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        128(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        512(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        704(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        832(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 896(DI)
+	VMOVDQU        896(DI), Y12
+	VPSLLD         $0x01, Y12, Y12
+	VPBLENDW       $0x55, 832(DI), Y12, Y12
+	VMOVDQU        640(DI), Y13
+	VPSLLD         $0x10, Y13, Y13
+	VMOVDQU        512(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y13, Y13
+	VMOVDQU        384(DI), Y14
+	VPSLLD         $0x10, Y14, Y14
+	VMOVDQU        256(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y14, Y14
+	VPXOR          Y8, Y12, Y12
+	VPADDD         Y9, Y12, Y12
+	VMOVDQU        64(DI), Y15
+	VPSLLD         $0x10, Y15, Y15
+	VMOVDQU        960(DI), Y0
+	VPSRLD         $0x0f, Y0, Y0
+	VPOR           Y0, Y15, Y15
+	VPXOR          Y15, Y12, Y15
+	VMOVDQU        Y15, 960(SP)
+	VPADDD         Y8, Y13, Y13
+	VPXOR          Y9, Y14, Y14
+	VPSLLD         $0x10, Y13, Y8
+	VPSRLD         $0x10, Y14, Y0
+	VPOR           Y0, Y8, Y8
+	VPSLLD         $0x10, Y14, Y9
+	VPSRLD         $0x10, Y13, Y0
+	VPOR           Y0, Y9, Y9
+	VPSLLD         $0x02, Y8, Y0
+	VPSRLD         $0x1e, Y8, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x0a, Y8, Y1
+	VPSRLD         $0x16, Y8, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y8, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+0(SB), Y8, Y2
+	VPXOR          Y2, Y1, Y8
+	VPSLLD         $0x0e, Y9, Y0
+	VPSRLD         $0x12, Y9, Y2
+	VPOR           Y2, Y0, Y0
+	VPSLLD         $0x16, Y9, Y1
+	VPSRLD         $0x0a, Y9, Y2
+	VPOR           Y2, Y1, Y1
+	VPXOR          Y1, Y9, Y1
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+64(SB), Y0, Y0
+	VPXOR          Y0, Y1, Y1
+	VPSHUFB        roll<>+32(SB), Y9, Y2
+	VPXOR          Y2, Y1, Y9
+	VPAND          Y10, Y8, Y0
+	VPSRLW         $0x04, Y8, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X8, X8, X8
+	VAESENCLAST    X8, X2, X2
+	VAESENCLAST    X8, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y8
+	VPSHUFB        Y3, Y8, Y8
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y8, Y8
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y8, Y8
+	VPAND          Y10, Y9, Y0
+	VPSRLW         $0x04, Y9, Y1
+	VPAND          Y10, Y1, Y1
+	VBROADCASTI128 ·s1AES+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VBROADCASTI128 ·s1AES+16(SB), Y3
+	VPSHUFB        Y1, Y3, Y3
+	VPXOR          Y3, Y2, Y2
+	VPSHUFB        isr<>+0(SB), Y2, Y2
+	VEXTRACTI128   $0x01, Y2, X3
+	VPXOR          X9, X9, X9
+	VAESENCLAST    X9, X2, X2
+	VAESENCLAST    X9, X3, X3
+	VINSERTI128    $0x01, X3, Y2, Y2
+	VPAND          Y10, Y2, Y3
+	VPSRLW         $0x04, Y2, Y2
+	VPAND          Y10, Y2, Y2
+	VBROADCASTI128 ·s1AES+32(SB), Y9
+	VPSHUFB        Y3, Y9, Y9
+	VBROADCASTI128 ·s1AES+48(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y3, Y9, Y9
+	VBROADCASTI128 ·s0Nibble+0(SB), Y2
+	VPSHUFB        Y0, Y2, Y2
+	VPXOR          Y1, Y2, Y2
+	VBROADCASTI128 ·s0Nibble+16(SB), Y3
+	VPSHUFB        Y2, Y3, Y3
+	VPXOR          Y0, Y3, Y3
+	VBROADCASTI128 ·s0Nibble+32(SB), Y4
+	VPSHUFB        Y3, Y4, Y4
+	VPXOR          Y2, Y4, Y4
+	VBROADCASTI128 ·s0Nibble+48(SB), Y0
+	VPSHUFB        Y4, Y0, Y0
+	VBROADCASTI128 ·s0Nibble+64(SB), Y1
+	VPSHUFB        Y3, Y1, Y1
+	VPXOR          Y1, Y0, Y0
+	VMOVDQU        oddbytes<>+0(SB), Y1
+	VPBLENDVB      Y1, Y0, Y9, Y9
+	VMOVDQU        960(DI), Y13
+	VMOVDQU        960(DI), Y15
+	VPSLLD         $0x08, Y15, Y14
+	VPSRLD         $0x17, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        192(DI), Y15
+	VPSLLD         $0x14, Y15, Y14
+	VPSRLD         $0x0b, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        576(DI), Y15
+	VPSLLD         $0x15, Y15, Y14
+	VPSRLD         $0x0a, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        768(DI), Y15
+	VPSLLD         $0x11, Y15, Y14
+	VPSRLD         $0x0e, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSUBD         Y11, Y13, Y15
+	VPMINUD        Y15, Y13, Y13
+	VMOVDQU        896(DI), Y15
+	VPSLLD         $0x0f, Y15, Y14
+	VPSRLD         $0x10, Y15, Y15
+	VPOR           Y15, Y14, Y14
+	VPAND          Y11, Y14, Y14
+	VPADDD         Y14, Y13, Y13
+	VPSRLD         $0x1f, Y13, Y15
+	VPAND          Y11, Y13, Y13
+	VPADDD         Y15, Y13, Y13
+	VMOVDQU        Y13, 960(DI)
+	VMOVDQU        (SP), Y0
+	VMOVDQU        64(SP), Y1
+	VMOVDQU        128(SP), Y2
+	VMOVDQU        192(SP), Y3
+	VMOVDQU        256(SP), Y4
+	VMOVDQU        320(SP), Y5
+	VMOVDQU        384(SP), Y6
+	VMOVDQU        448(SP), Y7
+	VPUNPCKLDQ     Y1, Y0, Y12
+	VPUNPCKHDQ     Y1, Y0, Y1
+	VPUNPCKLDQ     Y3, Y2, Y0
+	VPUNPCKHDQ     Y3, Y2, Y3
+	VPUNPCKLDQ     Y5, Y4, Y2
+	VPUNPCKHDQ     Y5, Y4, Y5
+	VPUNPCKLDQ     Y7, Y6, Y4
+	VPUNPCKHDQ     Y7, Y6, Y7
+	VPUNPCKLQDQ    Y0, Y12, Y6
+	VPUNPCKHQDQ    Y0, Y12, Y0
+	VPUNPCKLQDQ    Y3, Y1, Y13
+	VPUNPCKHQDQ    Y3, Y1, Y3
+	VPUNPCKLQDQ    Y4, Y2, Y12
+	VPUNPCKHQDQ    Y4, Y2, Y4
+	VPUNPCKLQDQ    Y7, Y5, Y1
+	VPUNPCKHQDQ    Y7, Y5, Y7
+	VPERM2I128     $0x20, Y12, Y6, Y2
+	VPERM2I128     $0x31, Y12, Y6, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000000, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, (R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000004, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, (R9)
+	VPERM2I128     $0x20, Y4, Y0, Y2
+	VPERM2I128     $0x31, Y4, Y0, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000001, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, (R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000005, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, (R9)
+	VPERM2I128     $0x20, Y1, Y13, Y2
+	VPERM2I128     $0x31, Y1, Y13, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000002, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, (R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000006, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, (R9)
+	VPERM2I128     $0x20, Y7, Y3, Y2
+	VPERM2I128     $0x31, Y7, Y3, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000003, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, (R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000007, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, (R9)
+	VMOVDQU        512(SP), Y0
+	VMOVDQU        576(SP), Y1
+	VMOVDQU        640(SP), Y2
+	VMOVDQU        704(SP), Y3
+	VMOVDQU        768(SP), Y4
+	VMOVDQU        832(SP), Y5
+	VMOVDQU        896(SP), Y6
+	VMOVDQU        960(SP), Y7
+	VPUNPCKLDQ     Y1, Y0, Y12
+	VPUNPCKHDQ     Y1, Y0, Y1
+	VPUNPCKLDQ     Y3, Y2, Y0
+	VPUNPCKHDQ     Y3, Y2, Y3
+	VPUNPCKLDQ     Y5, Y4, Y2
+	VPUNPCKHDQ     Y5, Y4, Y5
+	VPUNPCKLDQ     Y7, Y6, Y4
+	VPUNPCKHDQ     Y7, Y6, Y7
+	VPUNPCKLQDQ    Y0, Y12, Y6
+	VPUNPCKHQDQ    Y0, Y12, Y0
+	VPUNPCKLQDQ    Y3, Y1, Y13
+	VPUNPCKHQDQ    Y3, Y1, Y3
+	VPUNPCKLQDQ    Y4, Y2, Y12
+	VPUNPCKHQDQ    Y4, Y2, Y4
+	VPUNPCKLQDQ    Y7, Y5, Y1
+	VPUNPCKHQDQ    Y7, Y5, Y7
+	VPERM2I128     $0x20, Y12, Y6, Y2
+	VPERM2I128     $0x31, Y12, Y6, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000000, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, 32(R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000004, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, 32(R9)
+	VPERM2I128     $0x20, Y4, Y0, Y2
+	VPERM2I128     $0x31, Y4, Y0, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000001, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, 32(R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000005, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, 32(R9)
+	VPERM2I128     $0x20, Y1, Y13, Y2
+	VPERM2I128     $0x31, Y1, Y13, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000002, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, 32(R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000006, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, 32(R9)
+	VPERM2I128     $0x20, Y7, Y3, Y2
+	VPERM2I128     $0x31, Y7, Y3, Y5
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000003, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y2, 32(R9)
+	MOVQ           R8, R9
+	IMUL3Q         $0x00000007, R9, R9
+	ADDQ           DX, R9
+	VMOVDQU        Y5, 32(R9)
+	ADDQ           $0x40, DX
+	DECQ           CX
+	JNZ            lanesKeyStreamAVX2Loop
+	VMOVDQU        Y8, 1024(DI)
+	VMOVDQU        Y9, 1088(DI)
+	VZEROUPPER
+
+lanesKeyStreamAVX2Done:
 	RET
 
 // func macUpdateCLMUL(tag *[4]uint32, ks []uint32, p []byte)

@@ -94,6 +94,7 @@ var (
 	cZero     Mem // 32 zero bytes
 	cRot3     Mem // AVX-512 L1/L2 rotation counts: 2|14, 10|22
 	cRot3R    Mem // 32 minus those, for the AVX2 right shifts
+	cRolL     Mem // VPSHUFB masks: every dword <<<24, <<<8, <<<16 (32 bytes each)
 	cRolB     Mem // VPSHUFB masks: dwords 0, 1 rotated by 24, 8 (2, 3 alike); all by 16
 )
 
@@ -189,6 +190,10 @@ func consts() {
 	cOddIdx = table("oddidx", dwords(odd...))
 	cZero = table("zero", make([]byte, 32))
 	cRot3 = table("rot3", append(dwords(2, 14, 2, 14), dwords(10, 22, 10, 22)...))
+	cRolL = table("roll", append(append(
+		repeat([]byte{1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12}, 2),
+		repeat([]byte{3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14}, 2)...),
+		repeat([]byte{2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13}, 2)...))
 	cRot3R = table("rot3r", append(dwords(30, 18, 30, 18), dwords(22, 10, 22, 10)...))
 	// Dword 0 rotated by 24 and dword 1 by 8; then every dword by 16.
 	cRolB = table("rolb", []byte{1, 2, 3, 0, 7, 4, 5, 6, 9, 10, 11, 8, 15, 12, 13, 14,
