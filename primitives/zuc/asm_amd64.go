@@ -75,3 +75,9 @@ func lanesKeyStreamAVX512(ls *laneState, ks []uint32, stride, blocks int)
 
 //go:noescape
 func lanesKeyStreamAVX2(ls *laneState, ks []uint32, stride, blocks int)
+
+// xorWordsAVX2 sets dst = src XOR the big-endian bytes of ks for the
+// len(src)/32 whole 32-byte chunks of src; dst and ks are long enough.
+//
+//go:noescape
+func xorWordsAVX2(dst, src []byte, ks []uint32)

@@ -155,9 +155,9 @@ var zeroBlock [4 * blockWords]byte
 // enough for the stack.
 const bulkWords = 8 * blockWords
 
-// xorWords sets dst = src XOR the big-endian bytes of ks; len(dst) ==
+// xorWordsGeneric sets dst = src XOR the big-endian bytes of ks; len(dst) ==
 // len(src) == 4*len(ks), len(ks) even.
-func xorWords(dst, src []byte, ks []uint32) {
+func xorWordsGeneric(dst, src []byte, ks []uint32) {
 	for len(ks) >= 2 && len(src) >= 8 && len(dst) >= 8 {
 		k := uint64(ks[0])<<32 | uint64(ks[1])
 		binary.BigEndian.PutUint64(dst, binary.BigEndian.Uint64(src)^k)

@@ -127,3 +127,15 @@ func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
 		lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
 	}
 }
+
+// xorWords sets dst = src XOR the big-endian bytes of ks; len(dst) ==
+// len(src) == 4*len(ks), len(ks) even.
+func xorWords(dst, src []byte, ks []uint32) {
+	if useAVX2 || useAVX512 {
+		n := len(src) &^ 31
+		_, _ = dst[:n], ks[:n/4]
+		xorWordsAVX2(dst, src, ks)
+		dst, src, ks = dst[n:], src[n:], ks[n/4:]
+	}
+	xorWordsGeneric(dst, src, ks)
+}

@@ -26565,3 +26565,29 @@ macUpdateLoop:
 
 macUpdateDone:
 	RET
+
+// func xorWordsAVX2(dst []byte, src []byte, ks []uint32)
+// Requires: AVX, AVX2
+TEXT ·xorWordsAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    src_len+32(FP), CX
+	MOVQ    ks_base+48(FP), DX
+	SHRQ    $0x05, CX
+	JZ      xorWordsDone
+	VMOVDQU bswap32<>+0(SB), Y15
+
+xorWordsLoop:
+	VMOVDQU (DX), Y0
+	VPSHUFB Y15, Y0, Y0
+	VPXOR   (SI), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ    $0x20, DX
+	ADDQ    $0x20, SI
+	ADDQ    $0x20, DI
+	DECQ    CX
+	JNZ     xorWordsLoop
+	VZEROUPPER
+
+xorWordsDone:
+	RET

@@ -30,3 +30,5 @@ func lanesInit(ls *laneState) { lanesInitGeneric(ls, testLanes) }
 func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
 	lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
 }
+
+func xorWords(dst, src []byte, ks []uint32) { xorWordsGeneric(dst, src, ks) }

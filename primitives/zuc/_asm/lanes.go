@@ -566,3 +566,31 @@ func (g *lg) laneAddr(lane int, dst GPPhysical) {
 	IMUL3Q(U32(uint32(lane)), dst, dst)
 	ADDQ(RDX, dst)
 }
+
+// genXORWords generates xorWordsAVX2(dst, src []byte, ks []uint32): dst =
+// src XOR the big-endian bytes of ks, for the len(src)/32 whole 32-byte
+// chunks of src; the batch code XORs the multi-lane keystream in with it.
+func genXORWords() {
+	TEXT("xorWordsAVX2", NOSPLIT, "func(dst, src []byte, ks []uint32)")
+	Doc("xorWordsAVX2 sets dst = src XOR the big-endian bytes of ks, 32 bytes at a time.")
+	Load(Param("dst").Base(), RDI)
+	Load(Param("src").Base(), RSI)
+	Load(Param("src").Len(), RCX)
+	Load(Param("ks").Base(), RDX)
+	SHRQ(U8(5), RCX)
+	JZ(LabelRef("xorWordsDone"))
+	VMOVDQU(cBswap32, Y15)
+	Label("xorWordsLoop")
+	VMOVDQU(Mem{Base: RDX}, Y0)
+	VPSHUFB(Y15, Y0, Y0)
+	VPXOR(Mem{Base: RSI}, Y0, Y0)
+	VMOVDQU(Y0, Mem{Base: RDI})
+	ADDQ(U8(32), RDX)
+	ADDQ(U8(32), RSI)
+	ADDQ(U8(32), RDI)
+	DECQ(RCX)
+	JNZ(LabelRef("xorWordsLoop"))
+	VZEROUPPER()
+	Label("xorWordsDone")
+	RET()
+}

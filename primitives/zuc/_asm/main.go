@@ -53,6 +53,7 @@ func main() {
 		genLanesKeyStream(f)
 	}
 	genMACUpdate()
+	genXORWords()
 	Generate()
 
 	if *arm64Out != "" {
