@@ -6,29 +6,104 @@
 
 package zuc
 
-// Without assembly every kernel is the generic Go code; see the dispatch
-// files zuc_amd64.go and zuc_arm64.go for what the kernels do.
+import (
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"golang.org/x/sys/cpu"
+)
 
-func initState(s *state) { initialiseGeneric(s) }
+// This file is the single dispatch point for ZUC on arm64: the flag is
+// read once from the CPU, every kernel entry point below is a plain
+// if-ladder on it (not a function variable, which would hide the callee
+// from escape analysis).
+//
+// useNEON: S0 by TBL over the table in V16-V31, S1 by AESE, the MACs by
+// PMULL, 4 lanes.
+var useNEON = cpu.ARM64.HasASIMD && cpu.ARM64.HasAES && cpu.ARM64.HasPMULL
 
-func genKeyStream(s *state, ks []uint32) { genKeyStreamGeneric(s, ks) }
+func init() {
+	impl.Register("zuc", "neon", &useNEON)
+}
 
-func xorKeyStream(s *state, dst, src []byte) { xorKeyStreamGeneric(s, dst, src) }
+func initState(s *state) {
+	if useNEON {
+		initNEON(s)
+		return
+	}
+	initialiseGeneric(s)
+}
+
+func genKeyStream(s *state, ks []uint32) {
+	ks = ks[:len(ks)&^(blockWords-1)]
+	if useNEON {
+		keyStreamNEON(s, ks)
+		return
+	}
+	genKeyStreamGeneric(s, ks)
+}
+
+func xorKeyStream(s *state, dst, src []byte) {
+	src = src[:len(src)&^(4*blockWords-1)]
+	dst = dst[:len(src)]
+	if useNEON {
+		xorKeyStreamNEON(s, dst, src)
+		return
+	}
+	xorKeyStreamGeneric(s, dst, src)
+}
 
 func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uint32, p []byte) {
+	p = p[:len(p)&^(macBlock-1)]
+	if useNEON && off <= 4 {
+		macBlocksNEON(s, ks, off, tag, p)
+		return
+	}
 	macBlocksGeneric(s, ks, off, words, tag, p)
 }
 
 func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
+	if useNEON && len(p)%macBlock == 0 && len(ks) >= len(p)/4+4 {
+		macUpdatePMULL(tag, ks, p)
+		return
+	}
 	macUpdateGeneric(tag, words, ks, p)
 }
 
-func laneCount() int { return testLanes }
+func laneCount() int {
+	if useNEON {
+		return 4
+	}
+	return testLanes
+}
 
-func lanesInit(ls *laneState) { lanesInitGeneric(ls, testLanes) }
+func lanesInit(ls *laneState) {
+	if useNEON {
+		lanesInitNEON(ls)
+		return
+	}
+	lanesInitGeneric(ls, testLanes)
+}
 
 func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
+	n := laneCount()
+	if blocks <= 0 || n == 0 {
+		return
+	}
+	_ = ks[(n-1)*stride+blocks*blockWords-1] // every lane's output fits
+	if useNEON {
+		lanesKeyStreamNEON(ls, ks, stride, blocks)
+		return
+	}
 	lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
 }
 
-func xorWords(dst, src []byte, ks []uint32) { xorWordsGeneric(dst, src, ks) }
+// xorWords sets dst = src XOR the big-endian bytes of ks; len(dst) ==
+// len(src) == 4*len(ks), len(ks) even.
+func xorWords(dst, src []byte, ks []uint32) {
+	if useNEON {
+		n := len(src) &^ 15
+		_, _ = dst[:n], ks[:n/4]
+		xorWordsNEON(dst, src, ks)
+		dst, src, ks = dst[n:], src[n:], ks[n/4:]
+	}
+	xorWordsGeneric(dst, src, ks)
+}
