@@ -181,1310 +181,1329 @@ TEXT ·initAVX512(SB), $576-8
 	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
+	KNOTQ        K1, K5
 	MOVL         $0x00000001, AX
 	KMOVQ        AX, K4
+	VPXORD       X7, X7, X7
 	MOVL         60(SP), R8
 	MOVL         $0x00000002, CX
 
 initAVX512Loop:
-	MOVL              44(SP), R11
-	SHLL              $0x10, R11
-	MOVL              36(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 64(SP)
-	MOVQ              R11, 72(SP)
-	MOVL              28(SP), R11
-	SHLL              $0x10, R11
-	MOVL              20(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 80(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           56(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      80(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       64(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              (SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              16(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              40(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              52(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, (SP)
-	MOVL              48(SP), R11
-	SHLL              $0x10, R11
-	MOVL              40(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 96(SP)
-	MOVQ              R11, 104(SP)
-	MOVL              32(SP), R11
-	SHLL              $0x10, R11
-	MOVL              24(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 112(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           60(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      112(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       96(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              4(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              20(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              44(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              56(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 4(SP)
-	MOVL              52(SP), R11
-	SHLL              $0x10, R11
-	MOVL              44(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 128(SP)
-	MOVQ              R11, 136(SP)
-	MOVL              36(SP), R11
-	SHLL              $0x10, R11
-	MOVL              28(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 144(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           (SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      144(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       128(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              8(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              24(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              48(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              60(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 8(SP)
-	MOVL              56(SP), R11
-	SHLL              $0x10, R11
-	MOVL              48(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 160(SP)
-	MOVQ              R11, 168(SP)
-	MOVL              40(SP), R11
-	SHLL              $0x10, R11
-	MOVL              32(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 176(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           4(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      176(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       160(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              12(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              28(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              52(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              (SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 12(SP)
-	MOVL              60(SP), R11
-	SHLL              $0x10, R11
-	MOVL              52(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 192(SP)
-	MOVQ              R11, 200(SP)
-	MOVL              44(SP), R11
-	SHLL              $0x10, R11
-	MOVL              36(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 208(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           8(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      208(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       192(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              16(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              32(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              56(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              4(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 16(SP)
-	MOVL              (SP), R11
-	SHLL              $0x10, R11
-	MOVL              56(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 224(SP)
-	MOVQ              R11, 232(SP)
-	MOVL              48(SP), R11
-	SHLL              $0x10, R11
-	MOVL              40(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 240(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           12(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      240(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       224(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              20(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              36(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              60(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              8(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 20(SP)
-	MOVL              4(SP), R11
-	SHLL              $0x10, R11
-	MOVL              60(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 256(SP)
-	MOVQ              R11, 264(SP)
-	MOVL              52(SP), R11
-	SHLL              $0x10, R11
-	MOVL              44(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 272(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           16(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      272(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       256(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              24(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              40(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              (SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              12(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 24(SP)
-	MOVL              8(SP), R11
-	SHLL              $0x10, R11
-	MOVL              (SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 288(SP)
-	MOVQ              R11, 296(SP)
-	MOVL              56(SP), R11
-	SHLL              $0x10, R11
-	MOVL              48(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 304(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           20(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      304(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       288(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              28(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              44(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              4(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              16(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 28(SP)
-	MOVL              12(SP), R11
-	SHLL              $0x10, R11
-	MOVL              4(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 320(SP)
-	MOVQ              R11, 328(SP)
-	MOVL              60(SP), R11
-	SHLL              $0x10, R11
-	MOVL              52(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 336(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           24(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      336(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       320(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              32(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              48(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              8(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              20(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 32(SP)
-	MOVL              16(SP), R11
-	SHLL              $0x10, R11
-	MOVL              8(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 352(SP)
-	MOVQ              R11, 360(SP)
-	MOVL              (SP), R11
-	SHLL              $0x10, R11
-	MOVL              56(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 368(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           28(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      368(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       352(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              36(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              52(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              12(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              24(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 36(SP)
-	MOVL              20(SP), R11
-	SHLL              $0x10, R11
-	MOVL              12(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 384(SP)
-	MOVQ              R11, 392(SP)
-	MOVL              4(SP), R11
-	SHLL              $0x10, R11
-	MOVL              60(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 400(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           32(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      400(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       384(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              40(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              56(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              16(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              28(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 40(SP)
-	MOVL              24(SP), R11
-	SHLL              $0x10, R11
-	MOVL              16(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 416(SP)
-	MOVQ              R11, 424(SP)
-	MOVL              8(SP), R11
-	SHLL              $0x10, R11
-	MOVL              (SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 432(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           36(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      432(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       416(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              44(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              60(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              20(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              32(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 44(SP)
-	MOVL              28(SP), R11
-	SHLL              $0x10, R11
-	MOVL              20(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 448(SP)
-	MOVQ              R11, 456(SP)
-	MOVL              12(SP), R11
-	SHLL              $0x10, R11
-	MOVL              4(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 464(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           40(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      464(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       448(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              48(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              (SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              24(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              36(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 48(SP)
-	MOVL              32(SP), R11
-	SHLL              $0x10, R11
-	MOVL              24(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 480(SP)
-	MOVQ              R11, 488(SP)
-	MOVL              16(SP), R11
-	SHLL              $0x10, R11
-	MOVL              8(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 496(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           44(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      496(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       480(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              52(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              4(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              28(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              40(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 52(SP)
-	MOVL              36(SP), R11
-	SHLL              $0x10, R11
-	MOVL              28(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 512(SP)
-	MOVQ              R11, 520(SP)
-	MOVL              20(SP), R11
-	SHLL              $0x10, R11
-	MOVL              12(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 528(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R8, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           48(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      528(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       512(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              56(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              8(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              32(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              44(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	SHRL              $0x01, SI
-	ADDQ              SI, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 56(SP)
-	MOVL              40(SP), R11
-	SHLL              $0x10, R11
-	MOVL              32(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 544(SP)
-	MOVQ              R11, 552(SP)
-	MOVL              24(SP), R11
-	SHLL              $0x10, R11
-	MOVL              16(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 560(SP)
-	VMOVQ             X8, AX
-	MOVQ              AX, BX
-	SHRQ              $0x20, BX
-	MOVL              R9, SI
-	ANDL              $0x7fff8000, SI
-	SHLL              $0x01, SI
-	MOVWLZX           52(SP), R11
-	ORL               R11, SI
-	XORL              AX, SI
-	ADDL              BX, SI
-	VPBROADCASTD      560(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       544(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              60(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              12(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              36(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              48(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	SHRL              $0x01, SI
-	ADDQ              SI, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 60(SP)
-	DECL              CX
-	JNZ               initAVX512Loop
-	MOVL              44(SP), R11
-	SHLL              $0x10, R11
-	MOVL              36(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 64(SP)
-	MOVQ              R11, 72(SP)
-	MOVL              28(SP), R11
-	SHLL              $0x10, R11
-	MOVL              20(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 80(SP)
-	VPBROADCASTD      80(SP), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       64(SP), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              (SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              16(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              40(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              52(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, (SP)
-	MOVL              4(SP), AX
-	MOVL              AX, (DI)
-	MOVL              8(SP), AX
-	MOVL              AX, 4(DI)
-	MOVL              12(SP), AX
-	MOVL              AX, 8(DI)
-	MOVL              16(SP), AX
-	MOVL              AX, 12(DI)
-	MOVL              20(SP), AX
-	MOVL              AX, 16(DI)
-	MOVL              24(SP), AX
-	MOVL              AX, 20(DI)
-	MOVL              28(SP), AX
-	MOVL              AX, 24(DI)
-	MOVL              32(SP), AX
-	MOVL              AX, 28(DI)
-	MOVL              36(SP), AX
-	MOVL              AX, 32(DI)
-	MOVL              40(SP), AX
-	MOVL              AX, 36(DI)
-	MOVL              44(SP), AX
-	MOVL              AX, 40(DI)
-	MOVL              48(SP), AX
-	MOVL              AX, 44(DI)
-	MOVL              52(SP), AX
-	MOVL              AX, 48(DI)
-	MOVL              56(SP), AX
-	MOVL              AX, 52(DI)
-	MOVL              60(SP), AX
-	MOVL              AX, 56(DI)
-	MOVL              (SP), AX
-	MOVL              AX, 60(DI)
-	VMOVQ             X8, 64(DI)
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 64(SP)
+	MOVQ                R11, 72(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             56(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        80(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         64(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                (SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                52(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, (SP)
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 96(SP)
+	MOVQ                R11, 104(SP)
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 112(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             60(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        112(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         96(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                4(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                20(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                44(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                56(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 4(SP)
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 128(SP)
+	MOVQ                R11, 136(SP)
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 144(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             (SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        144(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         128(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                8(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                24(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                48(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                60(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 8(SP)
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 160(SP)
+	MOVQ                R11, 168(SP)
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 176(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             4(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        176(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         160(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                12(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                28(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                52(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                (SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 12(SP)
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 192(SP)
+	MOVQ                R11, 200(SP)
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 208(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             8(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        208(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         192(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                16(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                32(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                56(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                4(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 16(SP)
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 224(SP)
+	MOVQ                R11, 232(SP)
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 240(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             12(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        240(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         224(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                20(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                36(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                60(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                8(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 20(SP)
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 256(SP)
+	MOVQ                R11, 264(SP)
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 272(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             16(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        272(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         256(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                24(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                (SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                12(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 24(SP)
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 288(SP)
+	MOVQ                R11, 296(SP)
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 304(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             20(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        304(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         288(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                28(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                44(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                4(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                16(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 28(SP)
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 320(SP)
+	MOVQ                R11, 328(SP)
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 336(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             24(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        336(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         320(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                32(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                48(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                8(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                20(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 32(SP)
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 352(SP)
+	MOVQ                R11, 360(SP)
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 368(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             28(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        368(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         352(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                36(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                52(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                12(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                24(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 36(SP)
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 384(SP)
+	MOVQ                R11, 392(SP)
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 400(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             32(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        400(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         384(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                40(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                56(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                28(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 40(SP)
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 416(SP)
+	MOVQ                R11, 424(SP)
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 432(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             36(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        432(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         416(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                44(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                60(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                20(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                32(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 44(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 448(SP)
+	MOVQ                R11, 456(SP)
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 464(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             40(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        464(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         448(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                48(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                (SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                24(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                36(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 48(SP)
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 480(SP)
+	MOVQ                R11, 488(SP)
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 496(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             44(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        496(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         480(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                52(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                4(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                28(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                40(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 52(SP)
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 512(SP)
+	MOVQ                R11, 520(SP)
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 528(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             48(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        528(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         512(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                56(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                8(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                32(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                44(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 56(SP)
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 544(SP)
+	MOVQ                R11, 552(SP)
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 560(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             52(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        560(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         544(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                60(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                12(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                36(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                48(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 60(SP)
+	DECL                CX
+	JNZ                 initAVX512Loop
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 64(SP)
+	MOVQ                R11, 72(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(SP)
+	VPBROADCASTD        80(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         64(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                (SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                52(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, (SP)
+	MOVL                4(SP), AX
+	MOVL                AX, (DI)
+	MOVL                8(SP), AX
+	MOVL                AX, 4(DI)
+	MOVL                12(SP), AX
+	MOVL                AX, 8(DI)
+	MOVL                16(SP), AX
+	MOVL                AX, 12(DI)
+	MOVL                20(SP), AX
+	MOVL                AX, 16(DI)
+	MOVL                24(SP), AX
+	MOVL                AX, 20(DI)
+	MOVL                28(SP), AX
+	MOVL                AX, 24(DI)
+	MOVL                32(SP), AX
+	MOVL                AX, 28(DI)
+	MOVL                36(SP), AX
+	MOVL                AX, 32(DI)
+	MOVL                40(SP), AX
+	MOVL                AX, 36(DI)
+	MOVL                44(SP), AX
+	MOVL                AX, 40(DI)
+	MOVL                48(SP), AX
+	MOVL                AX, 44(DI)
+	MOVL                52(SP), AX
+	MOVL                AX, 48(DI)
+	MOVL                56(SP), AX
+	MOVL                AX, 52(DI)
+	MOVL                60(SP), AX
+	MOVL                AX, 56(DI)
+	MOVL                (SP), AX
+	MOVL                AX, 60(DI)
+	VPORD               X7, X8, X16
+	VMOVQ               X16, 64(DI)
 	VZEROUPPER
 	RET
 
@@ -1518,8 +1537,10 @@ TEXT ·keyStreamAVX512(SB), $1088-32
 	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
+	KNOTQ        K1, K5
 	MOVL         $0x00000001, AX
 	KMOVQ        AX, K4
+	VPXORD       X7, X7, X7
 	LEAQ         192(SP), BX
 	LEAQ         640(SP), R13
 	MOVL         60(SP), R8
@@ -2293,1247 +2314,1264 @@ TEXT ·keyStreamAVX512(SB), $1088-32
 	MOVL         R8, 124(SP)
 
 keyStreamAVX512Loop:
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      128(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       192(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           120(SP), R12
-	ORL               R12, R11
-	MOVL              R11, (R13)
-	MOVL              108(SP), R11
-	SHLL              $0x10, R11
-	MOVL              100(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 192(R13)
-	MOVQ              R11, 200(R13)
-	MOVL              92(SP), R11
-	SHLL              $0x10, R11
-	MOVL              84(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 128(R13)
-	MOVL              72(SP), R11
-	SHLL              $0x10, R11
-	MOVL              64(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 64(R13)
-	MOVL              64(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              80(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              104(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              116(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 128(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      132(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       208(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           124(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 4(R13)
-	MOVL              112(SP), R11
-	SHLL              $0x10, R11
-	MOVL              104(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 208(R13)
-	MOVQ              R11, 216(R13)
-	MOVL              96(SP), R11
-	SHLL              $0x10, R11
-	MOVL              88(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 132(R13)
-	MOVL              76(SP), R11
-	SHLL              $0x10, R11
-	MOVL              68(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 68(R13)
-	MOVL              68(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              84(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              108(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              120(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 132(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      136(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       224(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           128(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 8(R13)
-	MOVL              116(SP), R11
-	SHLL              $0x10, R11
-	MOVL              108(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 224(R13)
-	MOVQ              R11, 232(R13)
-	MOVL              100(SP), R11
-	SHLL              $0x10, R11
-	MOVL              92(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 136(R13)
-	MOVL              80(SP), R11
-	SHLL              $0x10, R11
-	MOVL              72(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 72(R13)
-	MOVL              72(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              88(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              112(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              124(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 136(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      140(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       240(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           132(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 12(R13)
-	MOVL              120(SP), R11
-	SHLL              $0x10, R11
-	MOVL              112(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 240(R13)
-	MOVQ              R11, 248(R13)
-	MOVL              104(SP), R11
-	SHLL              $0x10, R11
-	MOVL              96(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 140(R13)
-	MOVL              84(SP), R11
-	SHLL              $0x10, R11
-	MOVL              76(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 76(R13)
-	MOVL              76(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              92(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              116(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              128(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 140(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      144(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       256(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           136(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 16(R13)
-	MOVL              124(SP), R11
-	SHLL              $0x10, R11
-	MOVL              116(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 256(R13)
-	MOVQ              R11, 264(R13)
-	MOVL              108(SP), R11
-	SHLL              $0x10, R11
-	MOVL              100(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 144(R13)
-	MOVL              88(SP), R11
-	SHLL              $0x10, R11
-	MOVL              80(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 80(R13)
-	MOVL              80(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              96(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              120(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              132(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 144(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      148(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       272(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           140(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 20(R13)
-	MOVL              128(SP), R11
-	SHLL              $0x10, R11
-	MOVL              120(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 272(R13)
-	MOVQ              R11, 280(R13)
-	MOVL              112(SP), R11
-	SHLL              $0x10, R11
-	MOVL              104(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 148(R13)
-	MOVL              92(SP), R11
-	SHLL              $0x10, R11
-	MOVL              84(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 84(R13)
-	MOVL              84(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              100(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              124(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              136(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 148(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      152(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       288(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           144(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 24(R13)
-	MOVL              132(SP), R11
-	SHLL              $0x10, R11
-	MOVL              124(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 288(R13)
-	MOVQ              R11, 296(R13)
-	MOVL              116(SP), R11
-	SHLL              $0x10, R11
-	MOVL              108(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 152(R13)
-	MOVL              96(SP), R11
-	SHLL              $0x10, R11
-	MOVL              88(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 88(R13)
-	MOVL              88(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              104(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              128(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              140(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 152(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      156(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       304(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           148(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 28(R13)
-	MOVL              136(SP), R11
-	SHLL              $0x10, R11
-	MOVL              128(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 304(R13)
-	MOVQ              R11, 312(R13)
-	MOVL              120(SP), R11
-	SHLL              $0x10, R11
-	MOVL              112(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 156(R13)
-	MOVL              100(SP), R11
-	SHLL              $0x10, R11
-	MOVL              92(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 92(R13)
-	MOVL              92(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              108(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              132(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              144(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 156(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      160(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       320(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           152(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 32(R13)
-	MOVL              140(SP), R11
-	SHLL              $0x10, R11
-	MOVL              132(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 320(R13)
-	MOVQ              R11, 328(R13)
-	MOVL              124(SP), R11
-	SHLL              $0x10, R11
-	MOVL              116(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 160(R13)
-	MOVL              104(SP), R11
-	SHLL              $0x10, R11
-	MOVL              96(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 96(R13)
-	MOVL              96(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              112(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              136(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              148(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 160(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      164(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       336(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           156(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 36(R13)
-	MOVL              144(SP), R11
-	SHLL              $0x10, R11
-	MOVL              136(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 336(R13)
-	MOVQ              R11, 344(R13)
-	MOVL              128(SP), R11
-	SHLL              $0x10, R11
-	MOVL              120(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 164(R13)
-	MOVL              108(SP), R11
-	SHLL              $0x10, R11
-	MOVL              100(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 100(R13)
-	MOVL              100(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              116(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              140(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              152(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 164(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      168(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       352(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           160(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 40(R13)
-	MOVL              148(SP), R11
-	SHLL              $0x10, R11
-	MOVL              140(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 352(R13)
-	MOVQ              R11, 360(R13)
-	MOVL              132(SP), R11
-	SHLL              $0x10, R11
-	MOVL              124(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 168(R13)
-	MOVL              112(SP), R11
-	SHLL              $0x10, R11
-	MOVL              104(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 104(R13)
-	MOVL              104(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              120(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              144(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              156(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 168(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      172(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       368(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           164(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 44(R13)
-	MOVL              152(SP), R11
-	SHLL              $0x10, R11
-	MOVL              144(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 368(R13)
-	MOVQ              R11, 376(R13)
-	MOVL              136(SP), R11
-	SHLL              $0x10, R11
-	MOVL              128(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 172(R13)
-	MOVL              116(SP), R11
-	SHLL              $0x10, R11
-	MOVL              108(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 108(R13)
-	MOVL              108(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              124(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              148(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              160(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 172(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      176(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       384(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           168(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 48(R13)
-	MOVL              156(SP), R11
-	SHLL              $0x10, R11
-	MOVL              148(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 384(R13)
-	MOVQ              R11, 392(R13)
-	MOVL              140(SP), R11
-	SHLL              $0x10, R11
-	MOVL              132(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 176(R13)
-	MOVL              120(SP), R11
-	SHLL              $0x10, R11
-	MOVL              112(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 112(R13)
-	MOVL              112(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              128(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              152(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              164(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 176(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      180(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       400(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           172(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 52(R13)
-	MOVL              160(SP), R11
-	SHLL              $0x10, R11
-	MOVL              152(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 400(R13)
-	MOVQ              R11, 408(R13)
-	MOVL              144(SP), R11
-	SHLL              $0x10, R11
-	MOVL              136(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 180(R13)
-	MOVL              124(SP), R11
-	SHLL              $0x10, R11
-	MOVL              116(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 116(R13)
-	MOVL              116(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              132(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              156(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              168(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 180(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      184(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       416(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           176(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 56(R13)
-	MOVL              164(SP), R11
-	SHLL              $0x10, R11
-	MOVL              156(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 416(R13)
-	MOVQ              R11, 424(R13)
-	MOVL              148(SP), R11
-	SHLL              $0x10, R11
-	MOVL              140(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 184(R13)
-	MOVL              128(SP), R11
-	SHLL              $0x10, R11
-	MOVL              120(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 120(R13)
-	MOVL              120(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              136(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              160(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              172(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 184(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      188(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       432(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           180(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 60(R13)
-	MOVL              168(SP), R11
-	SHLL              $0x10, R11
-	MOVL              160(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 432(R13)
-	MOVQ              R11, 440(R13)
-	MOVL              152(SP), R11
-	SHLL              $0x10, R11
-	MOVL              144(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 188(R13)
-	MOVL              132(SP), R11
-	SHLL              $0x10, R11
-	MOVL              124(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 124(R13)
-	MOVL              124(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              140(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              164(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              176(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 188(SP)
-	VMOVDQU64         evenidx<>+0(SB), Z16
-	VPERMI2D          Z11, Z10, Z16
-	VMOVDQU64         oddidx<>+0(SB), Z17
-	VPERMI2D          Z11, Z10, Z17
-	VPXORD            (BX), Z16, Z16
-	VPADDD            Z17, Z16, Z16
-	VPXORD            64(BX), Z16, Z16
-	VMOVDQU64         Z16, (DX)
-	VMOVDQU64         64(SP), Z16
-	VMOVDQU64         128(SP), Z17
-	VMOVDQU64         Z16, (SP)
-	VMOVDQU64         Z17, 64(SP)
-	XCHGQ             BX, R13
-	ADDQ              $0x40, DX
-	DECQ              CX
-	JNZ               keyStreamAVX512Loop
-	VMOVDQU           (SP), X15
-	VMOVDQU           X15, (DI)
-	VMOVDQU           16(SP), X15
-	VMOVDQU           X15, 16(DI)
-	VMOVDQU           32(SP), X15
-	VMOVDQU           X15, 32(DI)
-	VMOVDQU           48(SP), X15
-	VMOVDQU           X15, 48(DI)
-	VMOVQ             X8, 64(DI)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        128(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         192(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             120(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, (R13)
+	MOVL                108(SP), R11
+	SHLL                $0x10, R11
+	MOVL                100(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 192(R13)
+	MOVQ                R11, 200(R13)
+	MOVL                92(SP), R11
+	SHLL                $0x10, R11
+	MOVL                84(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 128(R13)
+	MOVL                72(SP), R11
+	SHLL                $0x10, R11
+	MOVL                64(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 64(R13)
+	MOVL                64(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                80(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                104(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                116(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 128(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        132(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         208(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             124(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 4(R13)
+	MOVL                112(SP), R11
+	SHLL                $0x10, R11
+	MOVL                104(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 208(R13)
+	MOVQ                R11, 216(R13)
+	MOVL                96(SP), R11
+	SHLL                $0x10, R11
+	MOVL                88(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 132(R13)
+	MOVL                76(SP), R11
+	SHLL                $0x10, R11
+	MOVL                68(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 68(R13)
+	MOVL                68(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                84(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                108(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                120(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 132(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        136(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         224(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             128(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 8(R13)
+	MOVL                116(SP), R11
+	SHLL                $0x10, R11
+	MOVL                108(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 224(R13)
+	MOVQ                R11, 232(R13)
+	MOVL                100(SP), R11
+	SHLL                $0x10, R11
+	MOVL                92(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 136(R13)
+	MOVL                80(SP), R11
+	SHLL                $0x10, R11
+	MOVL                72(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 72(R13)
+	MOVL                72(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                88(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                112(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                124(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 136(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        140(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         240(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             132(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 12(R13)
+	MOVL                120(SP), R11
+	SHLL                $0x10, R11
+	MOVL                112(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 240(R13)
+	MOVQ                R11, 248(R13)
+	MOVL                104(SP), R11
+	SHLL                $0x10, R11
+	MOVL                96(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 140(R13)
+	MOVL                84(SP), R11
+	SHLL                $0x10, R11
+	MOVL                76(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 76(R13)
+	MOVL                76(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                92(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                116(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                128(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 140(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        144(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         256(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             136(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 16(R13)
+	MOVL                124(SP), R11
+	SHLL                $0x10, R11
+	MOVL                116(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 256(R13)
+	MOVQ                R11, 264(R13)
+	MOVL                108(SP), R11
+	SHLL                $0x10, R11
+	MOVL                100(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 144(R13)
+	MOVL                88(SP), R11
+	SHLL                $0x10, R11
+	MOVL                80(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(R13)
+	MOVL                80(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                96(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                120(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                132(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 144(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        148(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         272(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             140(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 20(R13)
+	MOVL                128(SP), R11
+	SHLL                $0x10, R11
+	MOVL                120(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 272(R13)
+	MOVQ                R11, 280(R13)
+	MOVL                112(SP), R11
+	SHLL                $0x10, R11
+	MOVL                104(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 148(R13)
+	MOVL                92(SP), R11
+	SHLL                $0x10, R11
+	MOVL                84(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 84(R13)
+	MOVL                84(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                100(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                124(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                136(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 148(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        152(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         288(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             144(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 24(R13)
+	MOVL                132(SP), R11
+	SHLL                $0x10, R11
+	MOVL                124(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 288(R13)
+	MOVQ                R11, 296(R13)
+	MOVL                116(SP), R11
+	SHLL                $0x10, R11
+	MOVL                108(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 152(R13)
+	MOVL                96(SP), R11
+	SHLL                $0x10, R11
+	MOVL                88(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 88(R13)
+	MOVL                88(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                104(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                128(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                140(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 152(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        156(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         304(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             148(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 28(R13)
+	MOVL                136(SP), R11
+	SHLL                $0x10, R11
+	MOVL                128(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 304(R13)
+	MOVQ                R11, 312(R13)
+	MOVL                120(SP), R11
+	SHLL                $0x10, R11
+	MOVL                112(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 156(R13)
+	MOVL                100(SP), R11
+	SHLL                $0x10, R11
+	MOVL                92(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 92(R13)
+	MOVL                92(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                108(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                132(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                144(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 156(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        160(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         320(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             152(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 32(R13)
+	MOVL                140(SP), R11
+	SHLL                $0x10, R11
+	MOVL                132(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 320(R13)
+	MOVQ                R11, 328(R13)
+	MOVL                124(SP), R11
+	SHLL                $0x10, R11
+	MOVL                116(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 160(R13)
+	MOVL                104(SP), R11
+	SHLL                $0x10, R11
+	MOVL                96(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 96(R13)
+	MOVL                96(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                112(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                136(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                148(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 160(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        164(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         336(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             156(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 36(R13)
+	MOVL                144(SP), R11
+	SHLL                $0x10, R11
+	MOVL                136(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 336(R13)
+	MOVQ                R11, 344(R13)
+	MOVL                128(SP), R11
+	SHLL                $0x10, R11
+	MOVL                120(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 164(R13)
+	MOVL                108(SP), R11
+	SHLL                $0x10, R11
+	MOVL                100(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 100(R13)
+	MOVL                100(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                116(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                140(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                152(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 164(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        168(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         352(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             160(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 40(R13)
+	MOVL                148(SP), R11
+	SHLL                $0x10, R11
+	MOVL                140(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 352(R13)
+	MOVQ                R11, 360(R13)
+	MOVL                132(SP), R11
+	SHLL                $0x10, R11
+	MOVL                124(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 168(R13)
+	MOVL                112(SP), R11
+	SHLL                $0x10, R11
+	MOVL                104(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 104(R13)
+	MOVL                104(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                120(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                144(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                156(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 168(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        172(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         368(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             164(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 44(R13)
+	MOVL                152(SP), R11
+	SHLL                $0x10, R11
+	MOVL                144(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 368(R13)
+	MOVQ                R11, 376(R13)
+	MOVL                136(SP), R11
+	SHLL                $0x10, R11
+	MOVL                128(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 172(R13)
+	MOVL                116(SP), R11
+	SHLL                $0x10, R11
+	MOVL                108(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 108(R13)
+	MOVL                108(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                124(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                148(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                160(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 172(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        176(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         384(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             168(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 48(R13)
+	MOVL                156(SP), R11
+	SHLL                $0x10, R11
+	MOVL                148(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 384(R13)
+	MOVQ                R11, 392(R13)
+	MOVL                140(SP), R11
+	SHLL                $0x10, R11
+	MOVL                132(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 176(R13)
+	MOVL                120(SP), R11
+	SHLL                $0x10, R11
+	MOVL                112(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 112(R13)
+	MOVL                112(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                128(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                152(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                164(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 176(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        180(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         400(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             172(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 52(R13)
+	MOVL                160(SP), R11
+	SHLL                $0x10, R11
+	MOVL                152(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 400(R13)
+	MOVQ                R11, 408(R13)
+	MOVL                144(SP), R11
+	SHLL                $0x10, R11
+	MOVL                136(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 180(R13)
+	MOVL                124(SP), R11
+	SHLL                $0x10, R11
+	MOVL                116(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 116(R13)
+	MOVL                116(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                132(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                156(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                168(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 180(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        184(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         416(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             176(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 56(R13)
+	MOVL                164(SP), R11
+	SHLL                $0x10, R11
+	MOVL                156(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 416(R13)
+	MOVQ                R11, 424(R13)
+	MOVL                148(SP), R11
+	SHLL                $0x10, R11
+	MOVL                140(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 184(R13)
+	MOVL                128(SP), R11
+	SHLL                $0x10, R11
+	MOVL                120(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 120(R13)
+	MOVL                120(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                136(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                160(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                172(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 184(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        188(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         432(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             180(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 60(R13)
+	MOVL                168(SP), R11
+	SHLL                $0x10, R11
+	MOVL                160(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 432(R13)
+	MOVQ                R11, 440(R13)
+	MOVL                152(SP), R11
+	SHLL                $0x10, R11
+	MOVL                144(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 188(R13)
+	MOVL                132(SP), R11
+	SHLL                $0x10, R11
+	MOVL                124(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 124(R13)
+	MOVL                124(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                140(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                164(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                176(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 188(SP)
+	VMOVDQU64           evenidx<>+0(SB), Z16
+	VPERMI2D            Z11, Z10, Z16
+	VMOVDQU64           oddidx<>+0(SB), Z17
+	VPERMI2D            Z11, Z10, Z17
+	VPXORD              (BX), Z16, Z16
+	VPADDD              Z17, Z16, Z16
+	VPXORD              64(BX), Z16, Z16
+	VMOVDQU64           Z16, (DX)
+	VMOVDQU64           64(SP), Z16
+	VMOVDQU64           128(SP), Z17
+	VMOVDQU64           Z16, (SP)
+	VMOVDQU64           Z17, 64(SP)
+	XCHGQ               BX, R13
+	ADDQ                $0x40, DX
+	DECQ                CX
+	JNZ                 keyStreamAVX512Loop
+	VMOVDQU             (SP), X15
+	VMOVDQU             X15, (DI)
+	VMOVDQU             16(SP), X15
+	VMOVDQU             X15, 16(DI)
+	VMOVDQU             32(SP), X15
+	VMOVDQU             X15, 32(DI)
+	VMOVDQU             48(SP), X15
+	VMOVDQU             X15, 48(DI)
+	VPORD               X7, X8, X16
+	VMOVQ               X16, 64(DI)
 	VZEROUPPER
 
 keyStreamAVX512Done:
@@ -3571,8 +3609,10 @@ TEXT ·xorKeyStreamAVX512(SB), $1088-56
 	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
+	KNOTQ        K1, K5
 	MOVL         $0x00000001, AX
 	KMOVQ        AX, K4
+	VPXORD       X7, X7, X7
 	LEAQ         192(SP), BX
 	LEAQ         640(SP), R13
 	MOVL         60(SP), R8
@@ -4346,1250 +4386,1267 @@ TEXT ·xorKeyStreamAVX512(SB), $1088-56
 	MOVL         R8, 124(SP)
 
 xorKeyStreamAVX512Loop:
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      128(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       192(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           120(SP), R12
-	ORL               R12, R11
-	MOVL              R11, (R13)
-	MOVL              108(SP), R11
-	SHLL              $0x10, R11
-	MOVL              100(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 192(R13)
-	MOVQ              R11, 200(R13)
-	MOVL              92(SP), R11
-	SHLL              $0x10, R11
-	MOVL              84(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 128(R13)
-	MOVL              72(SP), R11
-	SHLL              $0x10, R11
-	MOVL              64(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 64(R13)
-	MOVL              64(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              80(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              104(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              116(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 128(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      132(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       208(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           124(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 4(R13)
-	MOVL              112(SP), R11
-	SHLL              $0x10, R11
-	MOVL              104(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 208(R13)
-	MOVQ              R11, 216(R13)
-	MOVL              96(SP), R11
-	SHLL              $0x10, R11
-	MOVL              88(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 132(R13)
-	MOVL              76(SP), R11
-	SHLL              $0x10, R11
-	MOVL              68(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 68(R13)
-	MOVL              68(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              84(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              108(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              120(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 132(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      136(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       224(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           128(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 8(R13)
-	MOVL              116(SP), R11
-	SHLL              $0x10, R11
-	MOVL              108(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 224(R13)
-	MOVQ              R11, 232(R13)
-	MOVL              100(SP), R11
-	SHLL              $0x10, R11
-	MOVL              92(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 136(R13)
-	MOVL              80(SP), R11
-	SHLL              $0x10, R11
-	MOVL              72(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 72(R13)
-	MOVL              72(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              88(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              112(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              124(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 136(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      140(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       240(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           132(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 12(R13)
-	MOVL              120(SP), R11
-	SHLL              $0x10, R11
-	MOVL              112(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 240(R13)
-	MOVQ              R11, 248(R13)
-	MOVL              104(SP), R11
-	SHLL              $0x10, R11
-	MOVL              96(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 140(R13)
-	MOVL              84(SP), R11
-	SHLL              $0x10, R11
-	MOVL              76(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 76(R13)
-	MOVL              76(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              92(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              116(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              128(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 140(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      144(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       256(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           136(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 16(R13)
-	MOVL              124(SP), R11
-	SHLL              $0x10, R11
-	MOVL              116(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 256(R13)
-	MOVQ              R11, 264(R13)
-	MOVL              108(SP), R11
-	SHLL              $0x10, R11
-	MOVL              100(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 144(R13)
-	MOVL              88(SP), R11
-	SHLL              $0x10, R11
-	MOVL              80(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 80(R13)
-	MOVL              80(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              96(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              120(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              132(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 144(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      148(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       272(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           140(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 20(R13)
-	MOVL              128(SP), R11
-	SHLL              $0x10, R11
-	MOVL              120(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 272(R13)
-	MOVQ              R11, 280(R13)
-	MOVL              112(SP), R11
-	SHLL              $0x10, R11
-	MOVL              104(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 148(R13)
-	MOVL              92(SP), R11
-	SHLL              $0x10, R11
-	MOVL              84(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 84(R13)
-	MOVL              84(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              100(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              124(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              136(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 148(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      152(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       288(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           144(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 24(R13)
-	MOVL              132(SP), R11
-	SHLL              $0x10, R11
-	MOVL              124(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 288(R13)
-	MOVQ              R11, 296(R13)
-	MOVL              116(SP), R11
-	SHLL              $0x10, R11
-	MOVL              108(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 152(R13)
-	MOVL              96(SP), R11
-	SHLL              $0x10, R11
-	MOVL              88(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 88(R13)
-	MOVL              88(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              104(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              128(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              140(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 152(SP)
-	VALIGNQ           $0x01, Z10, Z8, Z10
-	VPBROADCASTD      156(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       304(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           148(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 28(R13)
-	MOVL              136(SP), R11
-	SHLL              $0x10, R11
-	MOVL              128(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 304(R13)
-	MOVQ              R11, 312(R13)
-	MOVL              120(SP), R11
-	SHLL              $0x10, R11
-	MOVL              112(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 156(R13)
-	MOVL              100(SP), R11
-	SHLL              $0x10, R11
-	MOVL              92(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 92(R13)
-	MOVL              92(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              108(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              132(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              144(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 156(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      160(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       320(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           152(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 32(R13)
-	MOVL              140(SP), R11
-	SHLL              $0x10, R11
-	MOVL              132(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 320(R13)
-	MOVQ              R11, 328(R13)
-	MOVL              124(SP), R11
-	SHLL              $0x10, R11
-	MOVL              116(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 160(R13)
-	MOVL              104(SP), R11
-	SHLL              $0x10, R11
-	MOVL              96(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 96(R13)
-	MOVL              96(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              112(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              136(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              148(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 160(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      164(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       336(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           156(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 36(R13)
-	MOVL              144(SP), R11
-	SHLL              $0x10, R11
-	MOVL              136(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 336(R13)
-	MOVQ              R11, 344(R13)
-	MOVL              128(SP), R11
-	SHLL              $0x10, R11
-	MOVL              120(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 164(R13)
-	MOVL              108(SP), R11
-	SHLL              $0x10, R11
-	MOVL              100(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 100(R13)
-	MOVL              100(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              116(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              140(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              152(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 164(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      168(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       352(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           160(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 40(R13)
-	MOVL              148(SP), R11
-	SHLL              $0x10, R11
-	MOVL              140(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 352(R13)
-	MOVQ              R11, 360(R13)
-	MOVL              132(SP), R11
-	SHLL              $0x10, R11
-	MOVL              124(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 168(R13)
-	MOVL              112(SP), R11
-	SHLL              $0x10, R11
-	MOVL              104(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 104(R13)
-	MOVL              104(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              120(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              144(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              156(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 168(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      172(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       368(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           164(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 44(R13)
-	MOVL              152(SP), R11
-	SHLL              $0x10, R11
-	MOVL              144(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 368(R13)
-	MOVQ              R11, 376(R13)
-	MOVL              136(SP), R11
-	SHLL              $0x10, R11
-	MOVL              128(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 172(R13)
-	MOVL              116(SP), R11
-	SHLL              $0x10, R11
-	MOVL              108(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 108(R13)
-	MOVL              108(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              124(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              148(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              160(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 172(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      176(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       384(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           168(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 48(R13)
-	MOVL              156(SP), R11
-	SHLL              $0x10, R11
-	MOVL              148(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 384(R13)
-	MOVQ              R11, 392(R13)
-	MOVL              140(SP), R11
-	SHLL              $0x10, R11
-	MOVL              132(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 176(R13)
-	MOVL              120(SP), R11
-	SHLL              $0x10, R11
-	MOVL              112(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 112(R13)
-	MOVL              112(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              128(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              152(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              164(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 176(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      180(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       400(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           172(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 52(R13)
-	MOVL              160(SP), R11
-	SHLL              $0x10, R11
-	MOVL              152(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 400(R13)
-	MOVQ              R11, 408(R13)
-	MOVL              144(SP), R11
-	SHLL              $0x10, R11
-	MOVL              136(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 180(R13)
-	MOVL              124(SP), R11
-	SHLL              $0x10, R11
-	MOVL              116(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 116(R13)
-	MOVL              116(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              132(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              156(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              168(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 180(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      184(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       416(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R8, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           176(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 56(R13)
-	MOVL              164(SP), R11
-	SHLL              $0x10, R11
-	MOVL              156(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 416(R13)
-	MOVQ              R11, 424(R13)
-	MOVL              148(SP), R11
-	SHLL              $0x10, R11
-	MOVL              140(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 184(R13)
-	MOVL              128(SP), R11
-	SHLL              $0x10, R11
-	MOVL              120(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 120(R13)
-	MOVL              120(SP), R9
-	IMUL3Q            $0x00000101, R9, R9
-	MOVL              136(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R9
-	MOVL              160(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R9
-	MOVL              172(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R9
-	MOVQ              R8, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R9
-	MOVQ              R9, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDQ              R10, R9
-	MOVL              R9, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R9
-	ADDL              R10, R9
-	MOVL              R9, 184(SP)
-	VALIGNQ           $0x01, Z11, Z8, Z11
-	VPBROADCASTD      188(BX), X16
-	VPROLD            $0x10, X16, X16
-	VPANDD            X9, X16, X16
-	VPROLVD           X12, X16, X17
-	VPROLVD           X13, X16, X18
-	VPSHUFB           X14, X16, X19
-	VPSHUFB           X15, X17, X20
-	VPTERNLOGD        $0x96, X19, X17, X16
-	VPTERNLOGD        $0x96, X20, X18, X16
-	VPADDD.BCST       432(BX), X8, K4, X8
-	VPROLQ            $0x10, X8, X21
-	VPROLVD           X12, X21, X22
-	VPROLVD           X13, X21, X23
-	VPSHUFB           X14, X21, X24
-	VPSHUFB           X15, X22, X25
-	VPXORD            X16, X21, X21
-	VPTERNLOGD        $0x96, X24, X22, X21
-	VPTERNLOGD        $0x96, X25, X23, X21
-	VMOVDQA64         Z0, Z27
-	VMOVDQA64         Z2, Z28
-	VGF2P8AFFINEQB    $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB $0x55, X5, X26, X26
-	VPERMT2B          Z1, Z21, Z27
-	VPERMT2B          Z3, Z21, Z28
-	VPMOVB2M          X21, K2
-	VPBLENDMB         X28, X27, K2, X27
-	VPBLENDMB         X27, X26, K1, X8
-	MOVL              R9, R11
-	ANDL              $0x7fff8000, R11
-	SHLL              $0x01, R11
-	MOVWLZX           180(SP), R12
-	ORL               R12, R11
-	MOVL              R11, 60(R13)
-	MOVL              168(SP), R11
-	SHLL              $0x10, R11
-	MOVL              160(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVQ              R11, 432(R13)
-	MOVQ              R11, 440(R13)
-	MOVL              152(SP), R11
-	SHLL              $0x10, R11
-	MOVL              144(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 188(R13)
-	MOVL              132(SP), R11
-	SHLL              $0x10, R11
-	MOVL              124(SP), R12
-	SHRL              $0x0f, R12
-	ORL               R12, R11
-	MOVL              R11, 124(R13)
-	MOVL              124(SP), R8
-	IMUL3Q            $0x00000101, R8, R8
-	MOVL              140(SP), R10
-	SHLQ              $0x14, R10
-	ADDQ              R10, R8
-	MOVL              164(SP), R10
-	SHLQ              $0x15, R10
-	ADDQ              R10, R8
-	MOVL              176(SP), R10
-	SHLQ              $0x11, R10
-	ADDQ              R10, R8
-	MOVQ              R9, R10
-	SHLQ              $0x0f, R10
-	ADDQ              R10, R8
-	MOVQ              R8, R10
-	SHRQ              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDQ              R10, R8
-	MOVL              R8, R10
-	SHRL              $0x1f, R10
-	ANDL              $0x7fffffff, R8
-	ADDL              R10, R8
-	MOVL              R8, 188(SP)
-	VMOVDQU64         evenidx<>+0(SB), Z16
-	VPERMI2D          Z11, Z10, Z16
-	VMOVDQU64         oddidx<>+0(SB), Z17
-	VPERMI2D          Z11, Z10, Z17
-	VPXORD            (BX), Z16, Z16
-	VPADDD            Z17, Z16, Z16
-	VPXORD            64(BX), Z16, Z16
-	VPSHUFB           Z6, Z16, Z16
-	VPXORD            (SI), Z16, Z16
-	VMOVDQU64         Z16, (DX)
-	VMOVDQU64         64(SP), Z16
-	VMOVDQU64         128(SP), Z17
-	VMOVDQU64         Z16, (SP)
-	VMOVDQU64         Z17, 64(SP)
-	XCHGQ             BX, R13
-	ADDQ              $0x40, DX
-	ADDQ              $0x40, SI
-	DECQ              CX
-	JNZ               xorKeyStreamAVX512Loop
-	VMOVDQU           (SP), X15
-	VMOVDQU           X15, (DI)
-	VMOVDQU           16(SP), X15
-	VMOVDQU           X15, 16(DI)
-	VMOVDQU           32(SP), X15
-	VMOVDQU           X15, 32(DI)
-	VMOVDQU           48(SP), X15
-	VMOVDQU           X15, 48(DI)
-	VMOVQ             X8, 64(DI)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        128(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         192(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             120(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, (R13)
+	MOVL                108(SP), R11
+	SHLL                $0x10, R11
+	MOVL                100(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 192(R13)
+	MOVQ                R11, 200(R13)
+	MOVL                92(SP), R11
+	SHLL                $0x10, R11
+	MOVL                84(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 128(R13)
+	MOVL                72(SP), R11
+	SHLL                $0x10, R11
+	MOVL                64(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 64(R13)
+	MOVL                64(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                80(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                104(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                116(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 128(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        132(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         208(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             124(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 4(R13)
+	MOVL                112(SP), R11
+	SHLL                $0x10, R11
+	MOVL                104(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 208(R13)
+	MOVQ                R11, 216(R13)
+	MOVL                96(SP), R11
+	SHLL                $0x10, R11
+	MOVL                88(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 132(R13)
+	MOVL                76(SP), R11
+	SHLL                $0x10, R11
+	MOVL                68(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 68(R13)
+	MOVL                68(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                84(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                108(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                120(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 132(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        136(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         224(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             128(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 8(R13)
+	MOVL                116(SP), R11
+	SHLL                $0x10, R11
+	MOVL                108(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 224(R13)
+	MOVQ                R11, 232(R13)
+	MOVL                100(SP), R11
+	SHLL                $0x10, R11
+	MOVL                92(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 136(R13)
+	MOVL                80(SP), R11
+	SHLL                $0x10, R11
+	MOVL                72(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 72(R13)
+	MOVL                72(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                88(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                112(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                124(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 136(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        140(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         240(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             132(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 12(R13)
+	MOVL                120(SP), R11
+	SHLL                $0x10, R11
+	MOVL                112(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 240(R13)
+	MOVQ                R11, 248(R13)
+	MOVL                104(SP), R11
+	SHLL                $0x10, R11
+	MOVL                96(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 140(R13)
+	MOVL                84(SP), R11
+	SHLL                $0x10, R11
+	MOVL                76(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 76(R13)
+	MOVL                76(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                92(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                116(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                128(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 140(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        144(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         256(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             136(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 16(R13)
+	MOVL                124(SP), R11
+	SHLL                $0x10, R11
+	MOVL                116(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 256(R13)
+	MOVQ                R11, 264(R13)
+	MOVL                108(SP), R11
+	SHLL                $0x10, R11
+	MOVL                100(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 144(R13)
+	MOVL                88(SP), R11
+	SHLL                $0x10, R11
+	MOVL                80(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(R13)
+	MOVL                80(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                96(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                120(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                132(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 144(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        148(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         272(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             140(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 20(R13)
+	MOVL                128(SP), R11
+	SHLL                $0x10, R11
+	MOVL                120(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 272(R13)
+	MOVQ                R11, 280(R13)
+	MOVL                112(SP), R11
+	SHLL                $0x10, R11
+	MOVL                104(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 148(R13)
+	MOVL                92(SP), R11
+	SHLL                $0x10, R11
+	MOVL                84(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 84(R13)
+	MOVL                84(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                100(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                124(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                136(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 148(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        152(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         288(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             144(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 24(R13)
+	MOVL                132(SP), R11
+	SHLL                $0x10, R11
+	MOVL                124(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 288(R13)
+	MOVQ                R11, 296(R13)
+	MOVL                116(SP), R11
+	SHLL                $0x10, R11
+	MOVL                108(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 152(R13)
+	MOVL                96(SP), R11
+	SHLL                $0x10, R11
+	MOVL                88(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 88(R13)
+	MOVL                88(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                104(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                128(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                140(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 152(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
+	VPBROADCASTD        156(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         304(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             148(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 28(R13)
+	MOVL                136(SP), R11
+	SHLL                $0x10, R11
+	MOVL                128(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 304(R13)
+	MOVQ                R11, 312(R13)
+	MOVL                120(SP), R11
+	SHLL                $0x10, R11
+	MOVL                112(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 156(R13)
+	MOVL                100(SP), R11
+	SHLL                $0x10, R11
+	MOVL                92(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 92(R13)
+	MOVL                92(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                108(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                132(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                144(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 156(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        160(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         320(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             152(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 32(R13)
+	MOVL                140(SP), R11
+	SHLL                $0x10, R11
+	MOVL                132(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 320(R13)
+	MOVQ                R11, 328(R13)
+	MOVL                124(SP), R11
+	SHLL                $0x10, R11
+	MOVL                116(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 160(R13)
+	MOVL                104(SP), R11
+	SHLL                $0x10, R11
+	MOVL                96(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 96(R13)
+	MOVL                96(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                112(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                136(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                148(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 160(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        164(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         336(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             156(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 36(R13)
+	MOVL                144(SP), R11
+	SHLL                $0x10, R11
+	MOVL                136(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 336(R13)
+	MOVQ                R11, 344(R13)
+	MOVL                128(SP), R11
+	SHLL                $0x10, R11
+	MOVL                120(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 164(R13)
+	MOVL                108(SP), R11
+	SHLL                $0x10, R11
+	MOVL                100(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 100(R13)
+	MOVL                100(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                116(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                140(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                152(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 164(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        168(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         352(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             160(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 40(R13)
+	MOVL                148(SP), R11
+	SHLL                $0x10, R11
+	MOVL                140(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 352(R13)
+	MOVQ                R11, 360(R13)
+	MOVL                132(SP), R11
+	SHLL                $0x10, R11
+	MOVL                124(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 168(R13)
+	MOVL                112(SP), R11
+	SHLL                $0x10, R11
+	MOVL                104(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 104(R13)
+	MOVL                104(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                120(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                144(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                156(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 168(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        172(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         368(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             164(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 44(R13)
+	MOVL                152(SP), R11
+	SHLL                $0x10, R11
+	MOVL                144(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 368(R13)
+	MOVQ                R11, 376(R13)
+	MOVL                136(SP), R11
+	SHLL                $0x10, R11
+	MOVL                128(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 172(R13)
+	MOVL                116(SP), R11
+	SHLL                $0x10, R11
+	MOVL                108(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 108(R13)
+	MOVL                108(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                124(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                148(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                160(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 172(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        176(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         384(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             168(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 48(R13)
+	MOVL                156(SP), R11
+	SHLL                $0x10, R11
+	MOVL                148(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 384(R13)
+	MOVQ                R11, 392(R13)
+	MOVL                140(SP), R11
+	SHLL                $0x10, R11
+	MOVL                132(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 176(R13)
+	MOVL                120(SP), R11
+	SHLL                $0x10, R11
+	MOVL                112(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 112(R13)
+	MOVL                112(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                128(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                152(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                164(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 176(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        180(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         400(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             172(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 52(R13)
+	MOVL                160(SP), R11
+	SHLL                $0x10, R11
+	MOVL                152(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 400(R13)
+	MOVQ                R11, 408(R13)
+	MOVL                144(SP), R11
+	SHLL                $0x10, R11
+	MOVL                136(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 180(R13)
+	MOVL                124(SP), R11
+	SHLL                $0x10, R11
+	MOVL                116(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 116(R13)
+	MOVL                116(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                132(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                156(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                168(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 180(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        184(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         416(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R8, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             176(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 56(R13)
+	MOVL                164(SP), R11
+	SHLL                $0x10, R11
+	MOVL                156(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 416(R13)
+	MOVQ                R11, 424(R13)
+	MOVL                148(SP), R11
+	SHLL                $0x10, R11
+	MOVL                140(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 184(R13)
+	MOVL                128(SP), R11
+	SHLL                $0x10, R11
+	MOVL                120(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 120(R13)
+	MOVL                120(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                136(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                160(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                172(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 184(SP)
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
+	VPBROADCASTD        188(BX), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         432(BX), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                R9, R11
+	ANDL                $0x7fff8000, R11
+	SHLL                $0x01, R11
+	MOVWLZX             180(SP), R12
+	ORL                 R12, R11
+	MOVL                R11, 60(R13)
+	MOVL                168(SP), R11
+	SHLL                $0x10, R11
+	MOVL                160(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 432(R13)
+	MOVQ                R11, 440(R13)
+	MOVL                152(SP), R11
+	SHLL                $0x10, R11
+	MOVL                144(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 188(R13)
+	MOVL                132(SP), R11
+	SHLL                $0x10, R11
+	MOVL                124(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 124(R13)
+	MOVL                124(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                140(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                164(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                176(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 188(SP)
+	VMOVDQU64           evenidx<>+0(SB), Z16
+	VPERMI2D            Z11, Z10, Z16
+	VMOVDQU64           oddidx<>+0(SB), Z17
+	VPERMI2D            Z11, Z10, Z17
+	VPXORD              (BX), Z16, Z16
+	VPADDD              Z17, Z16, Z16
+	VPXORD              64(BX), Z16, Z16
+	VPSHUFB             Z6, Z16, Z16
+	VPXORD              (SI), Z16, Z16
+	VMOVDQU64           Z16, (DX)
+	VMOVDQU64           64(SP), Z16
+	VMOVDQU64           128(SP), Z17
+	VMOVDQU64           Z16, (SP)
+	VMOVDQU64           Z17, 64(SP)
+	XCHGQ               BX, R13
+	ADDQ                $0x40, DX
+	ADDQ                $0x40, SI
+	DECQ                CX
+	JNZ                 xorKeyStreamAVX512Loop
+	VMOVDQU             (SP), X15
+	VMOVDQU             X15, (DI)
+	VMOVDQU             16(SP), X15
+	VMOVDQU             X15, 16(DI)
+	VMOVDQU             32(SP), X15
+	VMOVDQU             X15, 32(DI)
+	VMOVDQU             48(SP), X15
+	VMOVDQU             X15, 48(DI)
+	VPORD               X7, X8, X16
+	VMOVQ               X16, 64(DI)
 	VZEROUPPER
 
 xorKeyStreamAVX512Done:
@@ -5632,8 +5689,10 @@ TEXT ·macBlocksAVX512(SB), $1136-56
 	VMOVDQU      rolb<>+16(SB), X15
 	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
 	KMOVQ        AX, K1
+	KNOTQ        K1, K5
 	MOVL         $0x00000001, AX
 	KMOVQ        AX, K4
+	VPXORD       X7, X7, X7
 	LEAQ         192(SP), BX
 	LEAQ         640(SP), R13
 	MOVL         60(SP), R8
@@ -6479,7 +6538,8 @@ macBlocksAVX512Loop:
 	VMOVDQU64           X18, 1120(SP)
 	VMOVDQU64           64(DX), Z16
 	VMOVDQU64           Z16, (DX)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        128(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6490,7 +6550,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         192(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6501,12 +6562,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6555,7 +6615,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 128(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        132(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6566,7 +6627,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         208(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6577,12 +6639,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6631,7 +6692,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 132(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        136(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6642,7 +6704,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         224(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6653,12 +6716,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6707,7 +6769,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 136(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        140(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6718,7 +6781,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         240(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6729,12 +6793,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6783,7 +6846,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 140(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        144(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6794,7 +6858,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         256(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6805,12 +6870,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6859,7 +6923,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 144(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        148(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6870,7 +6935,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         272(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6881,12 +6947,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -6935,7 +7000,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 148(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        152(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -6946,7 +7012,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         288(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -6957,12 +7024,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7011,7 +7077,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 152(SP)
-	VALIGNQ             $0x01, Z10, Z8, Z10
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z10, Z16, Z10
 	VPBROADCASTD        156(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7022,7 +7089,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         304(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7033,12 +7101,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7087,7 +7154,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 156(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        160(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7098,7 +7166,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         320(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7109,12 +7178,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7163,7 +7231,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 160(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        164(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7174,7 +7243,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         336(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7185,12 +7255,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7239,7 +7308,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 164(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        168(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7250,7 +7320,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         352(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7261,12 +7332,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7315,7 +7385,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 168(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        172(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7326,7 +7397,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         368(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7337,12 +7409,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7391,7 +7462,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 172(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        176(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7402,7 +7474,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         384(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7413,12 +7486,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7467,7 +7539,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 176(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        180(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7478,7 +7551,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         400(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7489,12 +7563,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7543,7 +7616,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R8
 	ADDL                R10, R8
 	MOVL                R8, 180(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        184(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7554,7 +7628,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         416(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7565,12 +7640,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R8, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7619,7 +7693,8 @@ macBlocksAVX512Loop:
 	ANDL                $0x7fffffff, R9
 	ADDL                R10, R9
 	MOVL                R9, 184(SP)
-	VALIGNQ             $0x01, Z11, Z8, Z11
+	VPORD               X7, X8, X16
+	VALIGNQ             $0x01, Z11, Z16, Z11
 	VPBROADCASTD        188(BX), X16
 	VPROLD              $0x10, X16, X16
 	VPANDD              X9, X16, X16
@@ -7630,7 +7705,8 @@ macBlocksAVX512Loop:
 	VPTERNLOGD          $0x96, X19, X17, X16
 	VPTERNLOGD          $0x96, X20, X18, X16
 	VPADDD.BCST         432(BX), X8, K4, X8
-	VPROLQ              $0x10, X8, X21
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
 	VPROLVD             X12, X21, X22
 	VPROLVD             X13, X21, X23
 	VPSHUFB             X14, X21, X24
@@ -7641,12 +7717,11 @@ macBlocksAVX512Loop:
 	VMOVDQA64           Z0, Z27
 	VMOVDQA64           Z2, Z28
 	VGF2P8AFFINEQB      $0x00, X4, X21, X26
-	VGF2P8AFFINEINVQB   $0x55, X5, X26, X26
-	VPERMT2B            Z1, Z21, Z27
-	VPERMT2B            Z3, Z21, Z28
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
 	VPMOVB2M            X21, K2
-	VPBLENDMB           X28, X27, K2, X27
-	VPBLENDMB           X27, X26, K1, X8
+	VPBLENDMB           X28, X27, K2, X7
 	MOVL                R9, R11
 	ANDL                $0x7fff8000, R11
 	SHLL                $0x01, R11
@@ -7719,7 +7794,8 @@ macBlocksAVX512Loop:
 	VMOVDQU             X15, 32(DI)
 	VMOVDQU             48(SP), X15
 	VMOVDQU             X15, 48(DI)
-	VMOVQ               X8, 64(DI)
+	VPORD               X7, X8, X16
+	VMOVQ               X16, 64(DI)
 	MOVQ                tag+24(FP), AX
 	VMOVDQU             1088(SP), X0
 	VMOVDQU             1104(SP), X1
@@ -10803,7 +10879,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       64(SP), X8, X13
+	VPBROADCASTQ 64(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -10912,7 +10989,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       96(SP), X8, X13
+	VPBROADCASTQ 96(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11021,7 +11099,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       128(SP), X8, X13
+	VPBROADCASTQ 128(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11130,7 +11209,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       160(SP), X8, X13
+	VPBROADCASTQ 160(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11239,7 +11319,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       192(SP), X8, X13
+	VPBROADCASTQ 192(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11348,7 +11429,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       224(SP), X8, X13
+	VPBROADCASTQ 224(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11457,7 +11539,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       256(SP), X8, X13
+	VPBROADCASTQ 256(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11566,7 +11649,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       288(SP), X8, X13
+	VPBROADCASTQ 288(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11675,7 +11759,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       320(SP), X8, X13
+	VPBROADCASTQ 320(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11784,7 +11869,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       352(SP), X8, X13
+	VPBROADCASTQ 352(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -11893,7 +11979,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       384(SP), X8, X13
+	VPBROADCASTQ 384(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -12002,7 +12089,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       416(SP), X8, X13
+	VPBROADCASTQ 416(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -12111,7 +12199,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       448(SP), X8, X13
+	VPBROADCASTQ 448(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -12220,7 +12309,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       480(SP), X8, X13
+	VPBROADCASTQ 480(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -12329,7 +12419,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       512(SP), X8, X13
+	VPBROADCASTQ 512(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -12438,7 +12529,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       544(SP), X8, X13
+	VPBROADCASTQ 544(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -12539,7 +12631,8 @@ initAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       64(SP), X8, X13
+	VPBROADCASTQ 64(SP), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -13455,7 +13548,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       192(BX), X8, X13
+	VPBROADCASTQ 192(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -13565,7 +13659,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       208(BX), X8, X13
+	VPBROADCASTQ 208(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -13675,7 +13770,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       224(BX), X8, X13
+	VPBROADCASTQ 224(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -13785,7 +13881,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       240(BX), X8, X13
+	VPBROADCASTQ 240(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -13895,7 +13992,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       256(BX), X8, X13
+	VPBROADCASTQ 256(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14005,7 +14103,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       272(BX), X8, X13
+	VPBROADCASTQ 272(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14115,7 +14214,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       288(BX), X8, X13
+	VPBROADCASTQ 288(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14225,7 +14325,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       304(BX), X8, X13
+	VPBROADCASTQ 304(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14335,7 +14436,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       320(BX), X8, X13
+	VPBROADCASTQ 320(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14445,7 +14547,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       336(BX), X8, X13
+	VPBROADCASTQ 336(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14555,7 +14658,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       352(BX), X8, X13
+	VPBROADCASTQ 352(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14665,7 +14769,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       368(BX), X8, X13
+	VPBROADCASTQ 368(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14775,7 +14880,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       384(BX), X8, X13
+	VPBROADCASTQ 384(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14885,7 +14991,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       400(BX), X8, X13
+	VPBROADCASTQ 400(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -14995,7 +15102,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       416(BX), X8, X13
+	VPBROADCASTQ 416(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -15105,7 +15213,8 @@ keyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       432(BX), X8, X13
+	VPBROADCASTQ 432(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16057,7 +16166,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       192(BX), X8, X13
+	VPBROADCASTQ 192(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16167,7 +16277,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       208(BX), X8, X13
+	VPBROADCASTQ 208(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16277,7 +16388,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       224(BX), X8, X13
+	VPBROADCASTQ 224(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16387,7 +16499,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       240(BX), X8, X13
+	VPBROADCASTQ 240(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16497,7 +16610,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       256(BX), X8, X13
+	VPBROADCASTQ 256(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16607,7 +16721,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       272(BX), X8, X13
+	VPBROADCASTQ 272(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16717,7 +16832,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       288(BX), X8, X13
+	VPBROADCASTQ 288(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16827,7 +16943,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       304(BX), X8, X13
+	VPBROADCASTQ 304(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -16937,7 +17054,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       320(BX), X8, X13
+	VPBROADCASTQ 320(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17047,7 +17165,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       336(BX), X8, X13
+	VPBROADCASTQ 336(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17157,7 +17276,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       352(BX), X8, X13
+	VPBROADCASTQ 352(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17267,7 +17387,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       368(BX), X8, X13
+	VPBROADCASTQ 368(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17377,7 +17498,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       384(BX), X8, X13
+	VPBROADCASTQ 384(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17487,7 +17609,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       400(BX), X8, X13
+	VPBROADCASTQ 400(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17597,7 +17720,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       416(BX), X8, X13
+	VPBROADCASTQ 416(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -17707,7 +17831,8 @@ xorKeyStreamAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       432(BX), X8, X13
+	VPBROADCASTQ 432(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -18776,7 +18901,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       192(BX), X8, X13
+	VPBROADCASTQ 192(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -18886,7 +19012,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       208(BX), X8, X13
+	VPBROADCASTQ 208(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -18996,7 +19123,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       224(BX), X8, X13
+	VPBROADCASTQ 224(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19106,7 +19234,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       240(BX), X8, X13
+	VPBROADCASTQ 240(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19216,7 +19345,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       256(BX), X8, X13
+	VPBROADCASTQ 256(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19326,7 +19456,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       272(BX), X8, X13
+	VPBROADCASTQ 272(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19436,7 +19567,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       288(BX), X8, X13
+	VPBROADCASTQ 288(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19546,7 +19678,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       304(BX), X8, X13
+	VPBROADCASTQ 304(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19656,7 +19789,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       320(BX), X8, X13
+	VPBROADCASTQ 320(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19766,7 +19900,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       336(BX), X8, X13
+	VPBROADCASTQ 336(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19876,7 +20011,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       352(BX), X8, X13
+	VPBROADCASTQ 352(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -19986,7 +20122,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       368(BX), X8, X13
+	VPBROADCASTQ 368(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -20096,7 +20233,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       384(BX), X8, X13
+	VPBROADCASTQ 384(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -20206,7 +20344,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       400(BX), X8, X13
+	VPBROADCASTQ 400(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -20316,7 +20455,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       416(BX), X8, X13
+	VPBROADCASTQ 416(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4
@@ -20426,7 +20566,8 @@ macBlocksAVX2Loop:
 	VPXOR        X3, X2, X2
 	VPXOR        X12, X0, X0
 	VPXOR        X2, X0, X15
-	VPADDD       432(BX), X8, X13
+	VPBROADCASTQ 432(BX), X13
+	VPADDD       X13, X8, X13
 	VPSHUFB      rotw<>+0(SB), X13, X13
 	VPSLLVD      rot3<>+0(SB), X13, X0
 	VPSRLVD      rot3r<>+0(SB), X13, X4

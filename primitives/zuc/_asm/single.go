@@ -143,10 +143,12 @@ func brcStep(g *gp, buf Mem, base int, xs Mem, j int) {
 
 // Vector registers of the AVX-512 single-stream kernels:
 //
-//	Z0-Z3   S0 (the 256-byte table)        X8      [R1, R2]
+//	Z0-Z3   S0 (the 256-byte table)
 //	X4, X5  GFNI matrices of S1            X9      [0x0000ffff, 0xffff0000] mask
 //	X6      byte swap mask (XOR mode)      X12-15  L's rotations (L1 lane 0, L2 lane 1)
-//	K1      odd bytes (S0's)               K4      lane 0
+//	K1      odd bytes (S0's)               K5      even bytes (S1's)
+//	K4      lane 0
+//	X7, X8  [R1, R2]: S0's and S1's bytes (see sbox512)
 //	X16-X31 round temporaries (and MAC temporaries between blocks)
 func load512Consts(m mode) {
 	for i := range 4 {
@@ -164,6 +166,7 @@ func load512Consts(m mode) {
 	VMOVDQU(cRolB.Offset(16), X15)
 	MOVQ(U64(0xaaaaaaaaaaaaaaaa), RAX)
 	KMOVQ(RAX, K1)
+	KNOTQ(K1, K5)
 	MOVL(U32(1), EAX)
 	KMOVQ(RAX, K4)
 }
@@ -198,25 +201,32 @@ func l512(x, c VecPhysical, t int) {
 	VPTERNLOGD(U8(0x96), p2, b, x)
 }
 
-// sbox512 emits X8 = S(x) (S0, S1, S0, S1 from the top byte of every
-// dword), with temporaries t..t+2 and mask K2.
+// sbox512 emits S(x) (S0, S1, S0, S1 from the top byte of every dword)
+// as two disjoint parts: X8 gets S1 in the even bytes (zero in the odd
+// ones) and X7 S0 in the odd bytes (zero in the even ones), with
+// temporaries t..t+2 and mask K2. They are not ORed together on the
+// chain: the next round adds X1 to X8 while S0 is still being looked up,
+// then adds X7 (adding disjoint bits is ORing them). rjoin forms R1, R2
+// where they are needed beside the chain.
 func sbox512(x VecPhysical, t int) {
 	// Fresh copies of the tables VPERMT2B overwrites; they do not depend
 	// on x, so they are made off the chain.
 	VMOVDQA64(Z0, zr(t+1))
 	VMOVDQA64(Z2, zr(t+2))
-	// S1 on every byte: into the AES field, invert, out again.
+	// S1 on every byte: into the AES field, invert, out again; kept in
+	// the even bytes.
 	VGF2P8AFFINEQB(U8(0), X4, x, xr(t))
-	VGF2P8AFFINEINVQB(U8(0x55), X5, xr(t), xr(t))
-	// S0 on every byte: the low and high 128 entries by VPERMT2B (which
-	// reads index bits 0-6), chosen by bit 7.
-	VPERMT2B(Z1, zOf(x), zr(t+1))
-	VPERMT2B(Z3, zOf(x), zr(t+2))
+	VGF2P8AFFINEINVQB_Z(U8(0x55), X5, xr(t), K5, X8)
+	// S0 on the odd bytes: the low and high 128 entries by VPERMT2B
+	// (which reads index bits 0-6), chosen by bit 7.
+	VPERMT2B_Z(Z1, zOf(x), K1, zr(t+1))
+	VPERMT2B_Z(Z3, zOf(x), K1, zr(t+2))
 	VPMOVB2M(x, K2)
-	VPBLENDMB(xr(t+2), xr(t+1), K2, xr(t+1))
-	// S0 in the odd bytes, S1 in the even ones.
-	VPBLENDMB(xr(t+1), xr(t), K1, X8)
+	VPBLENDMB(xr(t+2), xr(t+1), K2, X7)
 }
+
+// rjoin emits dst = [R1, R2] from the two S-box parts.
+func rjoin(dst VecPhysical) { VPORD(X7, X8, dst) }
 
 // zOf returns the ZMM register of an XMM one.
 func zOf(x VecPhysical) VecPhysical {
@@ -228,20 +238,20 @@ func zOf(x VecPhysical) VecPhysical {
 	panic("not an xmm register")
 }
 
-// round512 emits one round of F on X8 = [R1, R2]: X1 is the dword at x1,
-// X2 the one at x2. If rbuf is not nil, R1, R2 are stored there first.
-func round512(x1, x2 Mem, rbuf *Mem) {
-	if rbuf != nil {
-		VMOVQ(X8, *rbuf)
-	}
+// round512 emits one round of F on [R1, R2] = X7 | X8 (see sbox512): x1
+// holds [X1, 0, X1, 0], x2 the dword X2.
+func round512(x1, x2 Mem) {
 	// Off the chain: C = L([X2>>16, X2<<16]).
 	VPBROADCASTD(x2, X16)
 	VPROLD(U8(16), X16, X16)
 	VPANDD(X9, X16, X16)
 	l512(X16, nil, 17)
-	// The chain.
-	VPADDD_BCST(x1, X8, K4, X8) // [R1 + X1, R2]
-	VPROLQ(U8(16), X8, X21)     // [W1L‖R2H, R2L‖W1H]
+	// The chain: W' = [R1 + X1, R2] = S1part + [X1, 0] + S0part. X1 is
+	// read as a dword (a wider load from narrower stores would not be
+	// forwarded from the store buffer) and added in lane 0 only.
+	VPADDD_BCST(x1, X8, K4, X8)
+	VPADDD(X7, X8, X21)
+	VPROLQ(U8(16), X21, X21) // [W1L‖R2H, R2L‖W1H]
 	l512(X21, X16, 22)
 	sbox512(X21, 26)
 }
@@ -333,8 +343,11 @@ func roundAVX2(x1, x2 Mem, rbuf *Mem) {
 	VPSHUFB(cSwap16, X12, X12)
 	VPAND(cLoHi, X12, X12)
 	lAVX2(X12, nil, X15)
-	// The chain.
-	VPADDD(x1, X8, X13)      // [R1 + X1, R2, ...]
+	// The chain. [X1, 0, X1, 0] is read as one quadword, broadcast (a
+	// wider load from narrower stores would not be forwarded from the
+	// store buffer).
+	VPBROADCASTQ(x1, X13)
+	VPADDD(X13, X8, X13)     // [R1 + X1, R2, ...]
 	VPSHUFB(cRotW, X13, X13) // [W1L‖R2H, R2L‖W1H, ...]
 	lAVX2(X13, X15, X12)
 	sboxAVX2()
@@ -371,9 +384,19 @@ func genInit(f *family) {
 		MOVL(ring.Offset(4*((1+k)%16)), EAX)
 		MOVL(EAX, Mem{Base: RDI, Disp: 4 * k})
 	}
-	VMOVQ(X8, Mem{Base: RDI, Disp: 64})
+	saveR(f)
 	VZEROUPPER()
 	RET()
+}
+
+// saveR stores R1, R2 to the state at DI.
+func saveR(f *family) {
+	if f.avx512 {
+		rjoin(X16)
+		VMOVQ(X16, Mem{Base: RDI, Disp: 64})
+		return
+	}
+	VMOVQ(X8, Mem{Base: RDI, Disp: 64})
 }
 
 // loadR loads the constants of family f and R1, R2 from the state at DI.
@@ -381,6 +404,7 @@ func loadR(f *family, m mode) {
 	VMOVQ(Mem{Base: RDI, Disp: 64}, X8)
 	if f.avx512 {
 		load512Consts(m)
+		VPXORD(X7, X7, X7)
 	} else {
 		load2Consts()
 		VPUNPCKLQDQ(X8, X8, X8)
@@ -404,7 +428,12 @@ func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
 	// W = (X0 ^ R1) + R2 from this round's R1, R2.
 	w := RSI
 	if initMode {
-		VMOVQ(X8, RAX)
+		if f.avx512 {
+			rjoin(X10)
+			VMOVQ(X10, RAX)
+		} else {
+			VMOVQ(X8, RAX)
+		}
 		MOVQ(RAX, RBX)
 		SHRQ(U8(32), RBX)
 		MOVL(g.last.As32(), w.As32())
@@ -416,7 +445,7 @@ func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
 		ADDL(EBX, w.As32())
 	}
 	if f.avx512 {
-		round512(x1, x2, nil)
+		round512(x1, x2)
 	} else {
 		roundAVX2(x1, x2, nil)
 	}
@@ -542,8 +571,9 @@ func genBlocks(f *family, m mode) {
 		if f.avx512 {
 			// Collect R1, R2 of rounds 0-7 in Z10 and of 8-15 in Z11.
 			acc := []VecPhysical{Z10, Z11}[j/8]
-			VALIGNQ(U8(1), acc, Z8, acc)
-			round512(x1, x2, nil)
+			rjoin(X16)
+			VALIGNQ(U8(1), acc, Z16, acc)
+			round512(x1, x2)
 		} else {
 			r := rbuf.Offset(8 * j)
 			roundAVX2(x1, x2, &r)
@@ -627,7 +657,7 @@ func genBlocks(f *family, m mode) {
 		VMOVDQU(buf.Offset(i), X15)
 		VMOVDQU(X15, Mem{Base: RDI, Disp: i})
 	}
-	VMOVQ(X8, Mem{Base: RDI, Disp: 64})
+	saveR(f)
 	if m == modeMAC {
 		Load(Param("tag"), RAX)
 		macCombine(acc, Mem{Base: RAX})
