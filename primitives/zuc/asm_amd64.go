@@ -81,3 +81,10 @@ func lanesKeyStreamAVX2(ls *laneState, ks []uint32, stride, blocks int)
 //
 //go:noescape
 func xorWordsAVX2(dst, src []byte, ks []uint32)
+
+// macUpdateAVX512 is macUpdateCLMUL with VPCLMULQDQ on ZMM registers, for
+// the first words words of tag (the others may change); len(p) is a
+// multiple of 64 and len(ks) at least len(p)/4 + 4.
+//
+//go:noescape
+func macUpdateAVX512(tag *[4]uint32, ks []uint32, p []byte, words int)

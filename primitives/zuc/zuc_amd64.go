@@ -84,11 +84,15 @@ func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uin
 }
 
 func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
-	if (useAVX512 || useAVX2) && len(p)%macBlock == 0 && len(ks) >= len(p)/4+4 {
+	fits := len(p)%macBlock == 0 && len(ks) >= len(p)/4+4
+	switch {
+	case useAVX512 && fits:
+		macUpdateAVX512(tag, ks, p, words)
+	case useAVX2 && fits:
 		macUpdateCLMUL(tag, ks, p)
-		return
+	default:
+		macUpdateGeneric(tag, words, ks, p)
 	}
-	macUpdateGeneric(tag, words, ks, p)
 }
 
 func laneCount() int {

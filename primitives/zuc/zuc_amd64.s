@@ -5653,8 +5653,8 @@ xorKeyStreamAVX512Done:
 	RET
 
 // func macBlocksAVX512(s *[18]uint32, ks *[32]uint32, off int, tag *[4]uint32, p []byte)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI, PCLMULQDQ
-TEXT ·macBlocksAVX512(SB), $1136-56
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI, VPCLMULQDQ
+TEXT ·macBlocksAVX512(SB), $1280-56
 	MOVQ         s+0(FP), DI
 	MOVQ         ks+8(FP), DX
 	MOVQ         off+16(FP), R14
@@ -5675,6 +5675,15 @@ TEXT ·macBlocksAVX512(SB), $1136-56
 	VMOVDQU      X15, 1088(SP)
 	VMOVDQU      X15, 1104(SP)
 	VMOVDQU      X15, 1120(SP)
+	VMOVDQU      X15, 1136(SP)
+	VMOVDQU      X15, 1152(SP)
+	VMOVDQU      X15, 1168(SP)
+	VMOVDQU      X15, 1184(SP)
+	VMOVDQU      X15, 1200(SP)
+	VMOVDQU      X15, 1216(SP)
+	VMOVDQU      X15, 1232(SP)
+	VMOVDQU      X15, 1248(SP)
+	VMOVDQU      X15, 1264(SP)
 	VMOVQ        64(DI), X8
 	VMOVDQU64    ·s0+0(SB), Z0
 	VMOVDQU64    ·s0+64(SB), Z1
@@ -6466,76 +6475,25 @@ TEXT ·macBlocksAVX512(SB), $1136-56
 	MOVL         R8, 124(SP)
 
 macBlocksAVX512Loop:
-	VMOVDQU64           1088(SP), X16
-	VMOVDQU64           1104(SP), X17
-	VMOVDQU64           1120(SP), X18
-	VMOVDQU64           (SI), X19
-	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), X19, X19
-	VPSHUFD             $0xb1, (R14), X20
-	VPSHUFD             $0xb1, 16(R14), X21
-	VPCLMULQDQ          $0x00, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x11, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x01, X19, X20, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x10, X19, X21, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x00, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VPCLMULQDQ          $0x11, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VMOVDQU64           16(SI), X19
-	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), X19, X19
-	VMOVDQU64           X21, X20
-	VPSHUFD             $0xb1, 32(R14), X21
-	VPCLMULQDQ          $0x00, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x11, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x01, X19, X20, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x10, X19, X21, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x00, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VPCLMULQDQ          $0x11, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VMOVDQU64           32(SI), X19
-	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), X19, X19
-	VMOVDQU64           X21, X20
-	VPSHUFD             $0xb1, 48(R14), X21
-	VPCLMULQDQ          $0x00, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x11, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x01, X19, X20, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x10, X19, X21, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x00, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VPCLMULQDQ          $0x11, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VMOVDQU64           48(SI), X19
-	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), X19, X19
-	VMOVDQU64           X21, X20
-	VPSHUFD             $0xb1, 64(R14), X21
-	VPCLMULQDQ          $0x00, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x11, X19, X20, X22
-	VPXORD              X22, X16, X16
-	VPCLMULQDQ          $0x01, X19, X20, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x10, X19, X21, X22
-	VPXORD              X22, X17, X17
-	VPCLMULQDQ          $0x00, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VPCLMULQDQ          $0x11, X19, X21, X22
-	VPXORD              X22, X18, X18
-	VMOVDQU64           X16, 1088(SP)
-	VMOVDQU64           X17, 1104(SP)
-	VMOVDQU64           X18, 1120(SP)
+	VMOVDQU64           1088(SP), Z16
+	VMOVDQU64           1152(SP), Z17
+	VMOVDQU64           1216(SP), Z18
+	VMOVDQU64           (SI), Z19
+	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), Z19, Z19
+	VPSHUFD             $0xb1, (R14), Z20
+	VPSHUFD             $0xb1, 16(R14), Z21
+	VPCLMULQDQ          $0x00, Z19, Z20, Z22
+	VPCLMULQDQ          $0x11, Z19, Z20, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z16
+	VPCLMULQDQ          $0x01, Z19, Z20, Z22
+	VPCLMULQDQ          $0x10, Z19, Z21, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z17
+	VPCLMULQDQ          $0x00, Z19, Z21, Z22
+	VPCLMULQDQ          $0x11, Z19, Z21, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z18
+	VMOVDQU64           Z16, 1088(SP)
+	VMOVDQU64           Z17, 1152(SP)
+	VMOVDQU64           Z18, 1216(SP)
 	VMOVDQU64           64(DX), Z16
 	VMOVDQU64           Z16, (DX)
 	VPORD               X7, X8, X16
@@ -7797,6 +7755,24 @@ macBlocksAVX512Loop:
 	VPORD               X7, X8, X16
 	VMOVQ               X16, 64(DI)
 	MOVQ                tag+24(FP), AX
+	VMOVDQU64           1088(SP), Z16
+	VMOVDQU64           1152(SP), Z17
+	VMOVDQU64           1216(SP), Z18
+	VEXTRACTI64X4       $0x01, Z16, Y24
+	VPXORQ              Y24, Y16, Y24
+	VEXTRACTI32X4       $0x01, Y24, X25
+	VPXORQ              X25, X24, X24
+	VMOVDQU64           X24, 1088(SP)
+	VEXTRACTI64X4       $0x01, Z17, Y24
+	VPXORQ              Y24, Y17, Y24
+	VEXTRACTI32X4       $0x01, Y24, X25
+	VPXORQ              X25, X24, X24
+	VMOVDQU64           X24, 1104(SP)
+	VEXTRACTI64X4       $0x01, Z18, Y24
+	VPXORQ              Y24, Y18, Y24
+	VEXTRACTI32X4       $0x01, Y24, X25
+	VPXORQ              X25, X24, X24
+	VMOVDQU64           X24, 1120(SP)
 	VMOVDQU             1088(SP), X0
 	VMOVDQU             1104(SP), X1
 	VMOVDQU             1120(SP), X2
@@ -17979,7 +17955,7 @@ xorKeyStreamAVX2Done:
 
 // func macBlocksAVX2(s *[18]uint32, ks *[32]uint32, off int, tag *[4]uint32, p []byte)
 // Requires: AES, AVX, AVX2, PCLMULQDQ
-TEXT ·macBlocksAVX2(SB), $1264-56
+TEXT ·macBlocksAVX2(SB), $1408-56
 	MOVQ        s+0(FP), DI
 	MOVQ        ks+8(FP), DX
 	MOVQ        off+16(FP), R14
@@ -18000,6 +17976,15 @@ TEXT ·macBlocksAVX2(SB), $1264-56
 	VMOVDQU     X15, 1216(SP)
 	VMOVDQU     X15, 1232(SP)
 	VMOVDQU     X15, 1248(SP)
+	VMOVDQU     X15, 1264(SP)
+	VMOVDQU     X15, 1280(SP)
+	VMOVDQU     X15, 1296(SP)
+	VMOVDQU     X15, 1312(SP)
+	VMOVDQU     X15, 1328(SP)
+	VMOVDQU     X15, 1344(SP)
+	VMOVDQU     X15, 1360(SP)
+	VMOVDQU     X15, 1376(SP)
+	VMOVDQU     X15, 1392(SP)
 	VMOVQ       64(DI), X8
 	VMOVDQU     oddbytes<>+0(SB), X7
 	VMOVDQU     nibble<>+0(SB), X9
@@ -26705,6 +26690,89 @@ macUpdateLoop:
 	VMOVDQU    X1, (AX)
 
 macUpdateDone:
+	RET
+
+// func macUpdateAVX512(tag *[4]uint32, ks []uint32, p []byte, words int)
+// Requires: AVX, AVX512F, AVX512VL, GFNI, VPCLMULQDQ
+TEXT ·macUpdateAVX512(SB), NOSPLIT, $48-64
+	MOVQ   tag+0(FP), AX
+	MOVQ   ks_base+8(FP), DX
+	MOVQ   p_base+32(FP), SI
+	MOVQ   p_len+40(FP), CX
+	MOVQ   words+56(FP), BX
+	SHRQ   $0x06, CX
+	JZ     macUpdate512Done
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	CMPQ   BX, $0x02
+	JA     macUpdate512Full
+
+macUpdate512Half:
+	VMOVDQU64           (SI), Z19
+	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), Z19, Z19
+	VPSHUFD             $0xb1, (DX), Z20
+	VPSHUFD             $0xb1, 16(DX), Z21
+	VPCLMULQDQ          $0x00, Z19, Z20, Z22
+	VPCLMULQDQ          $0x11, Z19, Z20, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z16
+	VPCLMULQDQ          $0x01, Z19, Z20, Z22
+	VPCLMULQDQ          $0x10, Z19, Z21, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z17
+	ADDQ                $0x40, DX
+	ADDQ                $0x40, SI
+	DECQ                CX
+	JNZ                 macUpdate512Half
+	JMP                 macUpdate512End
+
+macUpdate512Full:
+	VMOVDQU64           (SI), Z19
+	VGF2P8AFFINEQB.BCST $0x00, bitrev<>+0(SB), Z19, Z19
+	VPSHUFD             $0xb1, (DX), Z20
+	VPSHUFD             $0xb1, 16(DX), Z21
+	VPCLMULQDQ          $0x00, Z19, Z20, Z22
+	VPCLMULQDQ          $0x11, Z19, Z20, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z16
+	VPCLMULQDQ          $0x01, Z19, Z20, Z22
+	VPCLMULQDQ          $0x10, Z19, Z21, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z17
+	VPCLMULQDQ          $0x00, Z19, Z21, Z22
+	VPCLMULQDQ          $0x11, Z19, Z21, Z23
+	VPTERNLOGD          $0x96, Z23, Z22, Z18
+	ADDQ                $0x40, DX
+	ADDQ                $0x40, SI
+	DECQ                CX
+	JNZ                 macUpdate512Full
+
+macUpdate512End:
+	VEXTRACTI64X4 $0x01, Z16, Y24
+	VPXORQ        Y24, Y16, Y24
+	VEXTRACTI32X4 $0x01, Y24, X25
+	VPXORQ        X25, X24, X24
+	VMOVDQU64     X24, (SP)
+	VEXTRACTI64X4 $0x01, Z17, Y24
+	VPXORQ        Y24, Y17, Y24
+	VEXTRACTI32X4 $0x01, Y24, X25
+	VPXORQ        X25, X24, X24
+	VMOVDQU64     X24, 16(SP)
+	VEXTRACTI64X4 $0x01, Z18, Y24
+	VPXORQ        Y24, Y18, Y24
+	VEXTRACTI32X4 $0x01, Y24, X25
+	VPXORQ        X25, X24, X24
+	VMOVDQU64     X24, 32(SP)
+	VMOVDQU       (SP), X0
+	VMOVDQU       16(SP), X1
+	VMOVDQU       32(SP), X2
+	VPSLLDQ       $0x08, X0, X0
+	VPSRLDQ       $0x08, X2, X2
+	VPXOR         X0, X1, X1
+	VPXOR         X2, X1, X1
+	VPSHUFD       $0x1b, X1, X1
+	VPXOR         (AX), X1, X1
+	VMOVDQU       X1, (AX)
+	VZEROUPPER
+
+macUpdate512Done:
 	RET
 
 // func xorWordsAVX2(dst []byte, src []byte, ks []uint32)

@@ -53,6 +53,7 @@ func main() {
 		genLanesKeyStream(f)
 	}
 	genMACUpdate()
+	genMACUpdate512()
 	genXORWords()
 	Generate()
 

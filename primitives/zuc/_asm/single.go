@@ -501,7 +501,7 @@ func genBlocks(f *family, m mode) {
 		rbuf = AllocLocal(16 * 8)
 	}
 	if m == modeMAC {
-		acc = AllocLocal(48)
+		acc = AllocLocal(3 * 64)
 	}
 	// Registers: DI state, SI src / p, DX dst / ks, CX blocks left,
 	// BX current xs, R13 next xs, R14 MAC window (ks + 4*off), AX tag.
@@ -531,7 +531,7 @@ func genBlocks(f *family, m mode) {
 	}
 	if m == modeMAC {
 		VPXOR(X15, X15, X15)
-		for k := range 3 {
+		for k := range 12 {
 			VMOVDQU(X15, acc.Offset(16*k))
 		}
 	}
@@ -550,11 +550,11 @@ func genBlocks(f *family, m mode) {
 
 	Label(name + "Loop")
 	if m == modeMAC {
-		mr := &macRegs2
 		if f.avx512 {
-			mr = &macRegs512
+			macStage512(Mem{Base: R14}, Mem{Base: RSI}, acc, true, true)
+		} else {
+			macStage(&macRegs2, Mem{Base: R14}, Mem{Base: RSI}, acc, true)
 		}
-		macStage(mr, Mem{Base: R14}, Mem{Base: RSI}, acc, true)
 		// Move the window on: the next block becomes the current one.
 		if f.avx512 {
 			VMOVDQU64(Mem{Base: RDX, Disp: 64}, Z16)
@@ -660,6 +660,12 @@ func genBlocks(f *family, m mode) {
 	saveR(f)
 	if m == modeMAC {
 		Load(Param("tag"), RAX)
+		if f.avx512 {
+			VMOVDQU64(acc, Z16)
+			VMOVDQU64(acc.Offset(64), Z17)
+			VMOVDQU64(acc.Offset(128), Z18)
+			macReduce512(Z16, Z17, Z18, acc)
+		}
 		macCombine(acc, Mem{Base: RAX})
 	}
 	VZEROUPPER()
@@ -800,5 +806,104 @@ func genMACUpdate() {
 	VMOVDQU(X12, acc.Offset(32))
 	macCombine(acc, Mem{Base: RAX})
 	Label("macUpdateDone")
+	RET()
+}
+
+// macStage512 is macStage for AVX-512 with VPCLMULQDQ on ZMM registers: a
+// whole 64-byte block per instruction, 128-bit lane j of the accumulators
+// collecting chunks 2j and 2j+1; C (needed for tag words 2 and 3 only) is
+// skipped unless full. The accumulators are Z16-Z18, in memory at acc
+// (3 × 64 bytes) if inMemory; temporaries Z19-Z23.
+func macStage512(win, p, acc Mem, inMemory, full bool) {
+	A, B, C, M, Ka, Kb, P, Q := Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23
+	if inMemory {
+		VMOVDQU64(acc, A)
+		VMOVDQU64(acc.Offset(64), B)
+		if full {
+			VMOVDQU64(acc.Offset(128), C)
+		}
+	}
+	VMOVDQU64(p, M)
+	VGF2P8AFFINEQB_BCST(U8(0), cBitrev, M, M)
+	VPSHUFD(U8(0xb1), win, Ka)           // K_2j, K_2j+1 in lane j
+	VPSHUFD(U8(0xb1), win.Offset(16), Kb) // K_2j+2, K_2j+3
+	VPCLMULQDQ(U8(0x00), M, Ka, P)
+	VPCLMULQDQ(U8(0x11), M, Ka, Q)
+	VPTERNLOGD(U8(0x96), Q, P, A)
+	VPCLMULQDQ(U8(0x01), M, Ka, P)
+	VPCLMULQDQ(U8(0x10), M, Kb, Q)
+	VPTERNLOGD(U8(0x96), Q, P, B)
+	if full {
+		VPCLMULQDQ(U8(0x00), M, Kb, P)
+		VPCLMULQDQ(U8(0x11), M, Kb, Q)
+		VPTERNLOGD(U8(0x96), Q, P, C)
+	}
+	if inMemory {
+		VMOVDQU64(A, acc)
+		VMOVDQU64(B, acc.Offset(64))
+		if full {
+			VMOVDQU64(C, acc.Offset(128))
+		}
+	}
+}
+
+// macReduce512 XORs the four 128-bit lanes of each ZMM accumulator
+// together into 16-byte accumulators at out (A, B, C).
+func macReduce512(A, B, C VecPhysical, out Mem) {
+	for k, z := range []VecPhysical{A, B, C} {
+		VEXTRACTI64X4(U8(1), z, Y24)
+		VPXORQ(Y24, yOf(z), Y24)
+		VEXTRACTI32X4(U8(1), Y24, X25)
+		VPXORQ(X25, X24, X24)
+		VMOVDQU64(X24, out.Offset(16*k))
+	}
+}
+
+func yOf(z VecPhysical) VecPhysical {
+	ys := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15, Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23, Y24, Y25, Y26, Y27, Y28, Y29, Y30, Y31}
+	for i := range 32 {
+		if zr(i) == z {
+			return ys[i]
+		}
+	}
+	panic("not a zmm register")
+}
+
+// genMACUpdate512 generates macUpdateAVX512(tag *[4]uint32, ks []uint32,
+// p []byte, words int): macUpdateCLMUL with VPCLMULQDQ on ZMM registers.
+func genMACUpdate512() {
+	TEXT("macUpdateAVX512", NOSPLIT, "func(tag *[4]uint32, ks []uint32, p []byte, words int)")
+	Doc("macUpdateAVX512 folds the 64-byte blocks of p into the words of tag; see macUpdateGeneric.")
+	acc := AllocLocal(48)
+	Load(Param("tag"), RAX)
+	Load(Param("ks").Base(), RDX)
+	Load(Param("p").Base(), RSI)
+	Load(Param("p").Len(), RCX)
+	Load(Param("words"), RBX)
+	SHRQ(U8(6), RCX)
+	JZ(LabelRef("macUpdate512Done"))
+	VPXORQ(Z16, Z16, Z16)
+	VPXORQ(Z17, Z17, Z17)
+	VPXORQ(Z18, Z18, Z18)
+	CMPQ(RBX, U8(2))
+	JA(LabelRef("macUpdate512Full"))
+	for _, full := range []bool{false, true} {
+		l := "macUpdate512Half"
+		if full {
+			l = "macUpdate512Full"
+		}
+		Label(l)
+		macStage512(Mem{Base: RDX}, Mem{Base: RSI}, Mem{}, false, full)
+		ADDQ(U8(64), RDX)
+		ADDQ(U8(64), RSI)
+		DECQ(RCX)
+		JNZ(LabelRef(l))
+		JMP(LabelRef("macUpdate512End"))
+	}
+	Label("macUpdate512End")
+	macReduce512(Z16, Z17, Z18, acc)
+	macCombine(acc, Mem{Base: RAX})
+	VZEROUPPER()
+	Label("macUpdate512Done")
 	RET()
 }
