@@ -22,10 +22,10 @@ var (
 	// by GFNI, the MACs by PCLMULQDQ, 16 lanes.
 	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL &&
 		cpu.X86.HasAVX512VBMI && cpu.X86.HasAVX512VBMI2 && cpu.X86.HasAVX512GFNI &&
-		cpu.X86.HasAVX512VPCLMULQDQ && cpu.X86.HasPCLMULQDQ && cpu.X86.HasBMI2
+		cpu.X86.HasAVX512VPCLMULQDQ && cpu.X86.HasPCLMULQDQ
 	// useAVX2: S0 by its nibble structure over VPSHUFB, S1 by AESENCLAST,
 	// the MACs by PCLMULQDQ, 8 lanes.
-	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ && cpu.X86.HasBMI2
+	useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ
 )
 
 func init() {
