@@ -22,6 +22,15 @@ func initAVX512(s *state)
 //go:noescape
 func initAVX2(s *state)
 
+// initBlockAVX512 and initBlockAVX2 run ZUC's initialisation on s and
+// write the first 64 keystream bytes to ks, leaving s after them.
+//
+//go:noescape
+func initBlockAVX512(s *state, ks *[4 * blockWords]byte)
+
+//go:noescape
+func initBlockAVX2(s *state, ks *[4 * blockWords]byte)
+
 // keyStreamAVX512 and keyStreamAVX2 write the next len(ks) keystream words
 // of s to ks; len(ks) is a multiple of 16.
 //

@@ -36,6 +36,13 @@ func TestKernelsDifferential(t *testing.T) {
 			if a != b {
 				t.Fatalf("trial %d: initState differs", trial)
 			}
+			var ba, bb [4 * blockWords]byte
+			xorKeyStreamGeneric(&a, ba[:], zeroBlock[:])
+			b = st
+			initStateBlock(&b, &bb)
+			if a != b || ba != bb {
+				t.Fatalf("trial %d: initStateBlock differs", trial)
+			}
 
 			n := 16 * rng.IntN(20)
 			ka, kb := make([]uint32, n), make([]uint32, n)

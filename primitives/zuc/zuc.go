@@ -111,8 +111,10 @@ func (c *Cipher) Reset(iv []byte) error {
 		loadIV128(&c.st, &c.pre, iv)
 	}
 	c.st.r1, c.st.r2 = 0, 0
-	initState(&c.st)
-	c.used = len(c.ks)
+	// The first keystream batch is made with the initialisation, in one
+	// kernel call: a record or packet always needs it.
+	initStateBlock(&c.st, &c.ks)
+	c.used = 0
 	return nil
 }
 

@@ -44,6 +44,18 @@ func initState(s *state) {
 	}
 }
 
+func initStateBlock(s *state, ks *[4 * blockWords]byte) {
+	switch {
+	case useAVX512:
+		initBlockAVX512(s, ks)
+	case useAVX2:
+		initBlockAVX2(s, ks)
+	default:
+		initialiseGeneric(s)
+		xorKeyStreamGeneric(s, ks[:], zeroBlock[:])
+	}
+}
+
 func genKeyStream(s *state, ks []uint32) {
 	ks = ks[:len(ks)&^(blockWords-1)]
 	switch {

@@ -1507,6 +1507,2671 @@ initAVX512Loop:
 	VZEROUPPER
 	RET
 
+// func initBlockAVX512(s *[18]uint32, ks *[64]byte)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
+TEXT ·initBlockAVX512(SB), $576-16
+	MOVQ         s+0(FP), DI
+	MOVQ         ks+8(FP), DX
+	VMOVDQU      (DI), X15
+	VMOVDQU      X15, (SP)
+	VMOVDQU      16(DI), X15
+	VMOVDQU      X15, 16(SP)
+	VMOVDQU      32(DI), X15
+	VMOVDQU      X15, 32(SP)
+	VMOVDQU      48(DI), X15
+	VMOVDQU      X15, 48(SP)
+	VMOVQ        64(DI), X8
+	VMOVDQU64    ·s0+0(SB), Z0
+	VMOVDQU64    ·s0+64(SB), Z1
+	VMOVDQU64    ·s0+128(SB), Z2
+	VMOVDQU64    ·s0+192(SB), Z3
+	VPBROADCASTQ ·gfniS1+0(SB), X4
+	VPBROADCASTQ ·gfniS1+8(SB), X5
+	VMOVDQU      lohi<>+0(SB), X9
+	VMOVDQU      rot3<>+0(SB), X12
+	VMOVDQU      rot3<>+16(SB), X13
+	VMOVDQU      rolb<>+0(SB), X14
+	VMOVDQU      rolb<>+16(SB), X15
+	MOVQ         $0xaaaaaaaaaaaaaaaa, AX
+	KMOVQ        AX, K1
+	KNOTQ        K1, K5
+	MOVL         $0x00000001, AX
+	KMOVQ        AX, K4
+	VPXORD       X7, X7, X7
+	MOVL         60(SP), R8
+	MOVL         $0x00000002, CX
+
+initBlockAVX512Loop:
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 64(SP)
+	MOVQ                R11, 72(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             56(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        80(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         64(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                (SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                52(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, (SP)
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 96(SP)
+	MOVQ                R11, 104(SP)
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 112(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             60(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        112(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         96(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                4(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                20(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                44(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                56(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 4(SP)
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 128(SP)
+	MOVQ                R11, 136(SP)
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 144(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             (SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        144(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         128(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                8(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                24(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                48(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                60(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 8(SP)
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 160(SP)
+	MOVQ                R11, 168(SP)
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 176(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             4(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        176(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         160(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                12(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                28(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                52(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                (SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 12(SP)
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 192(SP)
+	MOVQ                R11, 200(SP)
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 208(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             8(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        208(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         192(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                16(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                32(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                56(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                4(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 16(SP)
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 224(SP)
+	MOVQ                R11, 232(SP)
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 240(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             12(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        240(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         224(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                20(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                36(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                60(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                8(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 20(SP)
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 256(SP)
+	MOVQ                R11, 264(SP)
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 272(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             16(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        272(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         256(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                24(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                (SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                12(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 24(SP)
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 288(SP)
+	MOVQ                R11, 296(SP)
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 304(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             20(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        304(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         288(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                28(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                44(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                4(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                16(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 28(SP)
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 320(SP)
+	MOVQ                R11, 328(SP)
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 336(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             24(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        336(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         320(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                32(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                48(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                8(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                20(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 32(SP)
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 352(SP)
+	MOVQ                R11, 360(SP)
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 368(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             28(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        368(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         352(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                36(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                52(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                12(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                24(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 36(SP)
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 384(SP)
+	MOVQ                R11, 392(SP)
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 400(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             32(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        400(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         384(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                40(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                56(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                28(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 40(SP)
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 416(SP)
+	MOVQ                R11, 424(SP)
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 432(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             36(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        432(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         416(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                44(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                60(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                20(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                32(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 44(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 448(SP)
+	MOVQ                R11, 456(SP)
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 464(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             40(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        464(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         448(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                48(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                (SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                24(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                36(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 48(SP)
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 480(SP)
+	MOVQ                R11, 488(SP)
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 496(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             44(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        496(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         480(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                52(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                4(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                28(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                40(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 52(SP)
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 512(SP)
+	MOVQ                R11, 520(SP)
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 528(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             48(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        528(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         512(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                56(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                8(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                32(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                44(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	SHRL                $0x01, SI
+	ADDQ                SI, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 56(SP)
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 544(SP)
+	MOVQ                R11, 552(SP)
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 560(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             52(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	VPBROADCASTD        560(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         544(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                60(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                12(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                36(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                48(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	SHRL                $0x01, SI
+	ADDQ                SI, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 60(SP)
+	DECL                CX
+	JNZ                 initBlockAVX512Loop
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 64(SP)
+	MOVQ                R11, 72(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(SP)
+	VPBROADCASTD        80(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         64(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                (SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                52(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, (SP)
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 96(SP)
+	MOVQ                R11, 104(SP)
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 112(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             60(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, (DX)
+	VPBROADCASTD        112(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         96(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                4(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                20(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                44(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                56(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 4(SP)
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 128(SP)
+	MOVQ                R11, 136(SP)
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 144(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             (SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 4(DX)
+	VPBROADCASTD        144(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         128(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                8(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                24(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                48(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                60(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 8(SP)
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 160(SP)
+	MOVQ                R11, 168(SP)
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 176(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             4(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 8(DX)
+	VPBROADCASTD        176(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         160(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                12(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                28(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                52(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                (SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 12(SP)
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 192(SP)
+	MOVQ                R11, 200(SP)
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 208(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             8(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 12(DX)
+	VPBROADCASTD        208(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         192(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                16(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                32(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                56(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                4(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 16(SP)
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 224(SP)
+	MOVQ                R11, 232(SP)
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 240(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             12(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 16(DX)
+	VPBROADCASTD        240(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         224(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                20(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                36(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                60(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                8(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 20(SP)
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 256(SP)
+	MOVQ                R11, 264(SP)
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 272(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             16(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 20(DX)
+	VPBROADCASTD        272(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         256(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                24(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                (SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                12(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 24(SP)
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 288(SP)
+	MOVQ                R11, 296(SP)
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 304(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             20(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 24(DX)
+	VPBROADCASTD        304(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         288(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                28(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                44(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                4(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                16(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 28(SP)
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 320(SP)
+	MOVQ                R11, 328(SP)
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 336(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             24(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 28(DX)
+	VPBROADCASTD        336(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         320(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                32(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                48(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                8(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                20(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 32(SP)
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 352(SP)
+	MOVQ                R11, 360(SP)
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 368(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             28(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 32(DX)
+	VPBROADCASTD        368(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         352(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                36(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                52(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                12(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                24(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 36(SP)
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 384(SP)
+	MOVQ                R11, 392(SP)
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 400(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             32(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                48(SP), R11
+	SHLL                $0x10, R11
+	MOVL                40(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 36(DX)
+	VPBROADCASTD        400(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         384(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                40(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                56(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                28(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 40(SP)
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 416(SP)
+	MOVQ                R11, 424(SP)
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 432(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             36(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                52(SP), R11
+	SHLL                $0x10, R11
+	MOVL                44(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 40(DX)
+	VPBROADCASTD        432(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         416(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                44(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                60(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                20(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                32(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 44(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 448(SP)
+	MOVQ                R11, 456(SP)
+	MOVL                12(SP), R11
+	SHLL                $0x10, R11
+	MOVL                4(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 464(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             40(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                56(SP), R11
+	SHLL                $0x10, R11
+	MOVL                48(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 44(DX)
+	VPBROADCASTD        464(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         448(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                48(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                (SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                24(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                36(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 48(SP)
+	MOVL                32(SP), R11
+	SHLL                $0x10, R11
+	MOVL                24(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 480(SP)
+	MOVQ                R11, 488(SP)
+	MOVL                16(SP), R11
+	SHLL                $0x10, R11
+	MOVL                8(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 496(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             44(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                60(SP), R11
+	SHLL                $0x10, R11
+	MOVL                52(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 48(DX)
+	VPBROADCASTD        496(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         480(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                52(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                4(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                28(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                40(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 52(SP)
+	MOVL                36(SP), R11
+	SHLL                $0x10, R11
+	MOVL                28(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 512(SP)
+	MOVQ                R11, 520(SP)
+	MOVL                20(SP), R11
+	SHLL                $0x10, R11
+	MOVL                12(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 528(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             48(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                (SP), R11
+	SHLL                $0x10, R11
+	MOVL                56(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 52(DX)
+	VPBROADCASTD        528(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         512(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                56(SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                8(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                32(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                44(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, 56(SP)
+	MOVL                40(SP), R11
+	SHLL                $0x10, R11
+	MOVL                32(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 544(SP)
+	MOVQ                R11, 552(SP)
+	MOVL                24(SP), R11
+	SHLL                $0x10, R11
+	MOVL                16(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 560(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R9, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             52(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                4(SP), R11
+	SHLL                $0x10, R11
+	MOVL                60(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 56(DX)
+	VPBROADCASTD        560(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         544(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                60(SP), R8
+	IMUL3Q              $0x00000101, R8, R8
+	MOVL                12(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R8
+	MOVL                36(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R8
+	MOVL                48(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R8
+	MOVQ                R9, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R8
+	MOVQ                R8, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDQ                R10, R8
+	MOVL                R8, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R8
+	ADDL                R10, R8
+	MOVL                R8, 60(SP)
+	MOVL                44(SP), R11
+	SHLL                $0x10, R11
+	MOVL                36(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVQ                R11, 64(SP)
+	MOVQ                R11, 72(SP)
+	MOVL                28(SP), R11
+	SHLL                $0x10, R11
+	MOVL                20(SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	MOVL                R11, 80(SP)
+	VPORD               X7, X8, X10
+	VMOVQ               X10, AX
+	MOVQ                AX, BX
+	SHRQ                $0x20, BX
+	MOVL                R8, SI
+	ANDL                $0x7fff8000, SI
+	SHLL                $0x01, SI
+	MOVWLZX             56(SP), R11
+	ORL                 R11, SI
+	XORL                AX, SI
+	ADDL                BX, SI
+	MOVL                8(SP), R11
+	SHLL                $0x10, R11
+	MOVL                (SP), R12
+	SHRL                $0x0f, R12
+	ORL                 R12, R11
+	XORL                SI, R11
+	BSWAPL              R11
+	MOVL                R11, 60(DX)
+	VPBROADCASTD        80(SP), X16
+	VPROLD              $0x10, X16, X16
+	VPANDD              X9, X16, X16
+	VPROLVD             X12, X16, X17
+	VPROLVD             X13, X16, X18
+	VPSHUFB             X14, X16, X19
+	VPSHUFB             X15, X17, X20
+	VPTERNLOGD          $0x96, X19, X17, X16
+	VPTERNLOGD          $0x96, X20, X18, X16
+	VPADDD.BCST         64(SP), X8, K4, X8
+	VPADDD              X7, X8, X21
+	VPROLQ              $0x10, X21, X21
+	VPROLVD             X12, X21, X22
+	VPROLVD             X13, X21, X23
+	VPSHUFB             X14, X21, X24
+	VPSHUFB             X15, X22, X25
+	VPXORD              X16, X21, X21
+	VPTERNLOGD          $0x96, X24, X22, X21
+	VPTERNLOGD          $0x96, X25, X23, X21
+	VMOVDQA64           Z0, Z27
+	VMOVDQA64           Z2, Z28
+	VGF2P8AFFINEQB      $0x00, X4, X21, X26
+	VGF2P8AFFINEINVQB.Z $0x55, X5, X26, K5, X8
+	VPERMT2B.Z          Z1, Z21, K1, Z27
+	VPERMT2B.Z          Z3, Z21, K1, Z28
+	VPMOVB2M            X21, K2
+	VPBLENDMB           X28, X27, K2, X7
+	MOVL                (SP), R9
+	IMUL3Q              $0x00000101, R9, R9
+	MOVL                16(SP), R10
+	SHLQ                $0x14, R10
+	ADDQ                R10, R9
+	MOVL                40(SP), R10
+	SHLQ                $0x15, R10
+	ADDQ                R10, R9
+	MOVL                52(SP), R10
+	SHLQ                $0x11, R10
+	ADDQ                R10, R9
+	MOVQ                R8, R10
+	SHLQ                $0x0f, R10
+	ADDQ                R10, R9
+	MOVQ                R9, R10
+	SHRQ                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDQ                R10, R9
+	MOVL                R9, R10
+	SHRL                $0x1f, R10
+	ANDL                $0x7fffffff, R9
+	ADDL                R10, R9
+	MOVL                R9, (SP)
+	MOVL                4(SP), AX
+	MOVL                AX, (DI)
+	MOVL                8(SP), AX
+	MOVL                AX, 4(DI)
+	MOVL                12(SP), AX
+	MOVL                AX, 8(DI)
+	MOVL                16(SP), AX
+	MOVL                AX, 12(DI)
+	MOVL                20(SP), AX
+	MOVL                AX, 16(DI)
+	MOVL                24(SP), AX
+	MOVL                AX, 20(DI)
+	MOVL                28(SP), AX
+	MOVL                AX, 24(DI)
+	MOVL                32(SP), AX
+	MOVL                AX, 28(DI)
+	MOVL                36(SP), AX
+	MOVL                AX, 32(DI)
+	MOVL                40(SP), AX
+	MOVL                AX, 36(DI)
+	MOVL                44(SP), AX
+	MOVL                AX, 40(DI)
+	MOVL                48(SP), AX
+	MOVL                AX, 44(DI)
+	MOVL                52(SP), AX
+	MOVL                AX, 48(DI)
+	MOVL                56(SP), AX
+	MOVL                AX, 52(DI)
+	MOVL                60(SP), AX
+	MOVL                AX, 56(DI)
+	MOVL                (SP), AX
+	MOVL                AX, 60(DI)
+	VPORD               X7, X8, X16
+	VMOVQ               X16, 64(DI)
+	VZEROUPPER
+	RET
+
 // func keyStreamAVX512(s *[18]uint32, ks []uint32)
 // Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, GFNI
 TEXT ·keyStreamAVX512(SB), $1088-32
@@ -12592,6 +15257,3781 @@ initAVX2Loop:
 	SHRL         $0x0f, R12
 	ORL          R12, R11
 	MOVL         R11, 80(SP)
+	VPBROADCASTD 80(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 64(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         (SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         52(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, (SP)
+	MOVL         4(SP), AX
+	MOVL         AX, (DI)
+	MOVL         8(SP), AX
+	MOVL         AX, 4(DI)
+	MOVL         12(SP), AX
+	MOVL         AX, 8(DI)
+	MOVL         16(SP), AX
+	MOVL         AX, 12(DI)
+	MOVL         20(SP), AX
+	MOVL         AX, 16(DI)
+	MOVL         24(SP), AX
+	MOVL         AX, 20(DI)
+	MOVL         28(SP), AX
+	MOVL         AX, 24(DI)
+	MOVL         32(SP), AX
+	MOVL         AX, 28(DI)
+	MOVL         36(SP), AX
+	MOVL         AX, 32(DI)
+	MOVL         40(SP), AX
+	MOVL         AX, 36(DI)
+	MOVL         44(SP), AX
+	MOVL         AX, 40(DI)
+	MOVL         48(SP), AX
+	MOVL         AX, 44(DI)
+	MOVL         52(SP), AX
+	MOVL         AX, 48(DI)
+	MOVL         56(SP), AX
+	MOVL         AX, 52(DI)
+	MOVL         60(SP), AX
+	MOVL         AX, 56(DI)
+	MOVL         (SP), AX
+	MOVL         AX, 60(DI)
+	VMOVQ        X8, 64(DI)
+	VZEROUPPER
+	RET
+
+// func initBlockAVX2(s *[18]uint32, ks *[64]byte)
+// Requires: AES, AVX, AVX2
+TEXT ·initBlockAVX2(SB), $576-16
+	MOVQ        s+0(FP), DI
+	MOVQ        ks+8(FP), DX
+	VMOVDQU     (DI), X15
+	VMOVDQU     X15, (SP)
+	VMOVDQU     16(DI), X15
+	VMOVDQU     X15, 16(SP)
+	VMOVDQU     32(DI), X15
+	VMOVDQU     X15, 32(SP)
+	VMOVDQU     48(DI), X15
+	VMOVDQU     X15, 48(SP)
+	VMOVQ       64(DI), X8
+	VMOVDQU     oddbytes<>+0(SB), X7
+	VMOVDQU     nibble<>+0(SB), X9
+	VMOVDQU     ·s0Nibble+0(SB), X10
+	VMOVDQU     ·s0Nibble+16(SB), X11
+	VPUNPCKLQDQ X8, X8, X8
+	MOVL        60(SP), R8
+	MOVL        $0x00000002, CX
+
+initBlockAVX2Loop:
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 64(SP)
+	MOVQ         R11, 72(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      56(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 80(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 64(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         (SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         52(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, (SP)
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 96(SP)
+	MOVQ         R11, 104(SP)
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 112(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      60(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 112(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 96(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         4(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         20(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         44(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         56(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 4(SP)
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 128(SP)
+	MOVQ         R11, 136(SP)
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 144(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      (SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 144(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 128(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         8(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         24(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         48(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         60(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 8(SP)
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 160(SP)
+	MOVQ         R11, 168(SP)
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 176(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      4(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 176(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 160(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         12(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         28(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         52(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         (SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 12(SP)
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 192(SP)
+	MOVQ         R11, 200(SP)
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 208(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      8(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 208(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 192(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         16(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         32(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         56(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         4(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 16(SP)
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 224(SP)
+	MOVQ         R11, 232(SP)
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 240(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      12(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 240(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 224(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         20(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         36(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         60(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         8(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 20(SP)
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 256(SP)
+	MOVQ         R11, 264(SP)
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 272(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      16(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 272(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 256(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         24(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         (SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         12(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 24(SP)
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 288(SP)
+	MOVQ         R11, 296(SP)
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 304(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      20(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 304(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 288(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         28(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         44(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         4(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         16(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 28(SP)
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 320(SP)
+	MOVQ         R11, 328(SP)
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 336(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      24(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 336(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 320(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         32(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         48(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         8(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         20(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 32(SP)
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 352(SP)
+	MOVQ         R11, 360(SP)
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 368(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      28(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 368(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 352(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         36(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         52(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         12(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         24(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 36(SP)
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 384(SP)
+	MOVQ         R11, 392(SP)
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 400(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      32(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 400(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 384(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         40(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         56(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         28(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 40(SP)
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 416(SP)
+	MOVQ         R11, 424(SP)
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 432(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      36(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 432(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 416(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         44(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         60(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         20(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         32(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 44(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 448(SP)
+	MOVQ         R11, 456(SP)
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 464(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      40(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 464(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 448(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         48(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         (SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         24(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         36(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 48(SP)
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 480(SP)
+	MOVQ         R11, 488(SP)
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 496(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      44(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 496(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 480(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         52(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         4(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         28(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         40(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 52(SP)
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 512(SP)
+	MOVQ         R11, 520(SP)
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 528(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      48(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 528(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 512(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         56(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         8(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         32(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         44(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	SHRL         $0x01, SI
+	ADDQ         SI, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 56(SP)
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 544(SP)
+	MOVQ         R11, 552(SP)
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 560(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      52(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	VPBROADCASTD 560(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 544(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         60(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         12(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         36(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         48(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	SHRL         $0x01, SI
+	ADDQ         SI, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 60(SP)
+	DECL         CX
+	JNZ          initBlockAVX2Loop
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 64(SP)
+	MOVQ         R11, 72(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(SP)
+	VPBROADCASTD 80(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 64(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         (SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         52(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, (SP)
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 96(SP)
+	MOVQ         R11, 104(SP)
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 112(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      60(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, (DX)
+	VPBROADCASTD 112(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 96(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         4(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         20(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         44(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         56(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 4(SP)
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 128(SP)
+	MOVQ         R11, 136(SP)
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 144(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      (SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 4(DX)
+	VPBROADCASTD 144(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 128(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         8(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         24(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         48(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         60(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 8(SP)
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 160(SP)
+	MOVQ         R11, 168(SP)
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 176(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      4(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 8(DX)
+	VPBROADCASTD 176(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 160(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         12(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         28(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         52(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         (SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 12(SP)
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 192(SP)
+	MOVQ         R11, 200(SP)
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 208(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      8(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 12(DX)
+	VPBROADCASTD 208(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 192(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         16(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         32(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         56(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         4(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 16(SP)
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 224(SP)
+	MOVQ         R11, 232(SP)
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 240(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      12(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 16(DX)
+	VPBROADCASTD 240(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 224(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         20(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         36(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         60(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         8(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 20(SP)
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 256(SP)
+	MOVQ         R11, 264(SP)
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 272(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      16(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 20(DX)
+	VPBROADCASTD 272(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 256(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         24(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         40(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         (SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         12(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 24(SP)
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 288(SP)
+	MOVQ         R11, 296(SP)
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 304(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      20(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 24(DX)
+	VPBROADCASTD 304(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 288(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         28(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         44(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         4(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         16(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 28(SP)
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 320(SP)
+	MOVQ         R11, 328(SP)
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 336(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      24(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 28(DX)
+	VPBROADCASTD 336(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 320(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         32(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         48(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         8(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         20(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 32(SP)
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 352(SP)
+	MOVQ         R11, 360(SP)
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 368(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      28(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 32(DX)
+	VPBROADCASTD 368(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 352(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         36(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         52(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         12(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         24(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 36(SP)
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 384(SP)
+	MOVQ         R11, 392(SP)
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 400(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      32(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         48(SP), R11
+	SHLL         $0x10, R11
+	MOVL         40(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 36(DX)
+	VPBROADCASTD 400(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 384(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         40(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         56(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         16(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         28(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 40(SP)
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 416(SP)
+	MOVQ         R11, 424(SP)
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 432(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      36(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         52(SP), R11
+	SHLL         $0x10, R11
+	MOVL         44(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 40(DX)
+	VPBROADCASTD 432(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 416(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         44(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         60(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         20(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         32(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 44(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 448(SP)
+	MOVQ         R11, 456(SP)
+	MOVL         12(SP), R11
+	SHLL         $0x10, R11
+	MOVL         4(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 464(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      40(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         56(SP), R11
+	SHLL         $0x10, R11
+	MOVL         48(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 44(DX)
+	VPBROADCASTD 464(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 448(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         48(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         (SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         24(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         36(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 48(SP)
+	MOVL         32(SP), R11
+	SHLL         $0x10, R11
+	MOVL         24(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 480(SP)
+	MOVQ         R11, 488(SP)
+	MOVL         16(SP), R11
+	SHLL         $0x10, R11
+	MOVL         8(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 496(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      44(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         60(SP), R11
+	SHLL         $0x10, R11
+	MOVL         52(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 48(DX)
+	VPBROADCASTD 496(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 480(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         52(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         4(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         28(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         40(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 52(SP)
+	MOVL         36(SP), R11
+	SHLL         $0x10, R11
+	MOVL         28(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 512(SP)
+	MOVQ         R11, 520(SP)
+	MOVL         20(SP), R11
+	SHLL         $0x10, R11
+	MOVL         12(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 528(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      48(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         (SP), R11
+	SHLL         $0x10, R11
+	MOVL         56(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 52(DX)
+	VPBROADCASTD 528(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 512(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         56(SP), R9
+	IMUL3Q       $0x00000101, R9, R9
+	MOVL         8(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R9
+	MOVL         32(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R9
+	MOVL         44(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R9
+	MOVQ         R8, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R9
+	MOVQ         R9, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDQ         R10, R9
+	MOVL         R9, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R9
+	ADDL         R10, R9
+	MOVL         R9, 56(SP)
+	MOVL         40(SP), R11
+	SHLL         $0x10, R11
+	MOVL         32(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 544(SP)
+	MOVQ         R11, 552(SP)
+	MOVL         24(SP), R11
+	SHLL         $0x10, R11
+	MOVL         16(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 560(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R9, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      52(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         4(SP), R11
+	SHLL         $0x10, R11
+	MOVL         60(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 56(DX)
+	VPBROADCASTD 560(SP), X12
+	VPSHUFB      swap16<>+0(SB), X12, X12
+	VPAND        lohi<>+0(SB), X12, X12
+	VPSLLVD      rot3<>+0(SB), X12, X0
+	VPSRLVD      rot3r<>+0(SB), X12, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X12, X1
+	VPSRLVD      rot3r<>+16(SB), X12, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X12, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X12, X0, X0
+	VPXOR        X2, X0, X15
+	VPBROADCASTQ 544(SP), X13
+	VPADDD       X13, X8, X13
+	VPSHUFB      rotw<>+0(SB), X13, X13
+	VPSLLVD      rot3<>+0(SB), X13, X0
+	VPSRLVD      rot3r<>+0(SB), X13, X4
+	VPOR         X4, X0, X0
+	VPSLLVD      rot3<>+16(SB), X13, X1
+	VPSRLVD      rot3r<>+16(SB), X13, X4
+	VPOR         X4, X1, X1
+	VPSHUFB      rolb<>+0(SB), X13, X2
+	VPSHUFB      rolb<>+16(SB), X0, X3
+	VPXOR        X1, X0, X0
+	VPXOR        X3, X2, X2
+	VPXOR        X15, X13, X4
+	VPXOR        X4, X0, X0
+	VPXOR        X2, X0, X12
+	VPAND        X9, X12, X13
+	VPSRLW       $0x04, X12, X14
+	VPAND        X9, X14, X14
+	VMOVDQU      ·s1AES+0(SB), X0
+	VPSHUFB      X13, X0, X0
+	VMOVDQU      ·s1AES+16(SB), X1
+	VPSHUFB      X14, X1, X1
+	VPXOR        X1, X0, X0
+	VPXOR        X15, X15, X15
+	VAESENCLAST  X15, X0, X0
+	VPAND        X9, X0, X1
+	VPSRLW       $0x04, X0, X0
+	VPAND        X9, X0, X0
+	VMOVDQU      ·s1AES+32(SB), X2
+	VPSHUFB      X1, X2, X2
+	VMOVDQU      ·s1AES+48(SB), X3
+	VPSHUFB      X0, X3, X3
+	VPXOR        X3, X2, X2
+	VPSHUFB      X13, X10, X4
+	VPXOR        X14, X4, X4
+	VPSHUFB      X4, X11, X5
+	VPXOR        X13, X5, X5
+	VMOVDQU      ·s0Nibble+32(SB), X6
+	VPSHUFB      X5, X6, X6
+	VPXOR        X4, X6, X6
+	VMOVDQU      ·s0Nibble+48(SB), X0
+	VPSHUFB      X6, X0, X0
+	VMOVDQU      ·s0Nibble+64(SB), X1
+	VPSHUFB      X5, X1, X1
+	VPXOR        X1, X0, X0
+	VPBLENDVB    X7, X0, X2, X8
+	MOVL         60(SP), R8
+	IMUL3Q       $0x00000101, R8, R8
+	MOVL         12(SP), R10
+	SHLQ         $0x14, R10
+	ADDQ         R10, R8
+	MOVL         36(SP), R10
+	SHLQ         $0x15, R10
+	ADDQ         R10, R8
+	MOVL         48(SP), R10
+	SHLQ         $0x11, R10
+	ADDQ         R10, R8
+	MOVQ         R9, R10
+	SHLQ         $0x0f, R10
+	ADDQ         R10, R8
+	MOVQ         R8, R10
+	SHRQ         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDQ         R10, R8
+	MOVL         R8, R10
+	SHRL         $0x1f, R10
+	ANDL         $0x7fffffff, R8
+	ADDL         R10, R8
+	MOVL         R8, 60(SP)
+	MOVL         44(SP), R11
+	SHLL         $0x10, R11
+	MOVL         36(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVQ         R11, 64(SP)
+	MOVQ         R11, 72(SP)
+	MOVL         28(SP), R11
+	SHLL         $0x10, R11
+	MOVL         20(SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	MOVL         R11, 80(SP)
+	VMOVQ        X8, AX
+	MOVQ         AX, BX
+	SHRQ         $0x20, BX
+	MOVL         R8, SI
+	ANDL         $0x7fff8000, SI
+	SHLL         $0x01, SI
+	MOVWLZX      56(SP), R11
+	ORL          R11, SI
+	XORL         AX, SI
+	ADDL         BX, SI
+	MOVL         8(SP), R11
+	SHLL         $0x10, R11
+	MOVL         (SP), R12
+	SHRL         $0x0f, R12
+	ORL          R12, R11
+	XORL         SI, R11
+	BSWAPL       R11
+	MOVL         R11, 60(DX)
 	VPBROADCASTD 80(SP), X12
 	VPSHUFB      swap16<>+0(SB), X12, X12
 	VPAND        lohi<>+0(SB), X12, X12

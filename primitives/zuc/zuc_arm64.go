@@ -32,6 +32,11 @@ func initState(s *state) {
 	initialiseGeneric(s)
 }
 
+func initStateBlock(s *state, ks *[4 * blockWords]byte) {
+	initState(s)
+	xorKeyStream(s, ks[:], zeroBlock[:])
+}
+
 func genKeyStream(s *state, ks []uint32) {
 	ks = ks[:len(ks)&^(blockWords-1)]
 	if useNEON {

@@ -11,6 +11,11 @@ package zuc
 
 func initState(s *state) { initialiseGeneric(s) }
 
+func initStateBlock(s *state, ks *[4 * blockWords]byte) {
+	initialiseGeneric(s)
+	xorKeyStreamGeneric(s, ks[:], zeroBlock[:])
+}
+
 func genKeyStream(s *state, ks []uint32) { genKeyStreamGeneric(s, ks) }
 
 func xorKeyStream(s *state, dst, src []byte) { xorKeyStreamGeneric(s, dst, src) }

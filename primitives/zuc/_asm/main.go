@@ -45,7 +45,8 @@ func main() {
 	ConstraintExpr("!purego")
 	consts()
 	for _, f := range []*family{avx512, avx2} {
-		genInit(f)
+		genInit(f, false)
+		genInit(f, true)
 		genBlocks(f, modeWords)
 		genBlocks(f, modeXOR)
 		genBlocks(f, modeMAC)

@@ -358,12 +358,27 @@ func roundAVX2(x1, x2 Mem, rbuf *Mem) {
 // initialiseGeneric. The LFSR is a ring of 16 cells on the stack (round i
 // replaces cell i mod 16), so 16 rounds of code serve rounds 0-15 and
 // 16-31.
-func genInit(f *family) {
-	TEXT("init"+f.name, 0, "func(s *[18]uint32)")
-	Doc(fmt.Sprintf("init%s runs ZUC's initialisation on s; see initialiseGeneric.", f.name))
+//
+// With block, it generates initBlock<family>(s *state, ks *[64]byte)
+// instead, which also writes the first 64 keystream bytes to ks (and
+// leaves s after them): the first block costs no second kernel call and no
+// prologue, which is what a record that starts with Reset pays for.
+func genInit(f *family, block bool) {
+	name := "init" + f.name
+	if block {
+		name = "initBlock" + f.name
+		TEXT(name, 0, "func(s *[18]uint32, ks *[64]byte)")
+		Doc(fmt.Sprintf("%s runs ZUC's initialisation on s and writes the first 64 keystream bytes to ks.", name))
+	} else {
+		TEXT(name, 0, "func(s *[18]uint32)")
+		Doc(fmt.Sprintf("%s runs ZUC's initialisation on s; see initialiseGeneric.", name))
+	}
 	ring := AllocLocal(64)
 	xs := AllocLocal(16 * 32)
 	Load(Param("s"), RDI)
+	if block {
+		Load(Param("ks"), RDX)
+	}
 	for i := 0; i < 64; i += 16 {
 		VMOVDQU(Mem{Base: RDI, Disp: i}, X15)
 		VMOVDQU(X15, ring.Offset(i))
@@ -372,13 +387,21 @@ func genInit(f *family) {
 	g := &gp{last: R8, next: R9, b: R10, t: R11, u: R12}
 	MOVL(ring.Offset(60), g.last.As32())
 	MOVL(U32(2), ECX)
-	Label("init" + f.name + "Loop")
+	Label(name + "Loop")
 	for i := range 16 {
-		initRound(f, g, ring, xs, i, true)
+		initRound(f, g, ring, xs, i, rInit, nil)
 	}
 	DECL(ECX)
-	JNZ(LabelRef("init" + f.name + "Loop"))
-	initRound(f, g, ring, xs, 0, false)
+	JNZ(LabelRef(name + "Loop"))
+	initRound(f, g, ring, xs, 0, rDiscard, nil)
+	if block {
+		// Sixteen work-mode rounds, from ring[1] on, which brings the
+		// ring round to ring[1] again.
+		for j := range 16 {
+			out := Mem{Base: RDX, Disp: 4 * j}
+			initRound(f, g, ring, xs, (1+j)%16, rWork, &out)
+		}
+	}
 	// The register now starts at ring[1].
 	for k := range 16 {
 		MOVL(ring.Offset(4*((1+k)%16)), EAX)
@@ -414,9 +437,11 @@ func loadR(f *family, m mode) {
 // ringCell returns cell k of the window of round i of a 16-cell ring.
 func ringCell(ring Mem, i, k int) Mem { return ring.Offset(4 * ((i + k) % 16)) }
 
-// initRound emits round i (mod 16) of initialisation (feedback of W if
-// initMode, else the one work-mode round).
-func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
+// initRound emits round i (mod 16) on the ring in mode m: rInit feeds W
+// back, rDiscard is a work-mode round whose output is dropped, rWork
+// stores the keystream word, big-endian, to out.
+func initRound(f *family, g *gp, ring, xs Mem, i int, m int, out *Mem) {
+	initMode := m == rInit
 	c := func(k int) Mem { return ringCell(ring, i, k) }
 	// X1 (as [X1, 0, X1, 0]) and X2 for F, through the stack.
 	x1, x2 := xs.Offset(32*i), xs.Offset(32*i+16)
@@ -427,7 +452,7 @@ func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
 	MOVL(g.t.As32(), x2)
 	// W = (X0 ^ R1) + R2 from this round's R1, R2.
 	w := RSI
-	if initMode {
+	if m != rDiscard {
 		if f.avx512 {
 			rjoin(X10)
 			VMOVQ(X10, RAX)
@@ -443,6 +468,13 @@ func initRound(f *family, g *gp, ring, xs Mem, i int, initMode bool) {
 		ORL(g.t.As32(), w.As32())
 		XORL(EAX, w.As32())
 		ADDL(EBX, w.As32())
+	}
+	if m == rWork {
+		// z = W ^ X3, X3 = c2<<16 | c0>>15.
+		brcHalf(g, ring, (i+2)%16, i%16)
+		XORL(w.As32(), g.t.As32())
+		BSWAPL(g.t.As32())
+		MOVL(g.t.As32(), *out)
 	}
 	if f.avx512 {
 		round512(x1, x2)
