@@ -861,7 +861,7 @@ func macStage512(win, p, acc Mem, inMemory, full bool) {
 	}
 	VMOVDQU64(p, M)
 	VGF2P8AFFINEQB_BCST(U8(0), cBitrev, M, M)
-	VPSHUFD(U8(0xb1), win, Ka)           // K_2j, K_2j+1 in lane j
+	VPSHUFD(U8(0xb1), win, Ka)            // K_2j, K_2j+1 in lane j
 	VPSHUFD(U8(0xb1), win.Offset(16), Kb) // K_2j+2, K_2j+3
 	VPCLMULQDQ(U8(0x00), M, Ka, P)
 	VPCLMULQDQ(U8(0x11), M, Ka, Q)
