@@ -30,7 +30,8 @@
 // per lane of a multi-lane kernel ([Lanes] of them), for callers with many
 // independent messages: the packets of a 3GPP stack, or the records a
 // TLCP connection has queued under a ZUC-128 suite (one key, an IV per
-// record).
+// record). Where there is no multi-lane kernel it processes the messages
+// one after the other.
 //
 // # Implementations
 //

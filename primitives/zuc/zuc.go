@@ -87,7 +87,9 @@ func (c *Cipher) init(key, iv []byte) error {
 // Reset restarts the keystream for a new IV under the key c was created
 // with, as if [NewCipher] had been called again, but without allocating and
 // without redoing the key loading. The IV must have the length NewCipher
-// accepts for the key. On error c is unchanged.
+// accepts for the key. On error c is unchanged. The assembly kernels make
+// the first 64 keystream bytes in the same call as the initialisation, so
+// a short message after Reset costs one kernel call.
 //
 // The ZUC-128 record protection of this project's TLCP suites calls it once
 // per record with write_IV XOR the sequence number.
