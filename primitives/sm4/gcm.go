@@ -45,7 +45,7 @@ func (b *Block) NewGCM(nonceSize, tagSize int) (cipher.AEAD, error) {
 	}
 	g := &gcm{b: b, nonceSize: nonceSize, tagSize: tagSize}
 	var h [BlockSize]byte
-	cryptBlock(&b.enc, h[:], h[:])
+	encryptBlock(b, h[:], h[:])
 	g.h = newGHASHKey(&h)
 	return g, nil
 }
@@ -67,20 +67,15 @@ func (g *gcm) counter0(j0 *[BlockSize]byte, nonce []byte) {
 }
 
 // ctr32 encrypts or decrypts src into dst with counter blocks that start at
-// ctr and increment the last 32 bits only, as GCM specifies. It handles at
-// most gcmChunk bytes per call and returns the next counter value.
-func (g *gcm) ctr32(dst, src []byte, prefix *[12]byte, ctr uint32) uint32 {
-	var buf [gcmChunk]byte
-	n := (len(src) + BlockSize - 1) &^ (BlockSize - 1)
-	ks := buf[:n]
-	for i := 0; i < n; i += BlockSize {
-		copy(ks[i:i+12], prefix[:])
-		binary.BigEndian.PutUint32(ks[i+12:], ctr)
-		ctr++
+// ctr and increment the last 32 bits only, as GCM specifies.
+func (g *gcm) ctr32(dst, src []byte, ctr *[2]uint64) {
+	n := len(src) &^ (BlockSize - 1)
+	ctr32Blocks(g.b, dst[:n], src[:n], ctr)
+	if n < len(src) {
+		var ks [BlockSize]byte
+		ctr32Blocks(g.b, ks[:], ks[:], ctr)
+		subtle.XORBytes(dst[n:], src[n:], ks[:])
 	}
-	cryptBlocks(&g.b.enc, ks, ks)
-	subtle.XORBytes(dst, src, ks)
-	return ctr
 }
 
 func (g *gcm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
@@ -100,16 +95,16 @@ func (g *gcm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 
 	var j0, tagMask [BlockSize]byte
 	g.counter0(&j0, nonce)
-	cryptBlock(&g.b.enc, tagMask[:], j0[:])
-	prefix := (*[12]byte)(j0[:12])
-	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
+	encryptBlock(g.b, tagMask[:], j0[:])
+	ctr := [2]uint64{binary.BigEndian.Uint64(j0[0:]), binary.BigEndian.Uint64(j0[8:])}
+	ctr[1] = ctr[1]&^0xffffffff | uint64(uint32(ctr[1])+1)
 
 	var y ghashState
 	y.update(&g.h, additionalData)
 	ct := out[:len(plaintext)]
 	for src, d := plaintext, ct; len(src) > 0; {
 		n := min(len(src), gcmChunk)
-		ctr = g.ctr32(d[:n], src[:n], prefix, ctr)
+		g.ctr32(d[:n], src[:n], &ctr)
 		y.update(&g.h, d[:n])
 		src, d = src[n:], d[n:]
 	}
@@ -145,9 +140,9 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 
 	var j0, tagMask [BlockSize]byte
 	g.counter0(&j0, nonce)
-	cryptBlock(&g.b.enc, tagMask[:], j0[:])
-	prefix := (*[12]byte)(j0[:12])
-	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
+	encryptBlock(g.b, tagMask[:], j0[:])
+	ctr := [2]uint64{binary.BigEndian.Uint64(j0[0:]), binary.BigEndian.Uint64(j0[8:])}
+	ctr[1] = ctr[1]&^0xffffffff | uint64(uint32(ctr[1])+1)
 
 	// Each chunk is hashed before it is decrypted, so this also works in
 	// place. The plaintext is wiped below if the tag turns out wrong.
@@ -156,7 +151,7 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 	for src, d := ciphertext, out; len(src) > 0; {
 		n := min(len(src), gcmChunk)
 		y.update(&g.h, src[:n])
-		ctr = g.ctr32(d[:n], src[:n], prefix, ctr)
+		g.ctr32(d[:n], src[:n], &ctr)
 		src, d = src[n:], d[n:]
 	}
 	y.updateLengths(&g.h, len(additionalData), len(ciphertext))

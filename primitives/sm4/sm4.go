@@ -32,8 +32,9 @@ func (k KeySizeError) Error() string {
 // CBC, CTR and GCM to an implementation that works on many blocks at a time.
 // A Block is safe for concurrent use.
 type Block struct {
-	enc [rounds]uint32 // round keys rk0…rk31
-	dec [rounds]uint32 // the same keys in reverse order
+	enc  [rounds]uint32 // round keys rk0…rk31
+	dec  [rounds]uint32 // the same keys in reverse order
+	arch archKeys       // the keys in the forms some kernels want
 }
 
 // NewCipher returns an SM4 [cipher.Block] (a *[Block]) for a 16-byte key.
@@ -42,8 +43,13 @@ func NewCipher(key []byte) (cipher.Block, error) {
 		return nil, KeySizeError(len(key))
 	}
 	b := new(Block)
-	expandKey(key, &b.enc, &b.dec)
+	b.init(key)
 	return b, nil
+}
+
+func (b *Block) init(key []byte) {
+	expandKey(key, &b.enc, &b.dec)
+	b.arch.init(&b.enc, &b.dec)
 }
 
 // BlockSize returns [BlockSize].
@@ -61,7 +67,7 @@ func (b *Block) Encrypt(dst, src []byte) {
 	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
-	cryptBlock(&b.enc, dst, src)
+	encryptBlock(b, dst, src)
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must overlap
@@ -76,7 +82,7 @@ func (b *Block) Decrypt(dst, src []byte) {
 	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
-	cryptBlock(&b.dec, dst, src)
+	decryptBlock(b, dst, src)
 }
 
 // encryptBlocks encrypts whole blocks of src into dst (ECB) through the

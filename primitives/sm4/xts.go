@@ -43,8 +43,8 @@ func newXTS(key []byte, gb bool) (*XTS, error) {
 		return nil, errors.New("sm4: XTS key must be 32 bytes (data key ‖ tweak key)")
 	}
 	x := &XTS{gb: gb}
-	expandKey(key[:KeySize], &x.data.enc, &x.data.dec)
-	expandKey(key[KeySize:], &x.tweak.enc, &x.tweak.dec)
+	x.data.init(key[:KeySize])
+	x.tweak.init(key[KeySize:])
 	return x, nil
 }
 
@@ -161,7 +161,7 @@ func (x *XTS) crypt(dst, src []byte, tweak *[BlockSize]byte, encrypt bool) error
 		return errors.New("sm4: invalid buffer overlap")
 	}
 	var e [BlockSize]byte
-	cryptBlock(&x.tweak.enc, e[:], tweak[:])
+	encryptBlock(&x.tweak, e[:], tweak[:])
 	t := xtsTweak{gb: x.gb}
 	t.load(&e)
 

@@ -1,0 +1,252 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The latency kernels process one block at a time for the serial modes
+// (Encrypt of one block, CBC encryption, CCM's CBC-MAC), where the time of
+// one block's 32 dependent rounds is all that counts.
+//
+// They keep the state words in the A1 domain, yᵢ = A1·xᵢ byte-wise (A1 is
+// the input map of the GFNI S-box, see sboxmath), so a round needs no input
+// affine step: with kk the round keys mapped the same way (latKeys),
+//
+//	u_i     = y_{i+1} ⊕ y_{i+2} ⊕ y_{i+3} ⊕ kk_i ⊕ K0  (= A1·t ⊕ C1)
+//	y_{i+4} = y_i ⊕ K0 ⊕ E0·w ⊕ R8(E1·w) ⊕ R16(E1·w) ⊕ R24(E2·w),  w = inv(u_i)
+//
+// where the three products are VGF2P8AFFINEINVQB of u with three matrices
+// and Rk rotates 32-bit words. Every round is then one GFNI step (3 cycles),
+// one rotation (2 on Zen 5) and two XOR levels on the critical path, about
+// 9 cycles, instead of about 14 for the plain round. u_{i+1} is formed as
+// G_i ⊕ E0·w ⊕ (the rotated terms), with G_i = y_i ⊕ y_{i+2} ⊕ y_{i+3} ⊕ kk_{i+1}
+// computed off the critical path.
+//
+// Register allocation (XMM, lane 0 meaningful): X0-X3 y words, X4 u, X5 G,
+// X6-X8 the three products, X9-X10 rotation temporaries, X11 K0, X12 the
+// next plaintext, X13-X15 temporaries.
+
+func k0() Mem { return global("latK0", dword(consts.K0)) }
+
+// genLatKeys emits latKeys, which maps the round keys into the A1 domain.
+func genLatKeys() {
+	TEXT("latKeysGFNI", NOSPLIT, "func(rk *[32]uint32, kk *[36]uint32)")
+	Doc("latKeysGFNI sets kk to the round keys mapped for the GFNI latency kernels.")
+	rk := Load(Param("rk"), RAX)
+	kk := Load(Param("kk"), RDX)
+	for j := 0; j < 8; j++ {
+		VMOVDQU(Mem{Base: rk, Disp: 16 * j}, X0)
+		VGF2P8AFFINEQB(U8(consts.C1), gfniA1().Offset(0), X0, X0)
+		VPXOR(k0(), X0, X0)
+		VMOVDQU(X0, Mem{Base: kk, Disp: 16 * j})
+	}
+	VPXOR(X0, X0, X0)
+	VMOVDQU(X0, Mem{Base: kk, Disp: 128})
+	RET()
+}
+
+// genLatency emits the single-block, CBC-encryption and CBC-MAC kernels.
+// The AES-NI flavour has no latency domain: it runs the plain rounds on one
+// block, its words spread over lane 0 of four registers, with the round keys
+// as they are.
+func genLatency(s isa) {
+	k := "kk *[36]uint32"
+	if !s.gfni {
+		k = "rk *[32]uint32"
+	}
+	s.latencyKernel("encryptBlock"+s.suffix, "func("+k+", dst, src *[16]byte)", latBlock)
+	s.latencyKernel("cbcEnc"+s.suffix, "func("+k+", iv *[16]byte, dst, src []byte)", latCBC)
+	s.latencyKernel("cbcMAC"+s.suffix, "func("+k+", x *[16]byte, src []byte)", latMAC)
+}
+
+type latMode int
+
+const (
+	latBlock latMode = iota
+	latCBC
+	latMAC
+)
+
+func (s isa) latencyKernel(name, sig string, mode latMode) {
+	TEXT(name, NOSPLIT, sig)
+	switch mode {
+	case latBlock:
+		Doc(name + " encrypts one block with the latency-domain round keys kk.")
+	case latCBC:
+		Doc(name + " encrypts len(src)/16 blocks in CBC mode and sets iv to the last ciphertext block.")
+	case latMAC:
+		Doc(name + " sets x = E(x ⊕ b) for each 16-byte block b of src in turn (CBC-MAC).")
+	}
+	kk := Load(Param(s.keyParam()), RAX)
+	var chain, dst, src, n Register
+	switch mode {
+	case latBlock:
+		dst = Load(Param("dst"), RDI)
+		src = Load(Param("src"), RSI)
+	case latCBC:
+		chain = Load(Param("iv"), RDX)
+		dst = Load(Param("dst").Base(), RDI)
+		src = Load(Param("src").Base(), RSI)
+		n = Load(Param("src").Len(), RCX)
+	case latMAC:
+		chain = Load(Param("x"), RDX)
+		src = Load(Param("src").Base(), RSI)
+		n = Load(Param("src").Len(), RCX)
+	}
+	y := [4]Register{X0, X1, X2, X3}
+	if s.gfni {
+		VMOVDQU(k0(), X11)
+	}
+
+	// The state before a block is the previous block's y32…y35, whose
+	// words in reverse order are A1 applied to the previous ciphertext (or
+	// the IV, or zero for a single block).
+	if mode == latBlock {
+		for _, r := range y {
+			VPXOR(r, r, r)
+		}
+	} else {
+		VMOVDQU(Mem{Base: chain}, X13)
+		VPSHUFB(bswapMask().Offset(0), X13, X13)
+		s.mapIn(X13)
+		VPSHUFD(U8(3), X13, y[0]) // y32 = word 3
+		VPSHUFD(U8(2), X13, y[1])
+		VPSHUFD(U8(1), X13, y[2])
+		VMOVDQA(X13, y[3]) // y35 = word 0
+		Label(name + "Loop")
+		CMPQ(n, U8(16))
+		JB(LabelRef(name + "Done"))
+	}
+
+	// Next input: y_j = A1·P_j ⊕ y_{35−j}.
+	VMOVDQU(Mem{Base: src}, X12)
+	VPSHUFB(bswapMask().Offset(0), X12, X12)
+	s.mapIn(X12)
+	VPSHUFD(U8(1), X12, X13)
+	VPSHUFD(U8(2), X12, X14)
+	VPSHUFD(U8(3), X12, X15)
+	VPXOR(y[3], X12, X12) // new y0
+	VPXOR(y[2], X13, X13) // new y1
+	VPXOR(y[1], X14, X14) // new y2
+	VPXOR(y[0], X15, y[3])
+	VMOVDQA(X14, y[2])
+	VMOVDQA(X13, y[1])
+	VMOVDQA(X12, y[0])
+	if s.gfni {
+		// u_0 = y1 ⊕ y2 ⊕ y3 ⊕ kk_0 ⊕ K0.
+		VPXOR(y[1], y[2], X4)
+		VPXOR(y[3], X4, X4)
+		VPXOR(Mem{Base: kk}, X4, X4)
+		VPXOR(X11, X4, X4)
+		for i := 0; i < 32; i++ {
+			s.latencyRound(i, y, kk)
+		}
+	} else {
+		s.rounds([]group{{x: [4]int{0, 1, 2, 3}, t: [3]int{4, 5, 6}}}, kk, 7)
+	}
+
+	// Output [y35, y34, y33, y32] mapped back.
+	VPUNPCKLDQ(y[2], y[3], X13)
+	VPUNPCKLDQ(y[0], y[1], X14)
+	VPUNPCKLQDQ(X14, X13, X13)
+	s.mapOut(X13)
+	VPSHUFB(bswapMask().Offset(0), X13, X13)
+	switch mode {
+	case latBlock:
+		VMOVDQU(X13, Mem{Base: dst})
+		RET()
+		return
+	case latCBC:
+		VMOVDQU(X13, Mem{Base: dst})
+		ADDQ(U8(16), dst)
+	}
+	ADDQ(U8(16), src)
+	SUBQ(U8(16), n)
+	JMP(LabelRef(name + "Loop"))
+
+	Label(name + "Done")
+	// The chaining value is the reverse of the y words, mapped back.
+	VPUNPCKLDQ(y[2], y[3], X13)
+	VPUNPCKLDQ(y[0], y[1], X14)
+	VPUNPCKLQDQ(X14, X13, X13)
+	s.mapOut(X13)
+	VPSHUFB(bswapMask().Offset(0), X13, X13)
+	VMOVDQU(X13, Mem{Base: chain})
+	RET()
+}
+
+// keyParam names the kernels' key argument: latency-domain keys for GFNI,
+// plain round keys for AES-NI.
+func (s isa) keyParam() string {
+	if s.gfni {
+		return "kk"
+	}
+	return "rk"
+}
+
+// mapIn and mapOut move words into and out of the A1 domain.
+func (s isa) mapIn(r Register) {
+	if s.gfni {
+		VGF2P8AFFINEQB(U8(0), gfniA1().Offset(0), r, r)
+	}
+}
+
+func (s isa) mapOut(r Register) {
+	if s.gfni {
+		VGF2P8AFFINEQB(U8(0), matrixConst("gfniA1Inv", consts.A1Inv).Offset(0), r, r)
+	}
+}
+
+func (s isa) latencyRound(i int, y [4]Register, kk Register) {
+	yi, y2, y3 := y[i%4], y[(i+2)%4], y[(i+3)%4]
+	u, g := X4, X5
+	e0, e1, e2, a, b := X6, X7, X8, X9, X10
+	last := i == 31
+	Commentf("Round %d.", i)
+	if !last {
+		// G = y_i ⊕ y_{i+2} ⊕ y_{i+3} ⊕ kk_{i+1}, from the old y_i.
+		next := Mem{Base: kk, Disp: 4 * (i + 1)}
+		if s.evex {
+			VPXORD(y2, yi, g)
+			VPTERNLOGD_BCST(U8(0x96), next, y3, g)
+		} else {
+			VPXOR(y2, yi, g)
+			VPXOR(y3, g, g)
+			VPXOR(next, g, g) // lane 0 is kk_{i+1}; kk is padded
+		}
+	}
+	VPXOR(X11, yi, yi)
+	VGF2P8AFFINEINVQB(U8(0), matrixConst("latE0", consts.E0).Offset(0), u, e0)
+	VGF2P8AFFINEINVQB(U8(0), matrixConst("latE1", consts.E1).Offset(0), u, e1)
+	VGF2P8AFFINEINVQB(U8(0), matrixConst("latE2", consts.E2).Offset(0), u, e2)
+	if !last {
+		VPXOR(e0, g, g)
+	}
+	if s.evex {
+		VPROLD(U8(8), e1, a)
+		VPROLD(U8(16), e1, b)
+		VPROLD(U8(24), e2, e2)
+		VPTERNLOGD(U8(0x96), e2, b, a)
+		if !last {
+			VPXORD(a, g, u)
+		}
+		VPTERNLOGD(U8(0x96), a, e0, yi)
+		return
+	}
+	VPSHUFB(rotMask(1).Offset(0), e1, a)
+	VPSHUFB(rotMask(2).Offset(0), e1, b)
+	VPSHUFB(rotMask(3).Offset(0), e2, e2)
+	VPXOR(b, a, a)
+	VPXOR(e2, a, a)
+	if !last {
+		VPXOR(a, g, u)
+	}
+	VPXOR(e0, yi, yi)
+	VPXOR(a, yi, yi)
+}

@@ -1,0 +1,118 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+//go:build !purego
+
+package sm4
+
+import (
+	"debug/elf"
+	"debug/gosym"
+	"os"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+)
+
+// TestExpectedKernels reads the CPU's features from /proc/cpuinfo, not
+// through golang.org/x/sys/cpu, and checks that every kernel the CPU can
+// run is registered as available, so that a broken feature check cannot
+// silently fall back to slower code.
+func TestExpectedKernels(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/cpuinfo")
+	}
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		t.Skip(err)
+	}
+	var flags []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "flags" {
+			flags = strings.Fields(v)
+			break
+		}
+	}
+	has := func(fs ...string) bool {
+		for _, f := range fs {
+			if !slices.Contains(flags, f) {
+				return false
+			}
+		}
+		return true
+	}
+	// x/sys/cpu reports GFNI and VAES only with AVX-512 (see sm4_amd64.go),
+	// hence avx512f in the AVX2 rows.
+	want := map[string]bool{
+		"gfni-avx512": has("avx512f", "avx512bw", "avx512vl", "gfni", "vpclmulqdq", "pclmulqdq"),
+		"gfni-avx2":   has("avx2", "gfni", "pclmulqdq", "avx512f"),
+		"vaes-avx2":   has("avx2", "vaes", "aes", "pclmulqdq", "avx512f"),
+		"aesni-avx2":  has("avx2", "aes", "pclmulqdq"),
+	}
+	got := impl.List("sm4")
+	for name, ok := range want {
+		if ok != slices.Contains(got, name) {
+			t.Errorf("kernel %s: CPU supports it: %v, registered as available: %v", name, ok, !ok)
+		}
+	}
+	t.Logf("kernels on this CPU: %v", got)
+}
+
+// TestAVX2KernelsHaveNoEVEX checks the machine code of the kernels meant for
+// CPUs without AVX-512 for EVEX-encoded instructions: the Go assembler picks
+// EVEX when the operands need it (X16-X31, masks, some forms), and such a
+// kernel would still pass every test on an AVX-512 machine. It reads this
+// test binary's own text with the line table: every assembly source line is
+// one instruction, so an instruction starts where the line changes, and an
+// EVEX instruction starts with the byte 0x62.
+func TestAVX2KernelsHaveNoEVEX(t *testing.T) {
+	f, err := elf.Open(os.Args[0])
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	text, pcln := f.Section(".text"), f.Section(".gopclntab")
+	if text == nil || pcln == nil {
+		t.Skip("no .text or .gopclntab")
+	}
+	code, err := text.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pclnData, err := pcln.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := gosym.NewTable(nil, gosym.NewLineTable(pclnData, text.Addr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernel := regexp.MustCompile(`/sm4\.([a-zA-Z0-9]+(GFNI256|VAES256|AESNI128)|latKeysGFNI)$`)
+	funcs, insns := 0, 0
+	for _, fn := range tab.Funcs {
+		if !kernel.MatchString(fn.Name) {
+			continue
+		}
+		funcs++
+		last := -1
+		for pc := fn.Entry; pc < fn.End; pc++ {
+			_, line, _ := tab.PCToLine(pc)
+			if line == last {
+				continue
+			}
+			last = line
+			insns++
+			if code[pc-text.Addr] == 0x62 {
+				t.Errorf("%s: EVEX instruction at sm4_amd64.s:%d", fn.Name, line)
+			}
+		}
+	}
+	if funcs < 19 || insns < 5000 {
+		t.Fatalf("found only %d AVX2 kernels with %d instructions", funcs, insns)
+	}
+}
