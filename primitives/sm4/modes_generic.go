@@ -31,7 +31,7 @@ func ctrBlocksGeneric(b *Block, dst, src []byte, ctr *[2]uint64) {
 				hi++
 			}
 		}
-		cryptBlocks(&b.enc, buf[:n], buf[:n])
+		cryptBlocks(b, false, buf[:n], buf[:n])
 		subtle.XORBytes(dst[:n], src[:n], buf[:n])
 		dst, src = dst[n:], src[n:]
 	}
@@ -48,7 +48,7 @@ func ctr32BlocksGeneric(b *Block, dst, src []byte, ctr *[2]uint64) {
 			binary.BigEndian.PutUint64(buf[i+8:], lo)
 			lo = lo&^0xffffffff | uint64(uint32(lo)+1)
 		}
-		cryptBlocks(&b.enc, buf[:n], buf[:n])
+		cryptBlocks(b, false, buf[:n], buf[:n])
 		subtle.XORBytes(dst[:n], src[:n], buf[:n])
 		dst, src = dst[n:], src[n:]
 	}
@@ -63,7 +63,7 @@ func cbcDecryptGeneric(b *Block, iv *[16]byte, dst, src []byte) {
 	for len(src) >= BlockSize {
 		n := min(len(src)&^(BlockSize-1), genericChunk)
 		out := buf[:n]
-		cryptBlocks(&b.dec, out, src[:n])
+		cryptBlocks(b, true, out, src[:n])
 		subtle.XORBytes(out[:BlockSize], out[:BlockSize], iv[:])
 		subtle.XORBytes(out[BlockSize:], out[BlockSize:], src[:n-BlockSize])
 		copy(iv[:], src[n-BlockSize:n])

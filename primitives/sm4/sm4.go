@@ -88,5 +88,5 @@ func (b *Block) Decrypt(dst, src []byte) {
 // encryptBlocks encrypts whole blocks of src into dst (ECB) through the
 // bulk kernel. The tests use it to check that kernel directly.
 func (b *Block) encryptBlocks(dst, src []byte) {
-	cryptBlocks(&b.enc, dst, src)
+	cryptBlocks(b, false, dst, src)
 }

@@ -89,19 +89,23 @@ func decryptBlock(b *Block, dst, src []byte) {
 	}
 }
 
-// cryptBlocks processes len(src)/BlockSize whole blocks independently (ECB)
-// with the round keys rk.
-func cryptBlocks(rk *[rounds]uint32, dst, src []byte) {
+// cryptBlocks encrypts (or decrypts) len(src)/BlockSize whole blocks
+// independently (ECB).
+func cryptBlocks(b *Block, decrypt bool, dst, src []byte) {
+	rk, kk := &b.enc, &b.arch.latEnc
+	if decrypt {
+		rk, kk = &b.dec, &b.arch.latDec
+	}
 	n := len(src) &^ (BlockSize - 1)
 	src, dst = src[:n], dst[:n]
 	var buf [groupGFNI512]byte
 	switch {
 	case useGFNI512:
 		full := n &^ (groupGFNI512 - 1)
-		ecbGFNI512(rk, dst, src)
+		ecbGFNI512(kk, dst, src)
 		if full < n {
 			copy(buf[:], src[full:])
-			ecbGFNI512(rk, buf[:], buf[:])
+			ecbGFNI512(kk, buf[:], buf[:])
 			copy(dst[full:], buf[:])
 		}
 	case useGFNI256:
@@ -154,7 +158,7 @@ func ctrBlocks(b *Block, dst, src []byte, ctr *[2]uint64) {
 	switch {
 	case useGFNI512:
 		g = groupGFNI512
-		ctrGFNI512(&b.enc, dst, src, ctr)
+		ctrGFNI512(&b.arch.latEnc, dst, src, ctr)
 	case useGFNI256:
 		g = groupGFNI256
 		ctrGFNI256(&b.enc, dst, src, ctr)
@@ -172,7 +176,7 @@ func ctrBlocks(b *Block, dst, src []byte, ctr *[2]uint64) {
 		copy(buf[:], src[full:])
 		switch {
 		case useGFNI512:
-			ctrGFNI512(&b.enc, buf[:g], buf[:g], ctr)
+			ctrGFNI512(&b.arch.latEnc, buf[:g], buf[:g], ctr)
 		case useGFNI256:
 			ctrGFNI256(&b.enc, buf[:g], buf[:g], ctr)
 		case useVAES256:
@@ -204,7 +208,7 @@ func ctr32Blocks(b *Block, dst, src []byte, ctr *[2]uint64) {
 	switch {
 	case useGFNI512:
 		g = groupGFNI512
-		ctr32GFNI512(&b.enc, dst, src, ctr)
+		ctr32GFNI512(&b.arch.latEnc, dst, src, ctr)
 	case useGFNI256:
 		g = groupGFNI256
 		ctr32GFNI256(&b.enc, dst, src, ctr)
@@ -222,7 +226,7 @@ func ctr32Blocks(b *Block, dst, src []byte, ctr *[2]uint64) {
 		copy(buf[:], src[full:])
 		switch {
 		case useGFNI512:
-			ctr32GFNI512(&b.enc, buf[:g], buf[:g], ctr)
+			ctr32GFNI512(&b.arch.latEnc, buf[:g], buf[:g], ctr)
 		case useGFNI256:
 			ctr32GFNI256(&b.enc, buf[:g], buf[:g], ctr)
 		case useVAES256:
@@ -247,7 +251,7 @@ func cbcDecryptBlocks(b *Block, iv *[16]byte, dst, src []byte) {
 	switch {
 	case useGFNI512:
 		g = groupGFNI512
-		cbcDecGFNI512(&b.dec, iv, dst, src)
+		cbcDecGFNI512(&b.arch.latDec, iv, dst, src)
 	case useGFNI256:
 		g = groupGFNI256
 		cbcDecGFNI256(&b.dec, iv, dst, src)
@@ -269,7 +273,7 @@ func cbcDecryptBlocks(b *Block, iv *[16]byte, dst, src []byte) {
 		copy(buf[:], src[full:])
 		switch {
 		case useGFNI512:
-			cbcDecGFNI512(&b.dec, iv, buf[:g], buf[:g])
+			cbcDecGFNI512(&b.arch.latDec, iv, buf[:g], buf[:g])
 		case useGFNI256:
 			cbcDecGFNI256(&b.dec, iv, buf[:g], buf[:g])
 		case useVAES256:

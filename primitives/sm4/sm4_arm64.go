@@ -35,7 +35,13 @@ func (*archKeys) init(enc, dec *[rounds]uint32) {}
 func encryptBlock(b *Block, dst, src []byte) { cryptBlockGeneric(&b.enc, dst, src) }
 func decryptBlock(b *Block, dst, src []byte) { cryptBlockGeneric(&b.dec, dst, src) }
 
-func cryptBlocks(rk *[rounds]uint32, dst, src []byte) { cryptBlocksGeneric(rk, dst, src) }
+func cryptBlocks(b *Block, decrypt bool, dst, src []byte) {
+	if decrypt {
+		cryptBlocksGeneric(&b.dec, dst, src)
+		return
+	}
+	cryptBlocksGeneric(&b.enc, dst, src)
+}
 
 func ctrBlocks(b *Block, dst, src []byte, ctr *[2]uint64)   { ctrBlocksGeneric(b, dst, src, ctr) }
 func ctr32Blocks(b *Block, dst, src []byte, ctr *[2]uint64) { ctr32BlocksGeneric(b, dst, src, ctr) }

@@ -131,10 +131,6 @@ func (t *xtsTweak) mulAlpha() {
 // blocks runs whole blocks of src through XEX under successive tweaks,
 // starting at t, which it advances past them.
 func (x *XTS) blocks(dst, src []byte, t *xtsTweak, encrypt bool) {
-	rk := &x.data.dec
-	if encrypt {
-		rk = &x.data.enc
-	}
 	var tw, buf [xtsChunk]byte
 	for len(src) > 0 {
 		n := min(len(src), xtsChunk)
@@ -143,7 +139,7 @@ func (x *XTS) blocks(dst, src []byte, t *xtsTweak, encrypt bool) {
 			t.mulAlpha()
 		}
 		subtle.XORBytes(buf[:n], src[:n], tw[:n])
-		cryptBlocks(rk, buf[:n], buf[:n])
+		cryptBlocks(&x.data, !encrypt, buf[:n], buf[:n])
 		subtle.XORBytes(dst[:n], buf[:n], tw[:n])
 		dst, src = dst[n:], src[n:]
 	}

@@ -37,7 +37,7 @@ type isa struct {
 }
 
 var (
-	isaGFNI512  = isa{"GFNI512", 64, true, true, 4}
+	isaGFNI512  = isa{"GFNI512", 64, true, true, 3}
 	isaGFNI256  = isa{"GFNI256", 32, false, true, 2}
 	isaVAES256  = isa{"VAES256", 32, false, false, 2}
 	isaAESNI128 = isa{"AESNI128", 16, false, false, 2}
@@ -155,6 +155,11 @@ func matrixConst(name string, m uint64) Mem { return global(name, qword(m)) }
 func gfniA1() Mem { return matrixConst("gfniA1", consts.A1) }
 func gfniA2() Mem { return matrixConst("gfniA2", consts.A2) }
 
+func gfniA1Inv() Mem { return matrixConst("gfniA1Inv", consts.A1Inv) }
+func latE(i int) Mem {
+	return matrixConst(fmt.Sprintf("latE%d", i), [3]uint64{consts.E0, consts.E1, consts.E2}[i])
+}
+
 // invShiftRows undoes the ShiftRows step of AESENCLAST in advance: AES
 // state byte r+4c moves to r+4((c−r) mod 4), so that after ShiftRows every
 // byte is back where it was.
@@ -194,18 +199,31 @@ func (s isa) iota() Mem {
 func ones() Mem { return global("ones32", dword(1)) }
 
 // group is the registers of one group of blocks: the four state words and
-// three temporaries. The transpositions permute them.
+// three temporaries (five in the A1-domain rounds). The transpositions
+// permute them.
 type group struct {
 	x [4]int
-	t [3]int
+	t []int
 }
 
-// groupsFrom assigns registers from first on, seven per group.
-func groupsFrom(n, first int) []group {
+// perGroup is the number of registers a group takes.
+func (s isa) perGroup() int {
+	if s.ydomain() {
+		return 9
+	}
+	return 7
+}
+
+// groupsFrom assigns registers from 0 on.
+func (s isa) groupsFrom(n int) []group {
 	gs := make([]group, n)
+	k := s.perGroup()
 	for g := range gs {
-		r := first + 7*g
-		gs[g] = group{x: [4]int{r, r + 1, r + 2, r + 3}, t: [3]int{r + 4, r + 5, r + 6}}
+		r := k * g
+		gs[g] = group{x: [4]int{r, r + 1, r + 2, r + 3}}
+		for j := 4; j < k; j++ {
+			gs[g].t = append(gs[g].t, r+j)
+		}
 	}
 	return gs
 }
@@ -226,7 +244,7 @@ func (s isa) transpose(g *group) {
 	VPUNPCKHQDQ(r3, r1, r3)
 	old := *g
 	g.x = [4]int{old.x[0], old.t[0], old.x[2], old.x[3]}
-	g.t = [3]int{old.x[1], old.t[1], old.t[2]}
+	g.t = append([]int{old.x[1]}, old.t[1:]...)
 }
 
 // load and store move a whole vector register from and to memory.
@@ -255,15 +273,53 @@ func (s isa) loadGroup(g *group, base Register, off int) {
 		VPSHUFB(bswapMask(), s.v(g.x[d]), s.v(g.x[d]))
 	}
 	s.transpose(g)
+	s.mapGroupIn(g)
+}
+
+// mapGroupIn and mapGroupOut move a group's words into and out of the A1
+// domain when the rounds work there.
+func (s isa) mapGroupIn(g *group) {
+	if s.ydomain() {
+		for d := 0; d < 4; d++ {
+			VGF2P8AFFINEQB(U8(0), gfniA1(), s.v(g.x[d]), s.v(g.x[d]))
+		}
+	}
+}
+
+func (s isa) mapGroupOut(g *group) {
+	if s.ydomain() {
+		for d := 0; d < 4; d++ {
+			VGF2P8AFFINEQB(U8(0), gfniA1Inv(), s.v(g.x[d]), s.v(g.x[d]))
+		}
+	}
 }
 
 // finishGroup brings the state after 32 rounds back to blocks: the output
 // is X35, X34, X33, X32, which after 32 rounds sit in x3, x2, x1, x0.
 func (s isa) finishGroup(g *group) {
+	s.mapGroupOut(g)
 	g.x = [4]int{g.x[3], g.x[2], g.x[1], g.x[0]}
 	s.transpose(g)
 	for d := 0; d < 4; d++ {
 		VPSHUFB(bswapMask(), s.v(g.x[d]), s.v(g.x[d]))
+	}
+}
+
+// ydomain reports whether the bulk rounds work in the A1 domain (see
+// latency.go) with the latency keys; that takes the round from about 19
+// to 10 cycles of latency, which on AVX-512 is what limits the bulk
+// kernels. The AVX2 flavours have too few registers for it.
+func (s isa) ydomain() bool { return s.evex && s.gfni }
+
+// Registers of the A1-domain rounds: the matrices E0-E2 stay loaded.
+var yE = [3]VecPhysical{Z29, Z30, Z31}
+
+// loadConstants loads the constants the rounds keep in registers.
+func (s isa) loadConstants() {
+	if s.ydomain() {
+		for i, r := range yE {
+			VMOVDQU64(latE(i), r)
+		}
 	}
 }
 
@@ -274,6 +330,10 @@ func (s isa) finishGroup(g *group) {
 // kernels small; the loop branch costs nothing measurable next to a round.
 // R10 and R11 are the loop's key pointer and end.
 func (s isa) rounds(gs []group, rk Register, kreg int) {
+	if s.ydomain() {
+		s.roundsY(gs, rk)
+		return
+	}
 	labelCount++
 	loop := fmt.Sprintf("rounds%d", labelCount)
 	MOVQ(rk, R10)
@@ -312,8 +372,9 @@ func (s isa) round(i int, gs []group, rk Register, kreg int) {
 	}
 	// t = S(t) bytewise
 	if s.gfni {
-		each(func(x [4]Register, t, u, w Register) { VGF2P8AFFINEQB(U8(consts.C1), gfniA1(), t, t) })
-		each(func(x [4]Register, t, u, w Register) { VGF2P8AFFINEINVQB(U8(consts.C2), gfniA2(), t, t) })
+		a1, a2 := gfniA1(), gfniA2()
+		each(func(x [4]Register, t, u, w Register) { VGF2P8AFFINEQB(U8(consts.C1), a1, t, t) })
+		each(func(x [4]Register, t, u, w Register) { VGF2P8AFFINEINVQB(U8(consts.C2), a2, t, t) })
 	} else {
 		each(func(x [4]Register, t, u, w Register) { VPSHUFB(invShiftRows(), t, t) })
 		s.nibbleAffine(each, "pre", consts.Pre)
@@ -359,4 +420,74 @@ func (s isa) nibbleAffine(each func(func(x [4]Register, t, u, w Register)), name
 	each(func(x [4]Register, t, u, w Register) { VMOVDQU(hi, w) })
 	each(func(x [4]Register, t, u, w Register) { VPSHUFB(u, w, u) })
 	each(func(x [4]Register, t, u, w Register) { VPXOR(u, t, t) })
+}
+
+
+// roundsY runs the 32 rounds in the A1 domain (the bulk form of the
+// latency kernels' rounds, see latency.go) over the groups, with the
+// latency keys at kk. Per group: y0-y3 in x, then u, G, e0, e1, e2 in t;
+// after the three GFNI steps u holds the rotated terms and then u of the
+// next round.
+//
+//	u_0     = y1 ⊕ y2 ⊕ y3 ⊕ kk_0
+//	e_j     = E_j·inv(u_i)
+//	G_i     = y_i ⊕ y_{i+2} ⊕ y_{i+3} ⊕ kk_{i+1}
+//	u_{i+1} = G_i ⊕ e0 ⊕ (R8 e1 ⊕ R16 e1 ⊕ R24 e2)
+//	y_{i+4} = y_i ⊕ G_i ⊕ u_{i+1}
+func (s isa) roundsY(gs []group, kk Register) {
+	type regs struct {
+		y                [4]Register
+		u, g, e0, e1, e2 Register
+	}
+	rs := make([]regs, len(gs))
+	for i, gr := range gs {
+		rs[i] = regs{
+			y: [4]Register{s.v(gr.x[0]), s.v(gr.x[1]), s.v(gr.x[2]), s.v(gr.x[3])},
+			u: s.v(gr.t[0]), g: s.v(gr.t[1]), e0: s.v(gr.t[2]), e1: s.v(gr.t[3]), e2: s.v(gr.t[4]),
+		}
+	}
+	each := func(f func(r *regs)) {
+		for g := range rs {
+			f(&rs[g])
+		}
+	}
+	key := func(i int) Mem { return Mem{Base: R10, Disp: 4 * i} }
+	round := func(i int, last bool) {
+		Commentf("Round %d.", i)
+		yi, y2, y3 := i%4, (i+2)%4, (i+3)%4
+		if !last {
+			each(func(r *regs) { VPXORD(r.y[y2], r.y[yi], r.g) })
+			each(func(r *regs) { VPTERNLOGD_BCST(U8(0x96), key(i+1), r.y[y3], r.g) })
+		}
+		each(func(r *regs) { VGF2P8AFFINEINVQB(U8(0), yE[0], r.u, r.e0) })
+		each(func(r *regs) { VGF2P8AFFINEINVQB(U8(0), yE[1], r.u, r.e1) })
+		each(func(r *regs) { VGF2P8AFFINEINVQB(U8(0), yE[2], r.u, r.e2) })
+		each(func(r *regs) { VPROLD(U8(8), r.e1, r.u) })
+		each(func(r *regs) { VPROLD(U8(16), r.e1, r.e1) })
+		each(func(r *regs) { VPROLD(U8(24), r.e2, r.e2) })
+		each(func(r *regs) { VPTERNLOGD(U8(0x96), r.e2, r.e1, r.u) })
+		if last {
+			each(func(r *regs) { VPTERNLOGD(U8(0x96), r.u, r.e0, r.y[yi]) })
+			return
+		}
+		each(func(r *regs) { VPXORD(r.g, r.e0, r.e0) })
+		each(func(r *regs) { VPXORD(r.e0, r.u, r.u) })
+		each(func(r *regs) { VPTERNLOGD(U8(0x96), r.u, r.g, r.y[yi]) })
+	}
+	MOVQ(kk, R10)
+	each(func(r *regs) { VPXORD_BCST(key(0), r.y[1], r.u) })
+	each(func(r *regs) { VPTERNLOGD(U8(0x96), r.y[3], r.y[2], r.u) })
+	labelCount++
+	loop := fmt.Sprintf("rounds%d", labelCount)
+	LEAQ(Mem{Base: kk, Disp: 112}, R11)
+	Label(loop)
+	for i := 0; i < 4; i++ {
+		round(i, false)
+	}
+	ADDQ(U8(16), R10)
+	CMPQ(R10, R11)
+	JB(LabelRef(loop))
+	for i := 0; i < 4; i++ {
+		round(i, i == 3)
+	}
 }

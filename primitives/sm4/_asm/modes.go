@@ -19,7 +19,23 @@ func (s isa) kreg() int {
 	if s.evex {
 		return -1
 	}
-	return 7 * s.groups
+	return s.perGroup() * s.groups
+}
+
+// keySig is the bulk kernels' key argument: the latency keys for the
+// A1-domain rounds, the plain round keys otherwise.
+func (s isa) keySig() string {
+	if s.ydomain() {
+		return "kk *[36]uint32"
+	}
+	return "rk *[32]uint32"
+}
+
+func (s isa) loadKeys() Register {
+	if s.ydomain() {
+		return Load(Param("kk"), RAX)
+	}
+	return Load(Param("rk"), RAX)
 }
 
 func (s isa) spare() int {
@@ -33,10 +49,11 @@ func (s isa) spare() int {
 // length n allows, then over single groups; advance moves the pointers.
 func (s isa) bulkLoop(name string, n Register, body func(gs []group), advance func(bytes int)) {
 	gb := s.groupBytes()
+	s.loadConstants()
 	Label(name + "Wide")
 	CMPQ(n, U32(s.groups*gb))
 	JB(LabelRef(name + "One"))
-	body(groupsFrom(s.groups, 0))
+	body(s.groupsFrom(s.groups))
 	advance(s.groups * gb)
 	SUBQ(U32(s.groups*gb), n)
 	JMP(LabelRef(name + "Wide"))
@@ -44,7 +61,7 @@ func (s isa) bulkLoop(name string, n Register, body func(gs []group), advance fu
 	Label(name + "One")
 	CMPQ(n, U32(gb))
 	JB(LabelRef(name + "Done"))
-	body(groupsFrom(1, 0))
+	body(s.groupsFrom(1))
 	advance(gb)
 	SUBQ(U32(gb), n)
 	JMP(LabelRef(name + "One"))
@@ -59,9 +76,9 @@ func ret() {
 
 func genECB(s isa) {
 	name := "ecb" + s.suffix
-	TEXT(name, NOSPLIT, "func(rk *[32]uint32, dst, src []byte)")
+	TEXT(name, NOSPLIT, "func("+s.keySig()+", dst, src []byte)")
 	Doc(fmt.Sprintf("%s runs len(src)/%d groups of %d blocks through the rounds.", name, s.groupBytes(), s.blocks()))
-	rk := Load(Param("rk"), RAX)
+	rk := s.loadKeys()
 	dst := Load(Param("dst").Base(), RDI)
 	src := Load(Param("src").Base(), RSI)
 	n := Load(Param("src").Len(), RCX)
@@ -96,9 +113,9 @@ func genCTR(s isa, ctr32 bool) {
 	if ctr32 {
 		name = "ctr32" + s.suffix
 	}
-	TEXT(name, NOSPLIT, "func(rk *[32]uint32, dst, src []byte, ctr *[2]uint64)")
+	TEXT(name, NOSPLIT, "func("+s.keySig()+", dst, src []byte, ctr *[2]uint64)")
 	Doc(fmt.Sprintf("%s XORs len(src)/%d groups of %d blocks of counter-mode keystream into dst and advances ctr.", name, s.groupBytes(), s.blocks()))
-	rk := Load(Param("rk"), RAX)
+	rk := s.loadKeys()
 	dst := Load(Param("dst").Base(), RDI)
 	src := Load(Param("src").Base(), RSI)
 	n := Load(Param("src").Len(), RCX)
@@ -148,6 +165,9 @@ func genCTR(s isa, ctr32 bool) {
 				ADDQ(U32(s.blocks()), lo)
 			}
 		}
+		for g := range gs {
+			s.mapGroupIn(&gs[g])
+		}
 		s.rounds(gs, rk, s.kreg())
 		for g := range gs {
 			s.finishGroup(&gs[g])
@@ -176,9 +196,9 @@ func genCTR(s isa, ctr32 bool) {
 // the others from memory before any of the group is stored.
 func genCBCDec(s isa) {
 	name := "cbcDec" + s.suffix
-	TEXT(name, NOSPLIT, "func(rk *[32]uint32, iv *[16]byte, dst, src []byte)")
+	TEXT(name, NOSPLIT, "func("+s.keySig()+", iv *[16]byte, dst, src []byte)")
 	Doc(fmt.Sprintf("%s decrypts len(src)/%d groups of %d blocks in CBC mode and sets iv to the last ciphertext block.", name, s.groupBytes(), s.blocks()))
-	rk := Load(Param("rk"), RAX)
+	rk := s.loadKeys()
 	iv := Load(Param("iv"), RDX)
 	dst := Load(Param("dst").Base(), RDI)
 	src := Load(Param("src").Base(), RSI)
