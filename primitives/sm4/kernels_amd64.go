@@ -133,3 +133,28 @@ func cbcEncAESNI128(rk *[32]uint32, iv *[16]byte, dst, src []byte)
 
 //go:noescape
 func cbcMACAESNI128(rk *[32]uint32, x *[16]byte, src []byte)
+
+// GHASH and fused GCM. htab holds H¹⁶…H¹ (see ghashKey.table) and y the
+// running GHASH value in its byte form.
+
+// ghashPCLMUL absorbs len(data)/16 blocks into y with PCLMULQDQ, eight
+// blocks per reduction.
+//
+//go:noescape
+func ghashPCLMUL(htab *[16][16]byte, y *[16]byte, data []byte)
+
+// ghashVPCLMUL512 absorbs len(data)/16 blocks into y, sixteen per reduction
+// with VPCLMULQDQ on ZMM, the rest as ghashPCLMUL does.
+//
+//go:noescape
+func ghashVPCLMUL512(htab *[16][16]byte, y *[16]byte, data []byte)
+
+// gcmSealGFNI512 encrypts len(src)/256 groups of 16 blocks with GCM's
+// counter ctr (only the low 32 bits count) and absorbs the ciphertext into
+// y, in one pass; gcmOpenGFNI512 absorbs src into y and decrypts it.
+//
+//go:noescape
+func gcmSealGFNI512(kk *[36]uint32, htab *[16][16]byte, y *[16]byte, ctr *[2]uint64, dst, src []byte)
+
+//go:noescape
+func gcmOpenGFNI512(kk *[36]uint32, htab *[16][16]byte, y *[16]byte, ctr *[2]uint64, dst, src []byte)

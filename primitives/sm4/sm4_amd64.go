@@ -320,3 +320,44 @@ func cbcMACBlocks(b *Block, x *[16]byte, src []byte) {
 		cbcMACGeneric(b, x, src)
 	}
 }
+
+// ghashUpdate absorbs data into the GHASH state y, zero-padding a final
+// partial block.
+func ghashUpdate(g *gcm, y *[16]byte, data []byte) {
+	n := len(data) &^ (BlockSize - 1)
+	switch {
+	case useGFNI512:
+		ghashVPCLMUL512(&g.htab, y, data[:n])
+	case useGFNI256 || useVAES256 || useAESNI128:
+		ghashPCLMUL(&g.htab, y, data[:n])
+	default:
+		ghashUpdateGeneric(&g.h, y, data)
+		return
+	}
+	if n < len(data) {
+		var last [BlockSize]byte
+		copy(last[:], data[n:])
+		ghashPCLMUL(&g.htab, y, last[:])
+	}
+}
+
+// gcmSealBulk and gcmOpenBulk run the fused GCM kernel over the whole
+// groups of src, if there is such a kernel, and return how many bytes they
+// processed.
+func gcmSealBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int {
+	if !useGFNI512 {
+		return 0
+	}
+	n := len(src) &^ (groupGFNI512 - 1)
+	gcmSealGFNI512(&g.b.arch.latEnc, &g.htab, y, ctr, dst[:n], src[:n])
+	return n
+}
+
+func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int {
+	if !useGFNI512 {
+		return 0
+	}
+	n := len(src) &^ (groupGFNI512 - 1)
+	gcmOpenGFNI512(&g.b.arch.latEnc, &g.htab, y, ctr, dst[:n], src[:n])
+	return n
+}

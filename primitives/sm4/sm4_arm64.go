@@ -49,3 +49,8 @@ func ctr32Blocks(b *Block, dst, src []byte, ctr *[2]uint64) { ctr32BlocksGeneric
 func cbcDecryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcDecryptGeneric(b, iv, dst, src) }
 func cbcEncryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcEncryptGeneric(b, iv, dst, src) }
 func cbcMACBlocks(b *Block, x *[16]byte, src []byte)           { cbcMACGeneric(b, x, src) }
+
+func ghashUpdate(g *gcm, y *[16]byte, data []byte) { ghashUpdateGeneric(&g.h, y, data) }
+
+func gcmSealBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }
+func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }

@@ -36,6 +36,9 @@ func main() {
 	genLatency(isaGFNI512)
 	genLatency(isaGFNI256)
 	genLatency(isaAESNI128)
+	genGHASH()
+	genGCM(isaGFNI512, false)
+	genGCM(isaGFNI512, true)
 
 	Generate()
 }
