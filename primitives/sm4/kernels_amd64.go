@@ -158,3 +158,14 @@ func gcmSealGFNI512(kk *[36]uint32, htab *[16][16]byte, y *[16]byte, ctr *[2]uin
 
 //go:noescape
 func gcmOpenGFNI512(kk *[36]uint32, htab *[16][16]byte, y *[16]byte, ctr *[2]uint64, dst, src []byte)
+
+// xtsGFNI512 (IEEE Std 1619) and xtsGBGFNI512 (GB/T 17964) run len(src)/256
+// groups of 16 blocks through XEX, with the tweaks made in registers: tw
+// holds the tweaks of the first four blocks on entry and those of the four
+// blocks after the last one processed on return.
+//
+//go:noescape
+func xtsGFNI512(kk *[36]uint32, tw *[64]byte, dst, src []byte)
+
+//go:noescape
+func xtsGBGFNI512(kk *[36]uint32, tw *[64]byte, dst, src []byte)

@@ -361,3 +361,30 @@ func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int {
 	gcmOpenGFNI512(&g.b.arch.latEnc, &g.htab, y, ctr, dst[:n], src[:n])
 	return n
 }
+
+// xtsBulk runs the whole groups of src through XEX with the fused kernel,
+// if there is one, advances the tweak t past them and returns how many
+// bytes it processed.
+func xtsBulk(x *XTS, dst, src []byte, t *xtsTweak, encrypt bool) int {
+	n := len(src) &^ (groupGFNI512 - 1)
+	if !useGFNI512 || n == 0 {
+		return 0
+	}
+	kk := &x.data.arch.latDec
+	if encrypt {
+		kk = &x.data.arch.latEnc
+	}
+	var tw [64]byte
+	u := *t
+	for i := 0; i < 64; i += BlockSize {
+		u.store(tw[i:])
+		u.mulAlpha()
+	}
+	if x.gb {
+		xtsGBGFNI512(kk, &tw, dst[:n], src[:n])
+	} else {
+		xtsGFNI512(kk, &tw, dst[:n], src[:n])
+	}
+	t.load((*[BlockSize]byte)(tw[:BlockSize]))
+	return n
+}

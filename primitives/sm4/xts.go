@@ -131,6 +131,8 @@ func (t *xtsTweak) mulAlpha() {
 // blocks runs whole blocks of src through XEX under successive tweaks,
 // starting at t, which it advances past them.
 func (x *XTS) blocks(dst, src []byte, t *xtsTweak, encrypt bool) {
+	n := xtsBulk(x, dst, src, t, encrypt)
+	dst, src = dst[n:], src[n:]
 	var tw, buf [xtsChunk]byte
 	for len(src) > 0 {
 		n := min(len(src), xtsChunk)

@@ -422,7 +422,6 @@ func (s isa) nibbleAffine(each func(func(x [4]Register, t, u, w Register)), name
 	each(func(x [4]Register, t, u, w Register) { VPXOR(u, t, t) })
 }
 
-
 // roundsY runs the 32 rounds in the A1 domain (the bulk form of the
 // latency kernels' rounds, see latency.go) over the groups, with the
 // latency keys at kk. Per group: y0-y3 in x, then u, G, e0, e1, e2 in t;

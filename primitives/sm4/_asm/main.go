@@ -39,6 +39,8 @@ func main() {
 	genGHASH()
 	genGCM(isaGFNI512, false)
 	genGCM(isaGFNI512, true)
+	genXTS(isaGFNI512, false)
+	genXTS(isaGFNI512, true)
 
 	Generate()
 }
