@@ -169,3 +169,10 @@ func xtsGFNI512(kk *[36]uint32, tw *[64]byte, dst, src []byte)
 
 //go:noescape
 func xtsGBGFNI512(kk *[36]uint32, tw *[64]byte, dst, src []byte)
+
+// cbcEncMultiGFNI512 encrypts n blocks of each of the sixteen CBC chains in
+// lanes (see cbcLanes) with one group of the bulk kernel per block, and
+// leaves their chaining values in lanes.iv.
+//
+//go:noescape
+func cbcEncMultiGFNI512(kk *[36]uint32, lanes *cbcLanes, n int)

@@ -388,3 +388,41 @@ func xtsBulk(x *XTS, dst, src []byte, t *xtsTweak, encrypt bool) int {
 	t.load((*[BlockSize]byte)(tw[:BlockSize]))
 	return n
 }
+
+// cbcEncryptMulti runs two or more CBC chains at once (see CBCEncryptMulti,
+// which has checked the arguments).
+func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) {
+	if !useGFNI512 {
+		cbcEncryptMultiGeneric(b, ivs, dst, src)
+		return
+	}
+	var l cbcLanes
+	for i := range ivs {
+		copy(l.iv[i][:], ivs[i])
+	}
+	// run is inlined by hand: a function value would make l escape.
+	var off [MaxCBCLanes]int
+	for {
+		n := 0
+		for i := range l.src {
+			if i < len(src) && off[i] < len(src[i]) {
+				rem := (len(src[i]) - off[i]) / BlockSize
+				if n == 0 || rem < n {
+					n = rem
+				}
+				l.src[i], l.dst[i], l.mask[i] = &src[i][off[i]], &dst[i][off[i]], ^uint64(0)
+			} else {
+				l.src[i], l.dst[i], l.mask[i] = &l.scratch[0], &l.scratch[0], 0
+			}
+		}
+		if n == 0 {
+			return
+		}
+		cbcEncMultiGFNI512(&b.arch.latEnc, &l, n)
+		for i := range src {
+			if off[i] < len(src[i]) {
+				off[i] += n * BlockSize
+			}
+		}
+	}
+}

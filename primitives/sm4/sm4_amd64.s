@@ -16234,3 +16234,374 @@ DATA xtsE1<>+40(SB)/8, $0xe100000000000000
 DATA xtsE1<>+48(SB)/8, $0xe100000000000000
 DATA xtsE1<>+56(SB)/8, $0xe100000000000000
 GLOBL xtsE1<>(SB), RODATA|NOPTR, $64
+
+// func cbcEncMultiGFNI512(kk *[36]uint32, lanes *[80]uint64, n int)
+// Requires: AVX, AVX512BW, AVX512F, GFNI
+TEXT ·cbcEncMultiGFNI512(SB), NOSPLIT, $0-24
+	MOVQ           kk+0(FP), AX
+	MOVQ           lanes+8(FP), DX
+	MOVQ           n+16(FP), CX
+	XORQ           R12, R12
+	VMOVDQU64      latE0<>+0(SB), Z29
+	VMOVDQU64      latE1<>+0(SB), Z30
+	VMOVDQU64      latE2<>+0(SB), Z31
+	VMOVDQU64      384(DX), Z9
+	VMOVDQU64      448(DX), Z10
+	VMOVDQU64      512(DX), Z11
+	VMOVDQU64      576(DX), Z12
+	VPSHUFB        bswap32<>+0(SB), Z9, Z9
+	VPSHUFB        bswap32<>+0(SB), Z10, Z10
+	VPSHUFB        bswap32<>+0(SB), Z11, Z11
+	VPSHUFB        bswap32<>+0(SB), Z12, Z12
+	VPUNPCKLDQ     Z10, Z9, Z13
+	VPUNPCKHDQ     Z10, Z9, Z10
+	VPUNPCKLDQ     Z12, Z11, Z14
+	VPUNPCKHDQ     Z12, Z11, Z12
+	VPUNPCKLQDQ    Z14, Z13, Z9
+	VPUNPCKHQDQ    Z14, Z13, Z13
+	VPUNPCKLQDQ    Z12, Z10, Z11
+	VPUNPCKHQDQ    Z12, Z10, Z12
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z9, Z9
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z13, Z13
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z11, Z11
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z12, Z12
+	VMOVDQA64      Z9, Z3
+	VMOVDQA64      Z13, Z2
+	VMOVDQA64      Z11, Z1
+	VMOVDQA64      Z12, Z0
+
+cbcEncMultiGFNI512Loop:
+	TESTQ          CX, CX
+	JZ             cbcEncMultiGFNI512Done
+	MOVQ           (DX), R9
+	MOVQ           256(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x00, (R9)(R13*1), Z9, Z9
+	MOVQ           8(DX), R9
+	MOVQ           264(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x01, (R9)(R13*1), Z9, Z9
+	MOVQ           16(DX), R9
+	MOVQ           272(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x02, (R9)(R13*1), Z9, Z9
+	MOVQ           24(DX), R9
+	MOVQ           280(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x03, (R9)(R13*1), Z9, Z9
+	MOVQ           32(DX), R9
+	MOVQ           288(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x00, (R9)(R13*1), Z10, Z10
+	MOVQ           40(DX), R9
+	MOVQ           296(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x01, (R9)(R13*1), Z10, Z10
+	MOVQ           48(DX), R9
+	MOVQ           304(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x02, (R9)(R13*1), Z10, Z10
+	MOVQ           56(DX), R9
+	MOVQ           312(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x03, (R9)(R13*1), Z10, Z10
+	MOVQ           64(DX), R9
+	MOVQ           320(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x00, (R9)(R13*1), Z11, Z11
+	MOVQ           72(DX), R9
+	MOVQ           328(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x01, (R9)(R13*1), Z11, Z11
+	MOVQ           80(DX), R9
+	MOVQ           336(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x02, (R9)(R13*1), Z11, Z11
+	MOVQ           88(DX), R9
+	MOVQ           344(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x03, (R9)(R13*1), Z11, Z11
+	MOVQ           96(DX), R9
+	MOVQ           352(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x00, (R9)(R13*1), Z12, Z12
+	MOVQ           104(DX), R9
+	MOVQ           360(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x01, (R9)(R13*1), Z12, Z12
+	MOVQ           112(DX), R9
+	MOVQ           368(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x02, (R9)(R13*1), Z12, Z12
+	MOVQ           120(DX), R9
+	MOVQ           376(DX), R13
+	ANDQ           R12, R13
+	VINSERTI32X4   $0x03, (R9)(R13*1), Z12, Z12
+	VPSHUFB        bswap32<>+0(SB), Z9, Z9
+	VPSHUFB        bswap32<>+0(SB), Z10, Z10
+	VPSHUFB        bswap32<>+0(SB), Z11, Z11
+	VPSHUFB        bswap32<>+0(SB), Z12, Z12
+	VPUNPCKLDQ     Z10, Z9, Z13
+	VPUNPCKHDQ     Z10, Z9, Z10
+	VPUNPCKLDQ     Z12, Z11, Z14
+	VPUNPCKHDQ     Z12, Z11, Z12
+	VPUNPCKLQDQ    Z14, Z13, Z9
+	VPUNPCKHQDQ    Z14, Z13, Z13
+	VPUNPCKLQDQ    Z12, Z10, Z11
+	VPUNPCKHQDQ    Z12, Z10, Z12
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z9, Z9
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z13, Z13
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z11, Z11
+	VGF2P8AFFINEQB $0x00, gfniA1<>+0(SB), Z12, Z12
+	VPXORD         Z3, Z9, Z9
+	VPXORD         Z2, Z13, Z13
+	VPXORD         Z1, Z11, Z11
+	VPXORD         Z0, Z12, Z12
+	VMOVDQA64      Z9, Z0
+	VMOVDQA64      Z13, Z1
+	VMOVDQA64      Z11, Z2
+	VMOVDQA64      Z12, Z3
+	MOVQ           AX, R10
+	VPXORD.BCST    (R10), Z1, Z4
+	VPTERNLOGD     $0x96, Z3, Z2, Z4
+	LEAQ           112(AX), R11
+
+rounds44:
+	// Round 0.
+	VPXORD            Z1, Z0, Z15
+	VPXORD.BCST       (R10), Z15, Z15
+	VPXORD.BCST       4(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z0
+
+	// Round 1.
+	VPXORD            Z2, Z1, Z15
+	VPXORD.BCST       4(R10), Z15, Z15
+	VPXORD.BCST       8(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z1
+
+	// Round 2.
+	VPXORD            Z3, Z2, Z15
+	VPXORD.BCST       8(R10), Z15, Z15
+	VPXORD.BCST       12(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z2
+
+	// Round 3.
+	VPXORD            Z0, Z3, Z15
+	VPXORD.BCST       12(R10), Z15, Z15
+	VPXORD.BCST       16(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z3
+	ADDQ              $0x10, R10
+	CMPQ              R10, R11
+	JB                rounds44
+
+	// Round 0.
+	VPXORD            Z1, Z0, Z15
+	VPXORD.BCST       (R10), Z15, Z15
+	VPXORD.BCST       4(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z0
+
+	// Round 1.
+	VPXORD            Z2, Z1, Z15
+	VPXORD.BCST       4(R10), Z15, Z15
+	VPXORD.BCST       8(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z1
+
+	// Round 2.
+	VPXORD            Z3, Z2, Z15
+	VPXORD.BCST       8(R10), Z15, Z15
+	VPXORD.BCST       12(R10), Z15, Z15
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPXORD            Z4, Z15, Z5
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPXORD            Z5, Z6, Z6
+	VPXORD            Z7, Z4, Z4
+	VPXORD            Z6, Z8, Z8
+	VPXORD            Z8, Z4, Z4
+	VPTERNLOGD        $0x96, Z4, Z5, Z2
+
+	// Round 3.
+	VGF2P8AFFINEINVQB $0x00, Z29, Z4, Z6
+	VGF2P8AFFINEINVQB $0x00, Z30, Z4, Z7
+	VGF2P8AFFINEINVQB $0x00, Z31, Z4, Z8
+	VPROLD            $0x08, Z7, Z4
+	VPROLD            $0x10, Z7, Z7
+	VPROLD            $0x18, Z8, Z8
+	VPTERNLOGD        $0x96, Z8, Z7, Z4
+	VPTERNLOGD        $0x96, Z4, Z6, Z3
+	VGF2P8AFFINEQB    $0x00, gfniA1Inv<>+0(SB), Z3, Z9
+	VGF2P8AFFINEQB    $0x00, gfniA1Inv<>+0(SB), Z2, Z10
+	VGF2P8AFFINEQB    $0x00, gfniA1Inv<>+0(SB), Z1, Z11
+	VGF2P8AFFINEQB    $0x00, gfniA1Inv<>+0(SB), Z0, Z12
+	VPUNPCKLDQ        Z10, Z9, Z13
+	VPUNPCKHDQ        Z10, Z9, Z10
+	VPUNPCKLDQ        Z12, Z11, Z14
+	VPUNPCKHDQ        Z12, Z11, Z12
+	VPUNPCKLQDQ       Z14, Z13, Z9
+	VPUNPCKHQDQ       Z14, Z13, Z13
+	VPUNPCKLQDQ       Z12, Z10, Z11
+	VPUNPCKHQDQ       Z12, Z10, Z12
+	VPSHUFB           bswap32<>+0(SB), Z9, Z9
+	VPSHUFB           bswap32<>+0(SB), Z13, Z13
+	VPSHUFB           bswap32<>+0(SB), Z11, Z11
+	VPSHUFB           bswap32<>+0(SB), Z12, Z12
+	MOVQ              128(DX), R9
+	MOVQ              256(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x00, Z9, (R9)(R13*1)
+	MOVQ              136(DX), R9
+	MOVQ              264(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x01, Z9, (R9)(R13*1)
+	MOVQ              144(DX), R9
+	MOVQ              272(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x02, Z9, (R9)(R13*1)
+	MOVQ              152(DX), R9
+	MOVQ              280(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x03, Z9, (R9)(R13*1)
+	MOVQ              160(DX), R9
+	MOVQ              288(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x00, Z13, (R9)(R13*1)
+	MOVQ              168(DX), R9
+	MOVQ              296(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x01, Z13, (R9)(R13*1)
+	MOVQ              176(DX), R9
+	MOVQ              304(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x02, Z13, (R9)(R13*1)
+	MOVQ              184(DX), R9
+	MOVQ              312(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x03, Z13, (R9)(R13*1)
+	MOVQ              192(DX), R9
+	MOVQ              320(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x00, Z11, (R9)(R13*1)
+	MOVQ              200(DX), R9
+	MOVQ              328(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x01, Z11, (R9)(R13*1)
+	MOVQ              208(DX), R9
+	MOVQ              336(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x02, Z11, (R9)(R13*1)
+	MOVQ              216(DX), R9
+	MOVQ              344(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x03, Z11, (R9)(R13*1)
+	MOVQ              224(DX), R9
+	MOVQ              352(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x00, Z12, (R9)(R13*1)
+	MOVQ              232(DX), R9
+	MOVQ              360(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x01, Z12, (R9)(R13*1)
+	MOVQ              240(DX), R9
+	MOVQ              368(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x02, Z12, (R9)(R13*1)
+	MOVQ              248(DX), R9
+	MOVQ              376(DX), R13
+	ANDQ              R12, R13
+	VEXTRACTI32X4     $0x03, Z12, (R9)(R13*1)
+	ADDQ              $0x10, R12
+	DECQ              CX
+	JMP               cbcEncMultiGFNI512Loop
+
+cbcEncMultiGFNI512Done:
+	VGF2P8AFFINEQB $0x00, gfniA1Inv<>+0(SB), Z3, Z9
+	VGF2P8AFFINEQB $0x00, gfniA1Inv<>+0(SB), Z2, Z10
+	VGF2P8AFFINEQB $0x00, gfniA1Inv<>+0(SB), Z1, Z11
+	VGF2P8AFFINEQB $0x00, gfniA1Inv<>+0(SB), Z0, Z12
+	VPUNPCKLDQ     Z10, Z9, Z13
+	VPUNPCKHDQ     Z10, Z9, Z10
+	VPUNPCKLDQ     Z12, Z11, Z14
+	VPUNPCKHDQ     Z12, Z11, Z12
+	VPUNPCKLQDQ    Z14, Z13, Z9
+	VPUNPCKHQDQ    Z14, Z13, Z13
+	VPUNPCKLQDQ    Z12, Z10, Z11
+	VPUNPCKHQDQ    Z12, Z10, Z12
+	VPSHUFB        bswap32<>+0(SB), Z9, Z9
+	VPSHUFB        bswap32<>+0(SB), Z13, Z13
+	VPSHUFB        bswap32<>+0(SB), Z11, Z11
+	VPSHUFB        bswap32<>+0(SB), Z12, Z12
+	VMOVDQU64      Z9, 384(DX)
+	VMOVDQU64      Z13, 448(DX)
+	VMOVDQU64      Z11, 512(DX)
+	VMOVDQU64      Z12, 576(DX)
+	VZEROUPPER
+	RET

@@ -41,6 +41,7 @@ func main() {
 	genGCM(isaGFNI512, true)
 	genXTS(isaGFNI512, false)
 	genXTS(isaGFNI512, true)
+	genCBCMulti(isaGFNI512)
 
 	Generate()
 }
