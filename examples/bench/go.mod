@@ -8,6 +8,6 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
-require golang.org/x/crypto v0.59.0
+require golang.org/x/crypto v0.59.0 // indirect
 
 replace github.com/shangmi-go/shangmi => ../..
