@@ -48,7 +48,9 @@ func NewCipher(key []byte) (cipher.Block, error) {
 }
 
 func (b *Block) init(key []byte) {
-	expandKey(key, &b.enc, &b.dec)
+	if !expandKeyArch(key, &b.enc, &b.dec) {
+		expandKey(key, &b.enc, &b.dec)
+	}
 	b.arch.init(&b.enc, &b.dec)
 }
 

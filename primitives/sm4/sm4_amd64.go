@@ -426,3 +426,7 @@ func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) {
 		}
 	}
 }
+
+// expandKeyArch would compute the round keys with an instruction; amd64
+// has none, so the portable key schedule runs.
+func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool { return false }
