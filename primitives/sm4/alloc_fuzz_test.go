@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"testing"
+
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
 )
 
 func TestAllocations(t *testing.T) {
@@ -66,20 +68,24 @@ func FuzzGCMOpen(f *testing.F) {
 	f.Add(g.Seal(nil, nonce, []byte("hello"), []byte("ad")), []byte("ad"))
 	f.Add([]byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, ct, ad []byte) {
-		got, err1 := g.Open(nil, nonce, ct, ad)
-		want, err2 := ref.Open(nil, nonce, ct, ad)
-		if (err1 == nil) != (err2 == nil) || !bytes.Equal(got, want) {
-			t.Fatalf("Open disagrees with the reference: %v, %v", err1, err2)
-		}
-		// Every plaintext must round trip.
-		sealed := g.Seal(nil, nonce, ct, ad)
-		if pt, err := g.Open(nil, nonce, sealed, ad); err != nil || !bytes.Equal(pt, ct) {
-			t.Fatal("round trip failed")
-		}
-		if !bytes.Equal(sealed, ref.Seal(nil, nonce, ct, ad)) {
-			t.Fatal("Seal disagrees with the reference")
-		}
+		impl.ForEach("sm4", func(string) { fuzzGCMOpen(t, g, ref, nonce, ct, ad) })
 	})
+}
+
+func fuzzGCMOpen(t *testing.T, g, ref cipher.AEAD, nonce, ct, ad []byte) {
+	got, err1 := g.Open(nil, nonce, ct, ad)
+	want, err2 := ref.Open(nil, nonce, ct, ad)
+	if (err1 == nil) != (err2 == nil) || !bytes.Equal(got, want) {
+		t.Fatalf("Open disagrees with the reference: %v, %v", err1, err2)
+	}
+	// Every plaintext must round trip.
+	sealed := g.Seal(nil, nonce, ct, ad)
+	if pt, err := g.Open(nil, nonce, sealed, ad); err != nil || !bytes.Equal(pt, ct) {
+		t.Fatal("round trip failed")
+	}
+	if !bytes.Equal(sealed, ref.Seal(nil, nonce, ct, ad)) {
+		t.Fatal("Seal disagrees with the reference")
+	}
 }
 
 func FuzzCBC(f *testing.F) {
@@ -89,19 +95,23 @@ func FuzzCBC(f *testing.F) {
 			return
 		}
 		data = data[:len(data)&^15]
-		b, _ := NewCipher(key)
-		want := make([]byte, len(data))
-		cipher.NewCBCEncrypter(plainBlock{b}, iv).CryptBlocks(want, data)
-		got := make([]byte, len(data))
-		cipher.NewCBCEncrypter(b, iv).CryptBlocks(got, data)
-		if !bytes.Equal(got, want) {
-			t.Fatal("CBC encryption differs from the reference")
-		}
-		cipher.NewCBCDecrypter(b, iv).CryptBlocks(got, got)
-		if !bytes.Equal(got, data) {
-			t.Fatal("CBC round trip failed")
-		}
+		impl.ForEach("sm4", func(string) { fuzzCBC(t, key, iv, data) })
 	})
+}
+
+func fuzzCBC(t *testing.T, key, iv, data []byte) {
+	b, _ := NewCipher(key)
+	want := make([]byte, len(data))
+	cipher.NewCBCEncrypter(plainBlock{b}, iv).CryptBlocks(want, data)
+	got := make([]byte, len(data))
+	cipher.NewCBCEncrypter(b, iv).CryptBlocks(got, data)
+	if !bytes.Equal(got, want) {
+		t.Fatal("CBC encryption differs from the reference")
+	}
+	cipher.NewCBCDecrypter(b, iv).CryptBlocks(got, got)
+	if !bytes.Equal(got, data) {
+		t.Fatal("CBC round trip failed")
+	}
 }
 
 func FuzzCTR(f *testing.F) {
@@ -110,18 +120,22 @@ func FuzzCTR(f *testing.F) {
 		if len(key) != 16 || len(iv) != 16 {
 			return
 		}
-		b, _ := NewCipher(key)
-		want := make([]byte, len(data))
-		cipher.NewCTR(plainBlock{b}, iv).XORKeyStream(want, data)
-		got := bytes.Clone(data)
-		k := min(int(split), len(got))
-		s := cipher.NewCTR(b, iv)
-		s.XORKeyStream(got[:k], got[:k])
-		s.XORKeyStream(got[k:], got[k:])
-		if !bytes.Equal(got, want) {
-			t.Fatal("CTR differs from the reference")
-		}
+		impl.ForEach("sm4", func(string) { fuzzCTR(t, key, iv, data, split) })
 	})
+}
+
+func fuzzCTR(t *testing.T, key, iv, data []byte, split uint8) {
+	b, _ := NewCipher(key)
+	want := make([]byte, len(data))
+	cipher.NewCTR(plainBlock{b}, iv).XORKeyStream(want, data)
+	got := bytes.Clone(data)
+	k := min(int(split), len(got))
+	s := cipher.NewCTR(b, iv)
+	s.XORKeyStream(got[:k], got[:k])
+	s.XORKeyStream(got[k:], got[k:])
+	if !bytes.Equal(got, want) {
+		t.Fatal("CTR differs from the reference")
+	}
 }
 
 func FuzzCCM(f *testing.F) {
