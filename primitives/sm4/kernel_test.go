@@ -258,3 +258,22 @@ func TestGCMOpenLongRejects(t *testing.T) {
 		})
 	})
 }
+
+// TestKeySchedule checks the key schedule of every kernel (SM4EKEY, or the
+// GFNI or AES-NI S-box) against the portable one.
+func TestKeySchedule(t *testing.T) {
+	impl.ForEach("sm4", func(name string) {
+		t.Run(name, func(t *testing.T) {
+			r := newRand(t)
+			for range 200 {
+				key := randBytes(r, KeySize)
+				var enc, dec [rounds]uint32
+				expandKey(key, &enc, &dec)
+				b, _ := NewCipher(key)
+				if got := b.(*Block); got.enc != enc || got.dec != dec {
+					t.Fatalf("round keys of %x differ", key)
+				}
+			}
+		})
+	})
+}

@@ -176,3 +176,12 @@ func xtsGBGFNI512(kk *[36]uint32, tw *[64]byte, dst, src []byte)
 //
 //go:noescape
 func cbcEncMultiGFNI512(kk *[36]uint32, lanes *cbcLanes, n int)
+
+// expandKeyGFNI and expandKeyAESNI compute the encryption round keys with
+// the S-box from GFNI or AES-NI instead of the table.
+//
+//go:noescape
+func expandKeyGFNI(key *[16]byte, enc *[32]uint32)
+
+//go:noescape
+func expandKeyAESNI(key *[16]byte, enc *[32]uint32)

@@ -427,6 +427,20 @@ func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) {
 	}
 }
 
-// expandKeyArch would compute the round keys with an instruction; amd64
-// has none, so the portable key schedule runs.
-func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool { return false }
+// expandKeyArch computes the round keys with the S-box of the selected
+// kernel's flavour, so that the key schedule indexes no table with key
+// bytes; it reports whether it did.
+func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool {
+	switch {
+	case useGFNI512 || useGFNI256:
+		expandKeyGFNI((*[16]byte)(key), enc)
+	case useVAES256 || useAESNI128:
+		expandKeyAESNI((*[16]byte)(key), enc)
+	default:
+		return false
+	}
+	for i := range enc {
+		dec[rounds-1-i] = enc[i]
+	}
+	return true
+}

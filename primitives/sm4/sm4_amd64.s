@@ -8531,6 +8531,1658 @@ DATA latK0<>+48(SB)/8, $0x0000000063636363
 DATA latK0<>+56(SB)/8, $0x0000000063636363
 GLOBL latK0<>(SB), RODATA|NOPTR, $64
 
+// func expandKeyGFNI(key *[16]byte, enc *[32]uint32)
+// Requires: AVX, GFNI
+TEXT ·expandKeyGFNI(SB), NOSPLIT, $0-16
+	MOVQ    key+0(FP), AX
+	MOVQ    enc+8(FP), DX
+	VMOVDQU (AX), X7
+	VPSHUFB bswap32<>+0(SB), X7, X7
+	VPXOR   keyFK<>+0(SB), X7, X7
+	VMOVDQA X7, X0
+	VPSHUFD $0x01, X7, X1
+	VPSHUFD $0x02, X7, X2
+	VPSHUFD $0x03, X7, X3
+
+	// Round key 0.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+0(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, (DX)
+
+	// Round key 1.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+4(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 4(DX)
+
+	// Round key 2.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+8(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 8(DX)
+
+	// Round key 3.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+12(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 12(DX)
+
+	// Round key 4.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+16(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 16(DX)
+
+	// Round key 5.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+20(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 20(DX)
+
+	// Round key 6.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+24(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 24(DX)
+
+	// Round key 7.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+28(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 28(DX)
+
+	// Round key 8.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+32(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 32(DX)
+
+	// Round key 9.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+36(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 36(DX)
+
+	// Round key 10.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+40(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 40(DX)
+
+	// Round key 11.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+44(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 44(DX)
+
+	// Round key 12.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+48(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 48(DX)
+
+	// Round key 13.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+52(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 52(DX)
+
+	// Round key 14.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+56(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 56(DX)
+
+	// Round key 15.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+60(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 60(DX)
+
+	// Round key 16.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+64(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 64(DX)
+
+	// Round key 17.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+68(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 68(DX)
+
+	// Round key 18.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+72(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 72(DX)
+
+	// Round key 19.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+76(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 76(DX)
+
+	// Round key 20.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+80(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 80(DX)
+
+	// Round key 21.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+84(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 84(DX)
+
+	// Round key 22.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+88(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 88(DX)
+
+	// Round key 23.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+92(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 92(DX)
+
+	// Round key 24.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+96(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 96(DX)
+
+	// Round key 25.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+100(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 100(DX)
+
+	// Round key 26.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+104(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 104(DX)
+
+	// Round key 27.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+108(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 108(DX)
+
+	// Round key 28.
+	VPXOR             X1, X2, X4
+	VPXOR             X3, X4, X4
+	VPXOR             keyCK<>+112(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X0, X0
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X0, X0
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X0, X0
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X0, X0
+	VMOVD             X0, 112(DX)
+
+	// Round key 29.
+	VPXOR             X2, X3, X4
+	VPXOR             X0, X4, X4
+	VPXOR             keyCK<>+116(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X1, X1
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X1, X1
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X1, X1
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X1, X1
+	VMOVD             X1, 116(DX)
+
+	// Round key 30.
+	VPXOR             X3, X0, X4
+	VPXOR             X1, X4, X4
+	VPXOR             keyCK<>+120(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X2, X2
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X2, X2
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X2, X2
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X2, X2
+	VMOVD             X2, 120(DX)
+
+	// Round key 31.
+	VPXOR             X0, X1, X4
+	VPXOR             X2, X4, X4
+	VPXOR             keyCK<>+124(SB), X4, X4
+	VGF2P8AFFINEQB    $0x3e, gfniA1<>+0(SB), X4, X4
+	VGF2P8AFFINEINVQB $0xd3, gfniA2<>+0(SB), X4, X4
+	VPXOR             X4, X3, X3
+	VPSLLD            $0x0d, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x13, X4, X5
+	VPXOR             X5, X3, X3
+	VPSLLD            $0x17, X4, X5
+	VPXOR             X5, X3, X3
+	VPSRLD            $0x09, X4, X5
+	VPXOR             X5, X3, X3
+	VMOVD             X3, 124(DX)
+	RET
+
+DATA keyFK<>+0(SB)/8, $0x56aa3350a3b1bac6
+DATA keyFK<>+8(SB)/8, $0xb27022dc677d9197
+GLOBL keyFK<>(SB), RODATA|NOPTR, $16
+
+DATA keyCK<>+0(SB)/8, $0x1c232a3100070e15
+DATA keyCK<>+8(SB)/8, $0x545b6269383f464d
+DATA keyCK<>+16(SB)/8, $0x8c939aa170777e85
+DATA keyCK<>+24(SB)/8, $0xc4cbd2d9a8afb6bd
+DATA keyCK<>+32(SB)/8, $0xfc030a11e0e7eef5
+DATA keyCK<>+40(SB)/8, $0x343b4249181f262d
+DATA keyCK<>+48(SB)/8, $0x6c737a8150575e65
+DATA keyCK<>+56(SB)/8, $0xa4abb2b9888f969d
+DATA keyCK<>+64(SB)/8, $0xdce3eaf1c0c7ced5
+DATA keyCK<>+72(SB)/8, $0x141b2229f8ff060d
+DATA keyCK<>+80(SB)/8, $0x4c535a6130373e45
+DATA keyCK<>+88(SB)/8, $0x848b9299686f767d
+DATA keyCK<>+96(SB)/8, $0xbcc3cad1a0a7aeb5
+DATA keyCK<>+104(SB)/8, $0xf4fb0209d8dfe6ed
+DATA keyCK<>+112(SB)/8, $0x2c333a4110171e25
+DATA keyCK<>+120(SB)/8, $0x646b7279484f565d
+DATA keyCK<>+128(SB)/8, $0x0000000000000000
+DATA keyCK<>+136(SB)/8, $0x0000000000000000
+GLOBL keyCK<>(SB), RODATA|NOPTR, $144
+
+// func expandKeyAESNI(key *[16]byte, enc *[32]uint32)
+// Requires: AES, AVX
+TEXT ·expandKeyAESNI(SB), NOSPLIT, $0-16
+	MOVQ    key+0(FP), AX
+	MOVQ    enc+8(FP), DX
+	VMOVDQU (AX), X7
+	VPSHUFB bswap32<>+0(SB), X7, X7
+	VPXOR   keyFK<>+0(SB), X7, X7
+	VMOVDQA X7, X0
+	VPSHUFD $0x01, X7, X1
+	VPSHUFD $0x02, X7, X2
+	VPSHUFD $0x03, X7, X3
+
+	// Round key 0.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+0(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, (DX)
+
+	// Round key 1.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+4(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 4(DX)
+
+	// Round key 2.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+8(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 8(DX)
+
+	// Round key 3.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+12(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 12(DX)
+
+	// Round key 4.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+16(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 16(DX)
+
+	// Round key 5.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+20(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 20(DX)
+
+	// Round key 6.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+24(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 24(DX)
+
+	// Round key 7.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+28(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 28(DX)
+
+	// Round key 8.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+32(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 32(DX)
+
+	// Round key 9.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+36(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 36(DX)
+
+	// Round key 10.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+40(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 40(DX)
+
+	// Round key 11.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+44(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 44(DX)
+
+	// Round key 12.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+48(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 48(DX)
+
+	// Round key 13.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+52(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 52(DX)
+
+	// Round key 14.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+56(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 56(DX)
+
+	// Round key 15.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+60(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 60(DX)
+
+	// Round key 16.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+64(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 64(DX)
+
+	// Round key 17.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+68(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 68(DX)
+
+	// Round key 18.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+72(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 72(DX)
+
+	// Round key 19.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+76(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 76(DX)
+
+	// Round key 20.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+80(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 80(DX)
+
+	// Round key 21.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+84(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 84(DX)
+
+	// Round key 22.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+88(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 88(DX)
+
+	// Round key 23.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+92(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 92(DX)
+
+	// Round key 24.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+96(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 96(DX)
+
+	// Round key 25.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+100(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 100(DX)
+
+	// Round key 26.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+104(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 104(DX)
+
+	// Round key 27.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+108(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 108(DX)
+
+	// Round key 28.
+	VPXOR       X1, X2, X4
+	VPXOR       X3, X4, X4
+	VPXOR       keyCK<>+112(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X0, X0
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X0, X0
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X0, X0
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X0, X0
+	VMOVD       X0, 112(DX)
+
+	// Round key 29.
+	VPXOR       X2, X3, X4
+	VPXOR       X0, X4, X4
+	VPXOR       keyCK<>+116(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X1, X1
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X1, X1
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X1, X1
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X1, X1
+	VMOVD       X1, 116(DX)
+
+	// Round key 30.
+	VPXOR       X3, X0, X4
+	VPXOR       X1, X4, X4
+	VPXOR       keyCK<>+120(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X2, X2
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X2, X2
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X2, X2
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X2, X2
+	VMOVD       X2, 120(DX)
+
+	// Round key 31.
+	VPXOR       X0, X1, X4
+	VPXOR       X2, X4, X4
+	VPXOR       keyCK<>+124(SB), X4, X4
+	VPSHUFB     invShiftRows<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     preLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     preHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VAESENCLAST zeros<>+0(SB), X4, X4
+	VPSRLW      $0x04, X4, X5
+	VPAND       mask0f<>+0(SB), X4, X4
+	VPAND       mask0f<>+0(SB), X5, X5
+	VMOVDQU     postLo<>+0(SB), X6
+	VPSHUFB     X4, X6, X4
+	VMOVDQU     postHi<>+0(SB), X6
+	VPSHUFB     X5, X6, X5
+	VPXOR       X5, X4, X4
+	VPXOR       X4, X3, X3
+	VPSLLD      $0x0d, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x13, X4, X5
+	VPXOR       X5, X3, X3
+	VPSLLD      $0x17, X4, X5
+	VPXOR       X5, X3, X3
+	VPSRLD      $0x09, X4, X5
+	VPXOR       X5, X3, X3
+	VMOVD       X3, 124(DX)
+	RET
+
 // func encryptBlockGFNI512(kk *[36]uint32, dst *[16]byte, src *[16]byte)
 // Requires: AVX, AVX512F, AVX512VL, GFNI
 TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24

@@ -33,6 +33,8 @@ func main() {
 		genCBCDec(s)
 	}
 	genLatKeys()
+	genExpandKey(true)
+	genExpandKey(false)
 	genLatency(isaGFNI512)
 	genLatency(isaGFNI256)
 	genLatency(isaAESNI128)
