@@ -21,8 +21,6 @@ package sm4
 // dst must be at least as long as src and may be src itself. None of the
 // kernels branches on or indexes memory with data or keys.
 
-//go:generate sh -c "cd _asm && go run . -out ../sm4_amd64.s -consts ../sboxconst_test.go"
-
 // Group sizes in bytes.
 const (
 	groupGFNI512  = 256
