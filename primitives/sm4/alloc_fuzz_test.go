@@ -16,6 +16,10 @@ func TestAllocations(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage instrumentation allocates")
 	}
+	impl.ForEach("sm4", func(name string) { t.Run(name, testAllocations) })
+}
+
+func testAllocations(t *testing.T) {
 	b, _ := NewCipher(make([]byte, 16))
 	iv := make([]byte, 16)
 	buf := make([]byte, 1024+16)
@@ -33,6 +37,7 @@ func TestAllocations(t *testing.T) {
 	sealedG := g.Seal(nil, nonce, odd, ad)
 	sealedC := c.Seal(nil, nonce, odd, ad)
 	out := make([]byte, 0, 2048)
+	long := make([]byte, 4096+16)
 	for name, f := range map[string]func(){
 		"Encrypt":       func() { b.Encrypt(data, data) },
 		"CBCEncrypt":    func() { cbcE.CryptBlocks(data, data) },
@@ -51,8 +56,10 @@ func TestAllocations(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
-		"XTSEncrypt": func() { x.Encrypt(odd, odd, 7) },
-		"XTSDecrypt": func() { x.Decrypt(odd, odd, 7) },
+		"XTSEncrypt":  func() { x.Encrypt(odd, odd, 7) },
+		"XTSDecrypt":  func() { x.Decrypt(odd, odd, 7) },
+		"GCMSealLong": func() { g.Seal(long[:0], nonce, long[:4096], ad) },
+		"Decrypt":     func() { b.Decrypt(data, data) },
 	} {
 		if n := testing.AllocsPerRun(20, f); n != 0 {
 			t.Errorf("%s: %v allocations per run, want 0", name, n)

@@ -7,6 +7,7 @@
 package sm4
 
 import (
+	"crypto/cipher"
 	"debug/elf"
 	"debug/gosym"
 	"os"
@@ -114,5 +115,37 @@ func TestAVX2KernelsHaveNoEVEX(t *testing.T) {
 	}
 	if funcs < 22 || insns < 5000 {
 		t.Fatalf("found only %d AVX2 kernels with %d instructions", funcs, insns)
+	}
+}
+
+// TestFusedPathsTaken checks, on a CPU with the AVX-512 kernels, that the
+// modes crypto/cipher hands to this package (see TestFastPathsTaken) reach
+// the fused kernels: the bulk entry points that GCM and XTS call take the
+// whole groups of a message.
+func TestFusedPathsTaken(t *testing.T) {
+	if !slices.Contains(impl.List("sm4"), "gfni-avx512") {
+		t.Skip("no AVX-512 kernels on this CPU")
+	}
+	defer impl.Reset("sm4")
+	impl.Select("sm4", "gfni-avx512")
+	b, _ := NewCipher(make([]byte, 16))
+	a, _ := cipher.NewGCM(b)
+	g, ok := a.(*gcm)
+	if !ok {
+		t.Fatalf("cipher.NewGCM returned %T", a)
+	}
+	buf := make([]byte, 4096+100)
+	var y [16]byte
+	var ctr [2]uint64
+	if n := gcmSealBulk(g, &y, &ctr, buf, buf); n != 4096 {
+		t.Errorf("GCM seal: the fused kernel took %d of %d bytes", n, len(buf))
+	}
+	if n := gcmOpenBulk(g, &y, &ctr, buf, buf); n != 4096 {
+		t.Errorf("GCM open: the fused kernel took %d of %d bytes", n, len(buf))
+	}
+	x, _ := NewXTS(make([]byte, 32))
+	tw := xtsTweak{}
+	if n := xtsBulk(x, buf, buf, &tw, true); n != 4096 {
+		t.Errorf("XTS: the fused kernel took %d of %d bytes", n, len(buf))
 	}
 }
