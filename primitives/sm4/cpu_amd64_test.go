@@ -93,7 +93,7 @@ func TestAVX2KernelsHaveNoEVEX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kernel := regexp.MustCompile(`/sm4\.([a-zA-Z0-9]+(GFNI256|VAES256|AESNI128)|latKeysGFNI|expandKeyGFNI|expandKeyAESNI|ghashPCLMUL)$`)
+	kernel := regexp.MustCompile(`/sm4\.([a-zA-Z0-9]+(GFNI256|VAES256|AESNI128)|latKeysGFNI|latKeysAESNI|expandKeyGFNI|expandKeyAESNI|ghashPCLMUL)$`)
 	funcs, insns := 0, 0
 	for _, fn := range tab.Funcs {
 		if !kernel.MatchString(fn.Name) {
@@ -113,7 +113,7 @@ func TestAVX2KernelsHaveNoEVEX(t *testing.T) {
 			}
 		}
 	}
-	if funcs < 22 || insns < 5000 {
+	if funcs < 23 || insns < 5000 {
 		t.Fatalf("found only %d AVX2 kernels with %d instructions", funcs, insns)
 	}
 }
@@ -147,5 +147,26 @@ func TestFusedPathsTaken(t *testing.T) {
 	tw := xtsTweak{}
 	if n := xtsBulk(x, buf, buf, &tw, true); n != 4096 {
 		t.Errorf("XTS: the fused kernel took %d of %d bytes", n, len(buf))
+	}
+}
+
+// TestLatKeysAESNI checks the nibble-table mapping of the latency keys,
+// which CPUs without GFNI use, against the GFNI one.
+func TestLatKeysAESNI(t *testing.T) {
+	if !hasGFNI || !hasAESNI {
+		t.Skip("needs both GFNI and AES-NI")
+	}
+	r := newRand(t)
+	for range 100 {
+		var rk [32]uint32
+		for i := range rk {
+			rk[i] = uint32(r.Uint64())
+		}
+		var a, b [36]uint32
+		latKeysGFNI(&rk, &a)
+		latKeysAESNI(&rk, &b)
+		if a != b {
+			t.Fatalf("latency keys differ: %x\n%x", a, b)
+		}
 	}
 }

@@ -93,10 +93,10 @@ func cbcDecAESNI128(rk *[32]uint32, iv *[16]byte, dst, src []byte)
 
 // The latency kernels work on one block at a time: a single block, CBC
 // encryption of len(src)/16 blocks (setting iv to the last ciphertext
-// block) and CBC-MAC (x = E(x ⊕ block) for each block of src). The GFNI
-// flavours take round keys mapped by latKeysGFNI (see _asm/latency.go): the
-// state stays in the input domain of the S-box's GFNI form, which takes an
-// affine step off every round.
+// block) and CBC-MAC (x = E(x ⊕ block) for each block of src). They take
+// round keys mapped by latKeysGFNI or latKeysAESNI (see _asm/latency.go):
+// the state stays in the input domain of the S-box's affine form, which
+// takes an affine step off every round.
 
 // latKeysGFNI maps the round keys rk for the GFNI latency kernels. kk has
 // four words of zero padding so that 16-byte loads of the last keys stay
@@ -124,13 +124,19 @@ func cbcEncGFNI256(kk *[36]uint32, iv *[16]byte, dst, src []byte)
 func cbcMACGFNI256(kk *[36]uint32, x *[16]byte, src []byte)
 
 //go:noescape
-func encryptBlockAESNI128(rk *[32]uint32, dst, src *[16]byte)
+func encryptBlockAESNI128(kk *[36]uint32, dst, src *[16]byte)
 
 //go:noescape
-func cbcEncAESNI128(rk *[32]uint32, iv *[16]byte, dst, src []byte)
+func cbcEncAESNI128(kk *[36]uint32, iv *[16]byte, dst, src []byte)
 
 //go:noescape
-func cbcMACAESNI128(rk *[32]uint32, x *[16]byte, src []byte)
+func cbcMACAESNI128(kk *[36]uint32, x *[16]byte, src []byte)
+
+// latKeysAESNI computes what latKeysGFNI does with nibble tables, for CPUs
+// without GFNI.
+//
+//go:noescape
+func latKeysAESNI(rk *[32]uint32, kk *[36]uint32)
 
 // GHASH and fused GCM. htab holds H¹⁶…H¹ (see ghashKey.table) and y the
 // running GHASH value in its byte form.

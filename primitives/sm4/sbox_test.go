@@ -117,3 +117,26 @@ func TestLatencyConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestLatencyAESConstants checks the AES-NI latency kernel's tables: from
+// v = SubBytesAES(u) they give E_j·inv(u), and the map tables are A1 and its
+// inverse.
+func TestLatencyAESConstants(t *testing.T) {
+	tabs := [3][2]*[16]byte{{&latAES0Lo, &latAES0Hi}, {&latAES1Lo, &latAES1Hi}, {&latAES2Lo, &latAES2Hi}}
+	mats := [3]uint64{latE0, latE1, latE2}
+	for x := 0; x < 256; x++ {
+		u := byte(x)
+		v := aesSubBytes(u)
+		for j, tab := range tabs {
+			if got, want := tab[0][v&15]^tab[1][v>>4], affineInv(mats[j], u, 0); got != want {
+				t.Fatalf("E%d table at %#02x = %#02x, want %#02x", j, x, got, want)
+			}
+		}
+		if got, want := mapInLo[u&15]^mapInHi[u>>4], affine(gfniA1, u, 0); got != want {
+			t.Fatalf("A1 table at %#02x = %#02x, want %#02x", x, got, want)
+		}
+		if got, want := mapOutLo[u&15]^mapOutHi[u>>4], affine(gfniA1Inv, u, 0); got != want {
+			t.Fatalf("A1⁻¹ table at %#02x = %#02x, want %#02x", x, got, want)
+		}
+	}
+}

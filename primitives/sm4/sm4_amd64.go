@@ -35,9 +35,10 @@ var (
 	useVAES256  = cpu.X86.HasAVX2 && cpu.X86.HasAVX512VAES && cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ
 	useAESNI128 = cpu.X86.HasAVX2 && cpu.X86.HasAES && cpu.X86.HasPCLMULQDQ
 
-	// hasGFNI is whether the latency keys can be computed, whatever kernel
-	// is selected at the moment.
-	hasGFNI = useGFNI256
+	// hasGFNI and hasAESNI say how the latency keys can be computed,
+	// whatever kernel is selected at the moment.
+	hasGFNI  = useGFNI256
+	hasAESNI = useAESNI128
 )
 
 func init() {
@@ -53,9 +54,13 @@ type archKeys struct {
 }
 
 func (k *archKeys) init(enc, dec *[rounds]uint32) {
-	if hasGFNI {
+	switch {
+	case hasGFNI:
 		latKeysGFNI(enc, &k.latEnc)
 		latKeysGFNI(dec, &k.latDec)
+	case hasAESNI:
+		latKeysAESNI(enc, &k.latEnc)
+		latKeysAESNI(dec, &k.latDec)
 	}
 }
 
@@ -69,7 +74,7 @@ func encryptBlock(b *Block, dst, src []byte) {
 	case useGFNI256:
 		encryptBlockGFNI256(&b.arch.latEnc, d, s)
 	case useVAES256 || useAESNI128:
-		encryptBlockAESNI128(&b.enc, d, s)
+		encryptBlockAESNI128(&b.arch.latEnc, d, s)
 	default:
 		cryptBlockGeneric(&b.enc, dst, src)
 	}
@@ -83,7 +88,7 @@ func decryptBlock(b *Block, dst, src []byte) {
 	case useGFNI256:
 		encryptBlockGFNI256(&b.arch.latDec, d, s)
 	case useVAES256 || useAESNI128:
-		encryptBlockAESNI128(&b.dec, d, s)
+		encryptBlockAESNI128(&b.arch.latDec, d, s)
 	default:
 		cryptBlockGeneric(&b.dec, dst, src)
 	}
@@ -298,7 +303,7 @@ func cbcEncryptBlocks(b *Block, iv *[16]byte, dst, src []byte) {
 	case useGFNI256:
 		cbcEncGFNI256(&b.arch.latEnc, iv, dst, src)
 	case useVAES256 || useAESNI128:
-		cbcEncAESNI128(&b.enc, iv, dst, src)
+		cbcEncAESNI128(&b.arch.latEnc, iv, dst, src)
 	default:
 		cbcEncryptGeneric(b, iv, dst, src)
 	}
@@ -315,7 +320,7 @@ func cbcMACBlocks(b *Block, x *[16]byte, src []byte) {
 	case useGFNI256:
 		cbcMACGFNI256(&b.arch.latEnc, x, src)
 	case useVAES256 || useAESNI128:
-		cbcMACAESNI128(&b.enc, x, src)
+		cbcMACAESNI128(&b.arch.latEnc, x, src)
 	default:
 		cbcMACGeneric(b, x, src)
 	}

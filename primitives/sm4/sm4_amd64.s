@@ -8531,6 +8531,103 @@ DATA latK0<>+48(SB)/8, $0x0000000063636363
 DATA latK0<>+56(SB)/8, $0x0000000063636363
 GLOBL latK0<>(SB), RODATA|NOPTR, $64
 
+// func latKeysAESNI(rk *[32]uint32, kk *[36]uint32)
+// Requires: AVX
+TEXT ·latKeysAESNI(SB), NOSPLIT, $0-16
+	MOVQ    rk+0(FP), AX
+	MOVQ    kk+8(FP), DX
+	VMOVDQU (AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+0(SB), X0, X0
+	VMOVDQU X0, (DX)
+	VMOVDQU 16(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+16(SB), X0, X0
+	VMOVDQU X0, 16(DX)
+	VMOVDQU 32(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+0(SB), X0, X0
+	VMOVDQU X0, 32(DX)
+	VMOVDQU 48(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+16(SB), X0, X0
+	VMOVDQU X0, 48(DX)
+	VMOVDQU 64(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+0(SB), X0, X0
+	VMOVDQU X0, 64(DX)
+	VMOVDQU 80(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+16(SB), X0, X0
+	VMOVDQU X0, 80(DX)
+	VMOVDQU 96(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+0(SB), X0, X0
+	VMOVDQU X0, 96(DX)
+	VMOVDQU 112(AX), X0
+	VPSRLW  $0x04, X0, X1
+	VPAND   mask0f<>+0(SB), X1, X1
+	VPAND   mask0f<>+0(SB), X0, X0
+	VMOVDQU preLo<>+0(SB), X2
+	VPSHUFB X0, X2, X0
+	VMOVDQU preHi<>+0(SB), X2
+	VPSHUFB X1, X2, X2
+	VPXOR   X2, X0, X0
+	VPXOR   latK0<>+16(SB), X0, X0
+	VMOVDQU X0, 112(DX)
+	VPXOR   X0, X0, X0
+	VMOVDQU X0, 128(DX)
+	RET
+
 // func expandKeyGFNI(key *[16]byte, enc *[32]uint32)
 // Requires: AVX, GFNI
 TEXT ·expandKeyGFNI(SB), NOSPLIT, $0-16
@@ -10214,10 +10311,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10231,10 +10328,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10248,10 +10345,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10265,10 +10362,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10282,10 +10379,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10299,10 +10396,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10316,10 +10413,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10333,10 +10430,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10350,10 +10447,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10367,10 +10464,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10384,10 +10481,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10401,10 +10498,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10418,10 +10515,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10435,10 +10532,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10452,10 +10549,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10469,10 +10566,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10486,10 +10583,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10503,10 +10600,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10520,10 +10617,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10537,10 +10634,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10554,10 +10651,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10571,10 +10668,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10588,10 +10685,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10605,10 +10702,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10622,10 +10719,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10639,10 +10736,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10656,10 +10753,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10673,10 +10770,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10690,10 +10787,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10707,10 +10804,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10724,10 +10821,10 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10796,10 +10893,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10813,10 +10910,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10830,10 +10927,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10847,10 +10944,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10864,10 +10961,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10881,10 +10978,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10898,10 +10995,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10915,10 +11012,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10932,10 +11029,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10949,10 +11046,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10966,10 +11063,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -10983,10 +11080,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11000,10 +11097,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11017,10 +11114,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11034,10 +11131,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11051,10 +11148,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11068,10 +11165,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11085,10 +11182,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11102,10 +11199,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11119,10 +11216,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11136,10 +11233,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11153,10 +11250,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11170,10 +11267,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11187,10 +11284,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11204,10 +11301,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11221,10 +11318,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11238,10 +11335,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11255,10 +11352,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11272,10 +11369,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11289,10 +11386,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11306,10 +11403,10 @@ cbcEncGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11389,10 +11486,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11406,10 +11503,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11423,10 +11520,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11440,10 +11537,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11457,10 +11554,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11474,10 +11571,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11491,10 +11588,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11508,10 +11605,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11525,10 +11622,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11542,10 +11639,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11559,10 +11656,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11576,10 +11673,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11593,10 +11690,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11610,10 +11707,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11627,10 +11724,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11644,10 +11741,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11661,10 +11758,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11678,10 +11775,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11695,10 +11792,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11712,10 +11809,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11729,10 +11826,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11746,10 +11843,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11763,10 +11860,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11780,10 +11877,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11797,10 +11894,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11814,10 +11911,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11831,10 +11928,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11848,10 +11945,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11865,10 +11962,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11882,10 +11979,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11899,10 +11996,10 @@ cbcMACGFNI512Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPROLD            $0x08, X7, X4
 	VPROLD            $0x10, X7, X7
 	VPROLD            $0x18, X8, X8
@@ -11972,10 +12069,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -11990,10 +12087,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12008,10 +12105,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12026,10 +12123,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12044,10 +12141,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12062,10 +12159,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12080,10 +12177,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12098,10 +12195,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12116,10 +12213,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12134,10 +12231,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12152,10 +12249,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12170,10 +12267,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12188,10 +12285,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12206,10 +12303,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12224,10 +12321,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12242,10 +12339,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12260,10 +12357,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12278,10 +12375,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12296,10 +12393,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12314,10 +12411,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12332,10 +12429,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12350,10 +12447,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12368,10 +12465,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12386,10 +12483,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12404,10 +12501,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12422,10 +12519,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12440,10 +12537,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12458,10 +12555,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X0, X3, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12476,10 +12573,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X1, X0, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12494,10 +12591,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X2, X1, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12512,10 +12609,10 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X3, X2, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12585,10 +12682,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12603,10 +12700,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12621,10 +12718,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12639,10 +12736,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12657,10 +12754,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12675,10 +12772,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12693,10 +12790,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12711,10 +12808,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12729,10 +12826,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12747,10 +12844,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12765,10 +12862,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12783,10 +12880,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12801,10 +12898,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12819,10 +12916,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12837,10 +12934,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12855,10 +12952,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12873,10 +12970,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12891,10 +12988,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12909,10 +13006,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12927,10 +13024,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12945,10 +13042,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12963,10 +13060,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12981,10 +13078,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12999,10 +13096,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13017,10 +13114,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13035,10 +13132,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13053,10 +13150,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13071,10 +13168,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13089,10 +13186,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13107,10 +13204,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13125,10 +13222,10 @@ cbcEncGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13209,10 +13306,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13227,10 +13324,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13245,10 +13342,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13263,10 +13360,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13281,10 +13378,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13299,10 +13396,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13317,10 +13414,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13335,10 +13432,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13353,10 +13450,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13371,10 +13468,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13389,10 +13486,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13407,10 +13504,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13425,10 +13522,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13443,10 +13540,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13461,10 +13558,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13479,10 +13576,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13497,10 +13594,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13515,10 +13612,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13533,10 +13630,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13551,10 +13648,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13569,10 +13666,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13587,10 +13684,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13605,10 +13702,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13623,10 +13720,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13641,10 +13738,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13659,10 +13756,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13677,10 +13774,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13695,10 +13792,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X0, X3, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13713,10 +13810,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X1, X0, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13731,10 +13828,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X2, X1, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13749,10 +13846,10 @@ cbcMACGFNI256Loop:
 	VPXOR             X3, X2, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
+	VPXOR             X4, X9, X5
 	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
-	VPXOR             X4, X9, X5
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13792,10 +13889,10 @@ cbcMACGFNI256Done:
 	VMOVDQU        X13, (DX)
 	RET
 
-// func encryptBlockAESNI128(rk *[32]uint32, dst *[16]byte, src *[16]byte)
-// Requires: AES, AVX, AVX2
+// func encryptBlockAESNI128(kk *[36]uint32, dst *[16]byte, src *[16]byte)
+// Requires: AES, AVX
 TEXT ·encryptBlockAESNI128(SB), NOSPLIT, $0-24
-	MOVQ    rk+0(FP), AX
+	MOVQ    kk+0(FP), AX
 	MOVQ    dst+8(FP), DI
 	MOVQ    src+16(FP), SI
 	VPXOR   X0, X0, X0
@@ -13804,6 +13901,14 @@ TEXT ·encryptBlockAESNI128(SB), NOSPLIT, $0-24
 	VPXOR   X3, X3, X3
 	VMOVDQU (SI), X12
 	VPSHUFB bswap32<>+0(SB), X12, X12
+	VPSRLW  $0x04, X12, X10
+	VPAND   mask0f<>+0(SB), X10, X10
+	VPAND   mask0f<>+0(SB), X12, X12
+	VMOVDQU mapInLo<>+0(SB), X11
+	VPSHUFB X12, X11, X12
+	VMOVDQU mapInHi<>+0(SB), X11
+	VPSHUFB X10, X11, X11
+	VPXOR   X11, X12, X12
 	VPSHUFD $0x01, X12, X13
 	VPSHUFD $0x02, X12, X14
 	VPSHUFD $0x03, X12, X15
@@ -13814,169 +13919,1256 @@ TEXT ·encryptBlockAESNI128(SB), NOSPLIT, $0-24
 	VMOVDQA X14, X2
 	VMOVDQA X13, X1
 	VMOVDQA X12, X0
-	MOVQ    AX, R10
-	LEAQ    128(AX), R11
+	VPXOR   X1, X2, X4
+	VPXOR   X3, X4, X4
+	VPXOR   (AX), X4, X4
 
-rounds33:
 	// Round 0.
-	VPBROADCASTD (R10), X7
-	VPXOR        X1, X7, X4
-	VPXOR        X2, X4, X4
-	VPXOR        X3, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X0, X0
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X0, X0
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X0, X0
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X0, X0
+	VPXOR       X1, X0, X9
+	VPXOR       (AX), X9, X9
+	VPXOR       4(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
 
 	// Round 1.
-	VPBROADCASTD 4(R10), X7
-	VPXOR        X2, X7, X4
-	VPXOR        X3, X4, X4
-	VPXOR        X0, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X1, X1
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X1, X1
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X1, X1
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X1, X1
+	VPXOR       X2, X1, X9
+	VPXOR       4(AX), X9, X9
+	VPXOR       8(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
 
 	// Round 2.
-	VPBROADCASTD 8(R10), X7
-	VPXOR        X3, X7, X4
-	VPXOR        X0, X4, X4
-	VPXOR        X1, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X2, X2
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X2, X2
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X2, X2
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X2, X2
+	VPXOR       X3, X2, X9
+	VPXOR       8(AX), X9, X9
+	VPXOR       12(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
 
 	// Round 3.
-	VPBROADCASTD 12(R10), X7
-	VPXOR        X0, X7, X4
-	VPXOR        X1, X4, X4
-	VPXOR        X2, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X3, X3
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X3, X3
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X3, X3
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X3, X3
-	ADDQ         $0x10, R10
-	CMPQ         R10, R11
-	JB           rounds33
-	VPUNPCKLDQ   X2, X3, X13
-	VPUNPCKLDQ   X0, X1, X14
-	VPUNPCKLQDQ  X14, X13, X13
-	VPSHUFB      bswap32<>+0(SB), X13, X13
-	VMOVDQU      X13, (DI)
+	VPXOR       X0, X3, X9
+	VPXOR       12(AX), X9, X9
+	VPXOR       16(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 4.
+	VPXOR       X1, X0, X9
+	VPXOR       16(AX), X9, X9
+	VPXOR       20(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 5.
+	VPXOR       X2, X1, X9
+	VPXOR       20(AX), X9, X9
+	VPXOR       24(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 6.
+	VPXOR       X3, X2, X9
+	VPXOR       24(AX), X9, X9
+	VPXOR       28(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 7.
+	VPXOR       X0, X3, X9
+	VPXOR       28(AX), X9, X9
+	VPXOR       32(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 8.
+	VPXOR       X1, X0, X9
+	VPXOR       32(AX), X9, X9
+	VPXOR       36(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 9.
+	VPXOR       X2, X1, X9
+	VPXOR       36(AX), X9, X9
+	VPXOR       40(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 10.
+	VPXOR       X3, X2, X9
+	VPXOR       40(AX), X9, X9
+	VPXOR       44(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 11.
+	VPXOR       X0, X3, X9
+	VPXOR       44(AX), X9, X9
+	VPXOR       48(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 12.
+	VPXOR       X1, X0, X9
+	VPXOR       48(AX), X9, X9
+	VPXOR       52(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 13.
+	VPXOR       X2, X1, X9
+	VPXOR       52(AX), X9, X9
+	VPXOR       56(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 14.
+	VPXOR       X3, X2, X9
+	VPXOR       56(AX), X9, X9
+	VPXOR       60(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 15.
+	VPXOR       X0, X3, X9
+	VPXOR       60(AX), X9, X9
+	VPXOR       64(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 16.
+	VPXOR       X1, X0, X9
+	VPXOR       64(AX), X9, X9
+	VPXOR       68(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 17.
+	VPXOR       X2, X1, X9
+	VPXOR       68(AX), X9, X9
+	VPXOR       72(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 18.
+	VPXOR       X3, X2, X9
+	VPXOR       72(AX), X9, X9
+	VPXOR       76(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 19.
+	VPXOR       X0, X3, X9
+	VPXOR       76(AX), X9, X9
+	VPXOR       80(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 20.
+	VPXOR       X1, X0, X9
+	VPXOR       80(AX), X9, X9
+	VPXOR       84(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 21.
+	VPXOR       X2, X1, X9
+	VPXOR       84(AX), X9, X9
+	VPXOR       88(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 22.
+	VPXOR       X3, X2, X9
+	VPXOR       88(AX), X9, X9
+	VPXOR       92(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 23.
+	VPXOR       X0, X3, X9
+	VPXOR       92(AX), X9, X9
+	VPXOR       96(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 24.
+	VPXOR       X1, X0, X9
+	VPXOR       96(AX), X9, X9
+	VPXOR       100(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 25.
+	VPXOR       X2, X1, X9
+	VPXOR       100(AX), X9, X9
+	VPXOR       104(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 26.
+	VPXOR       X3, X2, X9
+	VPXOR       104(AX), X9, X9
+	VPXOR       108(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 27.
+	VPXOR       X0, X3, X9
+	VPXOR       108(AX), X9, X9
+	VPXOR       112(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 28.
+	VPXOR       X1, X0, X9
+	VPXOR       112(AX), X9, X9
+	VPXOR       116(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 29.
+	VPXOR       X2, X1, X9
+	VPXOR       116(AX), X9, X9
+	VPXOR       120(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 30.
+	VPXOR       X3, X2, X9
+	VPXOR       120(AX), X9, X9
+	VPXOR       124(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 31.
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X7, X4, X4
+	VPXOR       X8, X4, X4
+	VPXOR       X6, X3, X3
+	VPXOR       X4, X3, X3
+	VPUNPCKLDQ  X2, X3, X13
+	VPUNPCKLDQ  X0, X1, X14
+	VPUNPCKLQDQ X14, X13, X13
+	VPSRLW      $0x04, X13, X10
+	VPAND       mask0f<>+0(SB), X10, X10
+	VPAND       mask0f<>+0(SB), X13, X13
+	VMOVDQU     mapOutLo<>+0(SB), X11
+	VPSHUFB     X13, X11, X13
+	VMOVDQU     mapOutHi<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VPXOR       X11, X13, X13
+	VPSHUFB     bswap32<>+0(SB), X13, X13
+	VMOVDQU     X13, (DI)
 	RET
 
-// func cbcEncAESNI128(rk *[32]uint32, iv *[16]byte, dst []byte, src []byte)
-// Requires: AES, AVX, AVX2
+DATA mapInLo<>+0(SB)/8, $0x39b50985bc308c00
+DATA mapInLo<>+8(SB)/8, $0xa62a961a23af139f
+DATA mapInLo<>+16(SB)/8, $0x39b50985bc308c00
+DATA mapInLo<>+24(SB)/8, $0xa62a961a23af139f
+DATA mapInLo<>+32(SB)/8, $0x39b50985bc308c00
+DATA mapInLo<>+40(SB)/8, $0xa62a961a23af139f
+DATA mapInLo<>+48(SB)/8, $0x39b50985bc308c00
+DATA mapInLo<>+56(SB)/8, $0xa62a961a23af139f
+GLOBL mapInLo<>(SB), RODATA|NOPTR, $64
+
+DATA mapInHi<>+0(SB)/8, $0x37eb19c5f22edc00
+DATA mapInHi<>+8(SB)/8, $0x3fe311cdfa26d408
+DATA mapInHi<>+16(SB)/8, $0x37eb19c5f22edc00
+DATA mapInHi<>+24(SB)/8, $0x3fe311cdfa26d408
+DATA mapInHi<>+32(SB)/8, $0x37eb19c5f22edc00
+DATA mapInHi<>+40(SB)/8, $0x3fe311cdfa26d408
+DATA mapInHi<>+48(SB)/8, $0x37eb19c5f22edc00
+DATA mapInHi<>+56(SB)/8, $0x3fe311cdfa26d408
+GLOBL mapInHi<>(SB), RODATA|NOPTR, $64
+
+DATA latAES1Lo<>+0(SB)/8, $0x6bb866b5cb18c615
+DATA latAES1Lo<>+8(SB)/8, $0x29fa24f7895a8457
+DATA latAES1Lo<>+16(SB)/8, $0x6bb866b5cb18c615
+DATA latAES1Lo<>+24(SB)/8, $0x29fa24f7895a8457
+DATA latAES1Lo<>+32(SB)/8, $0x6bb866b5cb18c615
+DATA latAES1Lo<>+40(SB)/8, $0x29fa24f7895a8457
+DATA latAES1Lo<>+48(SB)/8, $0x6bb866b5cb18c615
+DATA latAES1Lo<>+56(SB)/8, $0x29fa24f7895a8457
+GLOBL latAES1Lo<>(SB), RODATA|NOPTR, $64
+
+DATA latAES1Hi<>+0(SB)/8, $0x7fcb3682fd49b400
+DATA latAES1Hi<>+8(SB)/8, $0xc3778a3e41f508bc
+DATA latAES1Hi<>+16(SB)/8, $0x7fcb3682fd49b400
+DATA latAES1Hi<>+24(SB)/8, $0xc3778a3e41f508bc
+DATA latAES1Hi<>+32(SB)/8, $0x7fcb3682fd49b400
+DATA latAES1Hi<>+40(SB)/8, $0xc3778a3e41f508bc
+DATA latAES1Hi<>+48(SB)/8, $0x7fcb3682fd49b400
+DATA latAES1Hi<>+56(SB)/8, $0xc3778a3e41f508bc
+GLOBL latAES1Hi<>(SB), RODATA|NOPTR, $64
+
+DATA latAES2Lo<>+0(SB)/8, $0x3f6ae1b4e7b2396c
+DATA latAES2Lo<>+8(SB)/8, $0x6134bfeab9ec6732
+DATA latAES2Lo<>+16(SB)/8, $0x3f6ae1b4e7b2396c
+DATA latAES2Lo<>+24(SB)/8, $0x6134bfeab9ec6732
+DATA latAES2Lo<>+32(SB)/8, $0x3f6ae1b4e7b2396c
+DATA latAES2Lo<>+40(SB)/8, $0x6134bfeab9ec6732
+DATA latAES2Lo<>+48(SB)/8, $0x3f6ae1b4e7b2396c
+DATA latAES2Lo<>+56(SB)/8, $0x6134bfeab9ec6732
+GLOBL latAES2Lo<>(SB), RODATA|NOPTR, $64
+
+DATA latAES2Hi<>+0(SB)/8, $0xb8e72d72ca955f00
+DATA latAES2Hi<>+8(SB)/8, $0xc9965c03bbe42e71
+DATA latAES2Hi<>+16(SB)/8, $0xb8e72d72ca955f00
+DATA latAES2Hi<>+24(SB)/8, $0xc9965c03bbe42e71
+DATA latAES2Hi<>+32(SB)/8, $0xb8e72d72ca955f00
+DATA latAES2Hi<>+40(SB)/8, $0xc9965c03bbe42e71
+DATA latAES2Hi<>+48(SB)/8, $0xb8e72d72ca955f00
+DATA latAES2Hi<>+56(SB)/8, $0xc9965c03bbe42e71
+GLOBL latAES2Hi<>(SB), RODATA|NOPTR, $64
+
+DATA latAES0Lo<>+0(SB)/8, $0x54d287012caaff79
+DATA latAES0Lo<>+8(SB)/8, $0x48ce9b1d30b6e365
+DATA latAES0Lo<>+16(SB)/8, $0x54d287012caaff79
+DATA latAES0Lo<>+24(SB)/8, $0x48ce9b1d30b6e365
+DATA latAES0Lo<>+32(SB)/8, $0x54d287012caaff79
+DATA latAES0Lo<>+40(SB)/8, $0x48ce9b1d30b6e365
+DATA latAES0Lo<>+48(SB)/8, $0x54d287012caaff79
+DATA latAES0Lo<>+56(SB)/8, $0x48ce9b1d30b6e365
+GLOBL latAES0Lo<>(SB), RODATA|NOPTR, $64
+
+DATA latAES0Hi<>+0(SB)/8, $0xc72c1bf037dceb00
+DATA latAES0Hi<>+8(SB)/8, $0x0ae1d63dfa1126cd
+DATA latAES0Hi<>+16(SB)/8, $0xc72c1bf037dceb00
+DATA latAES0Hi<>+24(SB)/8, $0x0ae1d63dfa1126cd
+DATA latAES0Hi<>+32(SB)/8, $0xc72c1bf037dceb00
+DATA latAES0Hi<>+40(SB)/8, $0x0ae1d63dfa1126cd
+DATA latAES0Hi<>+48(SB)/8, $0xc72c1bf037dceb00
+DATA latAES0Hi<>+56(SB)/8, $0x0ae1d63dfa1126cd
+GLOBL latAES0Hi<>(SB), RODATA|NOPTR, $64
+
+DATA mapOutLo<>+0(SB)/8, $0x72f7ab2e5cd98500
+DATA mapOutLo<>+8(SB)/8, $0xf2772baedc590580
+DATA mapOutLo<>+16(SB)/8, $0x72f7ab2e5cd98500
+DATA mapOutLo<>+24(SB)/8, $0xf2772baedc590580
+DATA mapOutLo<>+32(SB)/8, $0x72f7ab2e5cd98500
+DATA mapOutLo<>+40(SB)/8, $0xf2772baedc590580
+DATA mapOutLo<>+48(SB)/8, $0x72f7ab2e5cd98500
+DATA mapOutLo<>+56(SB)/8, $0xf2772baedc590580
+GLOBL mapOutLo<>(SB), RODATA|NOPTR, $64
+
+DATA mapOutHi<>+0(SB)/8, $0x4613114402575500
+DATA mapOutHi<>+8(SB)/8, $0xe9bcbeebadf8faaf
+DATA mapOutHi<>+16(SB)/8, $0x4613114402575500
+DATA mapOutHi<>+24(SB)/8, $0xe9bcbeebadf8faaf
+DATA mapOutHi<>+32(SB)/8, $0x4613114402575500
+DATA mapOutHi<>+40(SB)/8, $0xe9bcbeebadf8faaf
+DATA mapOutHi<>+48(SB)/8, $0x4613114402575500
+DATA mapOutHi<>+56(SB)/8, $0xe9bcbeebadf8faaf
+GLOBL mapOutHi<>(SB), RODATA|NOPTR, $64
+
+// func cbcEncAESNI128(kk *[36]uint32, iv *[16]byte, dst []byte, src []byte)
+// Requires: AES, AVX
 TEXT ·cbcEncAESNI128(SB), NOSPLIT, $0-64
-	MOVQ    rk+0(FP), AX
+	MOVQ    kk+0(FP), AX
 	MOVQ    iv+8(FP), DX
 	MOVQ    dst_base+16(FP), DI
 	MOVQ    src_base+40(FP), SI
 	MOVQ    src_len+48(FP), CX
 	VMOVDQU (DX), X13
 	VPSHUFB bswap32<>+0(SB), X13, X13
+	VPSRLW  $0x04, X13, X10
+	VPAND   mask0f<>+0(SB), X10, X10
+	VPAND   mask0f<>+0(SB), X13, X13
+	VMOVDQU mapInLo<>+0(SB), X11
+	VPSHUFB X13, X11, X13
+	VMOVDQU mapInHi<>+0(SB), X11
+	VPSHUFB X10, X11, X11
+	VPXOR   X11, X13, X13
 	VPSHUFD $0x03, X13, X0
 	VPSHUFD $0x02, X13, X1
 	VPSHUFD $0x01, X13, X2
@@ -13987,6 +15179,14 @@ cbcEncAESNI128Loop:
 	JB      cbcEncAESNI128Done
 	VMOVDQU (SI), X12
 	VPSHUFB bswap32<>+0(SB), X12, X12
+	VPSRLW  $0x04, X12, X10
+	VPAND   mask0f<>+0(SB), X10, X10
+	VPAND   mask0f<>+0(SB), X12, X12
+	VMOVDQU mapInLo<>+0(SB), X11
+	VPSHUFB X12, X11, X12
+	VMOVDQU mapInHi<>+0(SB), X11
+	VPSHUFB X10, X11, X11
+	VPXOR   X11, X12, X12
 	VPSHUFD $0x01, X12, X13
 	VPSHUFD $0x02, X12, X14
 	VPSHUFD $0x03, X12, X15
@@ -13997,179 +15197,1174 @@ cbcEncAESNI128Loop:
 	VMOVDQA X14, X2
 	VMOVDQA X13, X1
 	VMOVDQA X12, X0
-	MOVQ    AX, R10
-	LEAQ    128(AX), R11
+	VPXOR   X1, X2, X4
+	VPXOR   X3, X4, X4
+	VPXOR   (AX), X4, X4
 
-rounds34:
 	// Round 0.
-	VPBROADCASTD (R10), X7
-	VPXOR        X1, X7, X4
-	VPXOR        X2, X4, X4
-	VPXOR        X3, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X0, X0
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X0, X0
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X0, X0
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X0, X0
+	VPXOR       X1, X0, X9
+	VPXOR       (AX), X9, X9
+	VPXOR       4(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
 
 	// Round 1.
-	VPBROADCASTD 4(R10), X7
-	VPXOR        X2, X7, X4
-	VPXOR        X3, X4, X4
-	VPXOR        X0, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X1, X1
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X1, X1
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X1, X1
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X1, X1
+	VPXOR       X2, X1, X9
+	VPXOR       4(AX), X9, X9
+	VPXOR       8(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
 
 	// Round 2.
-	VPBROADCASTD 8(R10), X7
-	VPXOR        X3, X7, X4
-	VPXOR        X0, X4, X4
-	VPXOR        X1, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X2, X2
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X2, X2
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X2, X2
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X2, X2
+	VPXOR       X3, X2, X9
+	VPXOR       8(AX), X9, X9
+	VPXOR       12(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
 
 	// Round 3.
-	VPBROADCASTD 12(R10), X7
-	VPXOR        X0, X7, X4
-	VPXOR        X1, X4, X4
-	VPXOR        X2, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X3, X3
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X3, X3
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X3, X3
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X3, X3
-	ADDQ         $0x10, R10
-	CMPQ         R10, R11
-	JB           rounds34
-	VPUNPCKLDQ   X2, X3, X13
-	VPUNPCKLDQ   X0, X1, X14
-	VPUNPCKLQDQ  X14, X13, X13
-	VPSHUFB      bswap32<>+0(SB), X13, X13
-	VMOVDQU      X13, (DI)
-	ADDQ         $0x10, DI
-	ADDQ         $0x10, SI
-	SUBQ         $0x10, CX
-	JMP          cbcEncAESNI128Loop
+	VPXOR       X0, X3, X9
+	VPXOR       12(AX), X9, X9
+	VPXOR       16(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 4.
+	VPXOR       X1, X0, X9
+	VPXOR       16(AX), X9, X9
+	VPXOR       20(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 5.
+	VPXOR       X2, X1, X9
+	VPXOR       20(AX), X9, X9
+	VPXOR       24(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 6.
+	VPXOR       X3, X2, X9
+	VPXOR       24(AX), X9, X9
+	VPXOR       28(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 7.
+	VPXOR       X0, X3, X9
+	VPXOR       28(AX), X9, X9
+	VPXOR       32(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 8.
+	VPXOR       X1, X0, X9
+	VPXOR       32(AX), X9, X9
+	VPXOR       36(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 9.
+	VPXOR       X2, X1, X9
+	VPXOR       36(AX), X9, X9
+	VPXOR       40(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 10.
+	VPXOR       X3, X2, X9
+	VPXOR       40(AX), X9, X9
+	VPXOR       44(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 11.
+	VPXOR       X0, X3, X9
+	VPXOR       44(AX), X9, X9
+	VPXOR       48(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 12.
+	VPXOR       X1, X0, X9
+	VPXOR       48(AX), X9, X9
+	VPXOR       52(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 13.
+	VPXOR       X2, X1, X9
+	VPXOR       52(AX), X9, X9
+	VPXOR       56(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 14.
+	VPXOR       X3, X2, X9
+	VPXOR       56(AX), X9, X9
+	VPXOR       60(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 15.
+	VPXOR       X0, X3, X9
+	VPXOR       60(AX), X9, X9
+	VPXOR       64(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 16.
+	VPXOR       X1, X0, X9
+	VPXOR       64(AX), X9, X9
+	VPXOR       68(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 17.
+	VPXOR       X2, X1, X9
+	VPXOR       68(AX), X9, X9
+	VPXOR       72(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 18.
+	VPXOR       X3, X2, X9
+	VPXOR       72(AX), X9, X9
+	VPXOR       76(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 19.
+	VPXOR       X0, X3, X9
+	VPXOR       76(AX), X9, X9
+	VPXOR       80(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 20.
+	VPXOR       X1, X0, X9
+	VPXOR       80(AX), X9, X9
+	VPXOR       84(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 21.
+	VPXOR       X2, X1, X9
+	VPXOR       84(AX), X9, X9
+	VPXOR       88(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 22.
+	VPXOR       X3, X2, X9
+	VPXOR       88(AX), X9, X9
+	VPXOR       92(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 23.
+	VPXOR       X0, X3, X9
+	VPXOR       92(AX), X9, X9
+	VPXOR       96(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 24.
+	VPXOR       X1, X0, X9
+	VPXOR       96(AX), X9, X9
+	VPXOR       100(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 25.
+	VPXOR       X2, X1, X9
+	VPXOR       100(AX), X9, X9
+	VPXOR       104(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 26.
+	VPXOR       X3, X2, X9
+	VPXOR       104(AX), X9, X9
+	VPXOR       108(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 27.
+	VPXOR       X0, X3, X9
+	VPXOR       108(AX), X9, X9
+	VPXOR       112(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 28.
+	VPXOR       X1, X0, X9
+	VPXOR       112(AX), X9, X9
+	VPXOR       116(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 29.
+	VPXOR       X2, X1, X9
+	VPXOR       116(AX), X9, X9
+	VPXOR       120(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 30.
+	VPXOR       X3, X2, X9
+	VPXOR       120(AX), X9, X9
+	VPXOR       124(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 31.
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X7, X4, X4
+	VPXOR       X8, X4, X4
+	VPXOR       X6, X3, X3
+	VPXOR       X4, X3, X3
+	VPUNPCKLDQ  X2, X3, X13
+	VPUNPCKLDQ  X0, X1, X14
+	VPUNPCKLQDQ X14, X13, X13
+	VPSRLW      $0x04, X13, X10
+	VPAND       mask0f<>+0(SB), X10, X10
+	VPAND       mask0f<>+0(SB), X13, X13
+	VMOVDQU     mapOutLo<>+0(SB), X11
+	VPSHUFB     X13, X11, X13
+	VMOVDQU     mapOutHi<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VPXOR       X11, X13, X13
+	VPSHUFB     bswap32<>+0(SB), X13, X13
+	VMOVDQU     X13, (DI)
+	ADDQ        $0x10, DI
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, CX
+	JMP         cbcEncAESNI128Loop
 
 cbcEncAESNI128Done:
 	VPUNPCKLDQ  X2, X3, X13
 	VPUNPCKLDQ  X0, X1, X14
 	VPUNPCKLQDQ X14, X13, X13
+	VPSRLW      $0x04, X13, X10
+	VPAND       mask0f<>+0(SB), X10, X10
+	VPAND       mask0f<>+0(SB), X13, X13
+	VMOVDQU     mapOutLo<>+0(SB), X11
+	VPSHUFB     X13, X11, X13
+	VMOVDQU     mapOutHi<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VPXOR       X11, X13, X13
 	VPSHUFB     bswap32<>+0(SB), X13, X13
 	VMOVDQU     X13, (DX)
 	RET
 
-// func cbcMACAESNI128(rk *[32]uint32, x *[16]byte, src []byte)
-// Requires: AES, AVX, AVX2
+// func cbcMACAESNI128(kk *[36]uint32, x *[16]byte, src []byte)
+// Requires: AES, AVX
 TEXT ·cbcMACAESNI128(SB), NOSPLIT, $0-40
-	MOVQ    rk+0(FP), AX
+	MOVQ    kk+0(FP), AX
 	MOVQ    x+8(FP), DX
 	MOVQ    src_base+16(FP), SI
 	MOVQ    src_len+24(FP), CX
 	VMOVDQU (DX), X13
 	VPSHUFB bswap32<>+0(SB), X13, X13
+	VPSRLW  $0x04, X13, X10
+	VPAND   mask0f<>+0(SB), X10, X10
+	VPAND   mask0f<>+0(SB), X13, X13
+	VMOVDQU mapInLo<>+0(SB), X11
+	VPSHUFB X13, X11, X13
+	VMOVDQU mapInHi<>+0(SB), X11
+	VPSHUFB X10, X11, X11
+	VPXOR   X11, X13, X13
 	VPSHUFD $0x03, X13, X0
 	VPSHUFD $0x02, X13, X1
 	VPSHUFD $0x01, X13, X2
@@ -14180,6 +16375,14 @@ cbcMACAESNI128Loop:
 	JB      cbcMACAESNI128Done
 	VMOVDQU (SI), X12
 	VPSHUFB bswap32<>+0(SB), X12, X12
+	VPSRLW  $0x04, X12, X10
+	VPAND   mask0f<>+0(SB), X10, X10
+	VPAND   mask0f<>+0(SB), X12, X12
+	VMOVDQU mapInLo<>+0(SB), X11
+	VPSHUFB X12, X11, X12
+	VMOVDQU mapInHi<>+0(SB), X11
+	VPSHUFB X10, X11, X11
+	VPXOR   X11, X12, X12
 	VPSHUFD $0x01, X12, X13
 	VPSHUFD $0x02, X12, X14
 	VPSHUFD $0x03, X12, X15
@@ -14190,164 +16393,1151 @@ cbcMACAESNI128Loop:
 	VMOVDQA X14, X2
 	VMOVDQA X13, X1
 	VMOVDQA X12, X0
-	MOVQ    AX, R10
-	LEAQ    128(AX), R11
+	VPXOR   X1, X2, X4
+	VPXOR   X3, X4, X4
+	VPXOR   (AX), X4, X4
 
-rounds35:
 	// Round 0.
-	VPBROADCASTD (R10), X7
-	VPXOR        X1, X7, X4
-	VPXOR        X2, X4, X4
-	VPXOR        X3, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X0, X0
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X0, X0
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X0, X0
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X0, X0
+	VPXOR       X1, X0, X9
+	VPXOR       (AX), X9, X9
+	VPXOR       4(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
 
 	// Round 1.
-	VPBROADCASTD 4(R10), X7
-	VPXOR        X2, X7, X4
-	VPXOR        X3, X4, X4
-	VPXOR        X0, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X1, X1
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X1, X1
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X1, X1
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X1, X1
+	VPXOR       X2, X1, X9
+	VPXOR       4(AX), X9, X9
+	VPXOR       8(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
 
 	// Round 2.
-	VPBROADCASTD 8(R10), X7
-	VPXOR        X3, X7, X4
-	VPXOR        X0, X4, X4
-	VPXOR        X1, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X2, X2
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X2, X2
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X2, X2
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X2, X2
+	VPXOR       X3, X2, X9
+	VPXOR       8(AX), X9, X9
+	VPXOR       12(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
 
 	// Round 3.
-	VPBROADCASTD 12(R10), X7
-	VPXOR        X0, X7, X4
-	VPXOR        X1, X4, X4
-	VPXOR        X2, X4, X4
-	VPSHUFB      invShiftRows<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      preLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      preHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VAESENCLAST  zeros<>+0(SB), X4, X4
-	VPSRLW       $0x04, X4, X5
-	VPAND        mask0f<>+0(SB), X4, X4
-	VPAND        mask0f<>+0(SB), X5, X5
-	VMOVDQU      postLo<>+0(SB), X6
-	VPSHUFB      X4, X6, X4
-	VMOVDQU      postHi<>+0(SB), X6
-	VPSHUFB      X5, X6, X5
-	VPXOR        X5, X4, X4
-	VPSHUFB      rot8<>+0(SB), X4, X5
-	VPSHUFB      rot16<>+0(SB), X4, X6
-	VPXOR        X6, X5, X5
-	VPXOR        X4, X5, X5
-	VPXOR        X4, X3, X3
-	VPSHUFB      rot24<>+0(SB), X4, X4
-	VPXOR        X4, X3, X3
-	VPSLLD       $0x02, X5, X6
-	VPXOR        X6, X3, X3
-	VPSRLD       $0x1e, X5, X5
-	VPXOR        X5, X3, X3
-	ADDQ         $0x10, R10
-	CMPQ         R10, R11
-	JB           rounds35
-	VPUNPCKLDQ   X2, X3, X13
-	VPUNPCKLDQ   X0, X1, X14
-	VPUNPCKLQDQ  X14, X13, X13
-	VPSHUFB      bswap32<>+0(SB), X13, X13
-	ADDQ         $0x10, SI
-	SUBQ         $0x10, CX
-	JMP          cbcMACAESNI128Loop
+	VPXOR       X0, X3, X9
+	VPXOR       12(AX), X9, X9
+	VPXOR       16(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 4.
+	VPXOR       X1, X0, X9
+	VPXOR       16(AX), X9, X9
+	VPXOR       20(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 5.
+	VPXOR       X2, X1, X9
+	VPXOR       20(AX), X9, X9
+	VPXOR       24(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 6.
+	VPXOR       X3, X2, X9
+	VPXOR       24(AX), X9, X9
+	VPXOR       28(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 7.
+	VPXOR       X0, X3, X9
+	VPXOR       28(AX), X9, X9
+	VPXOR       32(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 8.
+	VPXOR       X1, X0, X9
+	VPXOR       32(AX), X9, X9
+	VPXOR       36(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 9.
+	VPXOR       X2, X1, X9
+	VPXOR       36(AX), X9, X9
+	VPXOR       40(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 10.
+	VPXOR       X3, X2, X9
+	VPXOR       40(AX), X9, X9
+	VPXOR       44(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 11.
+	VPXOR       X0, X3, X9
+	VPXOR       44(AX), X9, X9
+	VPXOR       48(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 12.
+	VPXOR       X1, X0, X9
+	VPXOR       48(AX), X9, X9
+	VPXOR       52(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 13.
+	VPXOR       X2, X1, X9
+	VPXOR       52(AX), X9, X9
+	VPXOR       56(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 14.
+	VPXOR       X3, X2, X9
+	VPXOR       56(AX), X9, X9
+	VPXOR       60(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 15.
+	VPXOR       X0, X3, X9
+	VPXOR       60(AX), X9, X9
+	VPXOR       64(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 16.
+	VPXOR       X1, X0, X9
+	VPXOR       64(AX), X9, X9
+	VPXOR       68(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 17.
+	VPXOR       X2, X1, X9
+	VPXOR       68(AX), X9, X9
+	VPXOR       72(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 18.
+	VPXOR       X3, X2, X9
+	VPXOR       72(AX), X9, X9
+	VPXOR       76(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 19.
+	VPXOR       X0, X3, X9
+	VPXOR       76(AX), X9, X9
+	VPXOR       80(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 20.
+	VPXOR       X1, X0, X9
+	VPXOR       80(AX), X9, X9
+	VPXOR       84(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 21.
+	VPXOR       X2, X1, X9
+	VPXOR       84(AX), X9, X9
+	VPXOR       88(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 22.
+	VPXOR       X3, X2, X9
+	VPXOR       88(AX), X9, X9
+	VPXOR       92(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 23.
+	VPXOR       X0, X3, X9
+	VPXOR       92(AX), X9, X9
+	VPXOR       96(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 24.
+	VPXOR       X1, X0, X9
+	VPXOR       96(AX), X9, X9
+	VPXOR       100(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 25.
+	VPXOR       X2, X1, X9
+	VPXOR       100(AX), X9, X9
+	VPXOR       104(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 26.
+	VPXOR       X3, X2, X9
+	VPXOR       104(AX), X9, X9
+	VPXOR       108(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 27.
+	VPXOR       X0, X3, X9
+	VPXOR       108(AX), X9, X9
+	VPXOR       112(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X3, X3
+	VPXOR       X4, X3, X3
+
+	// Round 28.
+	VPXOR       X1, X0, X9
+	VPXOR       112(AX), X9, X9
+	VPXOR       116(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X0, X0
+	VPXOR       X4, X0, X0
+
+	// Round 29.
+	VPXOR       X2, X1, X9
+	VPXOR       116(AX), X9, X9
+	VPXOR       120(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X1, X1
+	VPXOR       X4, X1, X1
+
+	// Round 30.
+	VPXOR       X3, X2, X9
+	VPXOR       120(AX), X9, X9
+	VPXOR       124(AX), X9, X9
+	VPXOR       X4, X9, X5
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X5, X6, X6
+	VPXOR       X7, X4, X4
+	VPXOR       X6, X8, X8
+	VPXOR       X8, X4, X4
+	VPXOR       X5, X2, X2
+	VPXOR       X4, X2, X2
+
+	// Round 31.
+	VPSHUFB     invShiftRows<>+0(SB), X4, X10
+	VAESENCLAST zeros<>+0(SB), X10, X10
+	VPSRLW      $0x04, X10, X11
+	VPAND       mask0f<>+0(SB), X11, X11
+	VPAND       mask0f<>+0(SB), X10, X10
+	VMOVDQU     latAES1Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X7
+	VMOVDQU     latAES1Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X7, X7
+	VMOVDQU     latAES2Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X8
+	VMOVDQU     latAES2Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X8, X8
+	VMOVDQU     latAES0Lo<>+0(SB), X12
+	VPSHUFB     X10, X12, X6
+	VMOVDQU     latAES0Hi<>+0(SB), X12
+	VPSHUFB     X11, X12, X12
+	VPXOR       X12, X6, X6
+	VPSHUFB     rot8<>+0(SB), X7, X4
+	VPSHUFB     rot16<>+0(SB), X7, X7
+	VPSHUFB     rot24<>+0(SB), X8, X8
+	VPXOR       X7, X4, X4
+	VPXOR       X8, X4, X4
+	VPXOR       X6, X3, X3
+	VPXOR       X4, X3, X3
+	VPUNPCKLDQ  X2, X3, X13
+	VPUNPCKLDQ  X0, X1, X14
+	VPUNPCKLQDQ X14, X13, X13
+	VPSRLW      $0x04, X13, X10
+	VPAND       mask0f<>+0(SB), X10, X10
+	VPAND       mask0f<>+0(SB), X13, X13
+	VMOVDQU     mapOutLo<>+0(SB), X11
+	VPSHUFB     X13, X11, X13
+	VMOVDQU     mapOutHi<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VPXOR       X11, X13, X13
+	VPSHUFB     bswap32<>+0(SB), X13, X13
+	ADDQ        $0x10, SI
+	SUBQ        $0x10, CX
+	JMP         cbcMACAESNI128Loop
 
 cbcMACAESNI128Done:
 	VPUNPCKLDQ  X2, X3, X13
 	VPUNPCKLDQ  X0, X1, X14
 	VPUNPCKLQDQ X14, X13, X13
+	VPSRLW      $0x04, X13, X10
+	VPAND       mask0f<>+0(SB), X10, X10
+	VPAND       mask0f<>+0(SB), X13, X13
+	VMOVDQU     mapOutLo<>+0(SB), X11
+	VPSHUFB     X13, X11, X13
+	VMOVDQU     mapOutHi<>+0(SB), X11
+	VPSHUFB     X10, X11, X11
+	VPXOR       X11, X13, X13
 	VPSHUFB     bswap32<>+0(SB), X13, X13
 	VMOVDQU     X13, (DX)
 	RET
@@ -14768,7 +17958,7 @@ gcmSealGFNI512Wide:
 	VPTERNLOGD     $0x96, Z21, Z20, Z22
 	LEAQ           112(AX), R11
 
-rounds36:
+rounds33:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPXORD            Z11, Z9, Z14
@@ -14922,7 +18112,7 @@ rounds36:
 	VPTERNLOGD        $0x96, Z22, Z23, Z21
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds36
+	JB                rounds33
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -15308,7 +18498,7 @@ gcmSealGFNI512One:
 	VPTERNLOGD     $0x96, Z3, Z2, Z4
 	LEAQ           112(AX), R11
 
-rounds37:
+rounds34:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPTERNLOGD.BCST   $0x96, 4(R10), Z3, Z5
@@ -15366,7 +18556,7 @@ rounds37:
 	VPTERNLOGD        $0x96, Z4, Z5, Z3
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds37
+	JB                rounds34
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -15726,7 +18916,7 @@ gcmOpenGFNI512Wide:
 	VPTERNLOGD     $0x96, Z21, Z20, Z22
 	LEAQ           112(AX), R11
 
-rounds38:
+rounds35:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPXORD            Z11, Z9, Z14
@@ -15880,7 +19070,7 @@ rounds38:
 	VPTERNLOGD        $0x96, Z22, Z23, Z21
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds38
+	JB                rounds35
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -16170,7 +19360,7 @@ gcmOpenGFNI512One:
 	VPTERNLOGD     $0x96, Z3, Z2, Z4
 	LEAQ           112(AX), R11
 
-rounds39:
+rounds36:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPTERNLOGD.BCST   $0x96, 4(R10), Z3, Z5
@@ -16228,7 +19418,7 @@ rounds39:
 	VPTERNLOGD        $0x96, Z4, Z5, Z3
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds39
+	JB                rounds36
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -16504,7 +19694,7 @@ xtsGFNI512Wide:
 	VPTERNLOGD     $0x96, Z21, Z20, Z19
 	LEAQ           112(AX), R11
 
-rounds40:
+rounds37:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPXORD            Z11, Z9, Z14
@@ -16658,7 +19848,7 @@ rounds40:
 	VPTERNLOGD        $0x96, Z19, Z23, Z21
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds40
+	JB                rounds37
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -16938,7 +20128,7 @@ xtsGFNI512One:
 	VPTERNLOGD     $0x96, Z3, Z2, Z1
 	LEAQ           112(AX), R11
 
-rounds41:
+rounds38:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPTERNLOGD.BCST   $0x96, 4(R10), Z3, Z5
@@ -16996,7 +20186,7 @@ rounds41:
 	VPTERNLOGD        $0x96, Z1, Z5, Z3
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds41
+	JB                rounds38
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -17293,7 +20483,7 @@ xtsGBGFNI512Wide:
 	VPTERNLOGD     $0x96, Z21, Z20, Z19
 	LEAQ           112(AX), R11
 
-rounds42:
+rounds39:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPXORD            Z11, Z9, Z14
@@ -17447,7 +20637,7 @@ rounds42:
 	VPTERNLOGD        $0x96, Z19, Z23, Z21
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds42
+	JB                rounds39
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -17731,7 +20921,7 @@ xtsGBGFNI512One:
 	VPTERNLOGD     $0x96, Z3, Z2, Z1
 	LEAQ           112(AX), R11
 
-rounds43:
+rounds40:
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
 	VPTERNLOGD.BCST   $0x96, 4(R10), Z3, Z5
@@ -17789,7 +20979,7 @@ rounds43:
 	VPTERNLOGD        $0x96, Z1, Z5, Z3
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds43
+	JB                rounds40
 
 	// Round 0.
 	VPXORD            Z2, Z0, Z5
@@ -18018,7 +21208,7 @@ cbcEncMultiGFNI512Loop:
 	VPTERNLOGD     $0x96, Z3, Z2, Z4
 	LEAQ           112(AX), R11
 
-rounds44:
+rounds41:
 	// Round 0.
 	VPXORD            Z1, Z0, Z15
 	VPXORD.BCST       (R10), Z15, Z15
@@ -18088,7 +21278,7 @@ rounds44:
 	VPTERNLOGD        $0x96, Z4, Z5, Z3
 	ADDQ              $0x10, R10
 	CMPQ              R10, R11
-	JB                rounds44
+	JB                rounds41
 
 	// Round 0.
 	VPXORD            Z1, Z0, Z15

@@ -49,6 +49,14 @@ func writeConsts(path string) {
 	tab("aesPreHi", consts.Pre.Hi)
 	tab("aesPostLo", consts.Post.Lo)
 	tab("aesPostHi", consts.Post.Hi)
+	for j, t := range consts.LatAES {
+		tab(fmt.Sprintf("latAES%dLo", j), t.Lo)
+		tab(fmt.Sprintf("latAES%dHi", j), t.Hi)
+	}
+	tab("mapInLo", consts.MapIn.Lo)
+	tab("mapInHi", consts.MapIn.Hi)
+	tab("mapOutLo", consts.MapOut.Lo)
+	tab("mapOutHi", consts.MapOut.Hi)
 	out, err := format.Source(b.Bytes())
 	if err != nil {
 		log.Fatal(err)

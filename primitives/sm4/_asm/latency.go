@@ -5,6 +5,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -36,8 +38,9 @@ import (
 // source operands), 9 cycles in all, against about 19 for the plain round.
 //
 // Register allocation (XMM, lane 0 meaningful): X0-X3 y words, X4 u, X5 G,
-// X6-X8 the three products, X9 P, X12 the next plaintext, X13-X15
-// temporaries.
+// X6-X8 the three products, X9 P, X10-X12 temporaries of the AES-NI
+// products and of the nibble maps, X12 the next plaintext and X13-X15
+// temporaries between blocks.
 
 // k0Pattern is K0 where the key kk_i takes it: for i mod 8 in {1, 3, 4, 6}
 // (the number of j in i+1…i+3 with j mod 8 in 4…7 is odd).
@@ -69,17 +72,40 @@ func genLatKeys() {
 	VPXOR(X0, X0, X0)
 	VMOVDQU(X0, Mem{Base: kk, Disp: 128})
 	RET()
+
+	TEXT("latKeysAESNI", NOSPLIT, "func(rk *[32]uint32, kk *[36]uint32)")
+	Doc("latKeysAESNI sets kk to the round keys mapped for the AES-NI latency kernels (the same values as latKeysGFNI, by nibble tables).")
+	rk = Load(Param("rk"), RAX)
+	kk = Load(Param("kk"), RDX)
+	for j := 0; j < 8; j++ {
+		VMOVDQU(Mem{Base: rk, Disp: 16 * j}, X0)
+		nibbleMap(X0, X1, X2, nibble("preLo", consts.Pre.Lo), nibble("preHi", consts.Pre.Hi))
+		VPXOR(k0Pattern().Offset(16*(j%2)), X0, X0)
+		VMOVDQU(X0, Mem{Base: kk, Disp: 16 * j})
+	}
+	VPXOR(X0, X0, X0)
+	VMOVDQU(X0, Mem{Base: kk, Disp: 128})
+	RET()
+}
+
+// nibbleMap sets r = lo[r & 15] ^ hi[r >> 4] byte-wise (XMM), with two
+// temporaries.
+func nibbleMap(r, h, w Register, lo, hi Mem) {
+	VPSRLW(U8(4), r, h)
+	VPAND(mask0F().Offset(0), h, h)
+	VPAND(mask0F().Offset(0), r, r)
+	VMOVDQU(lo.Offset(0), w)
+	VPSHUFB(r, w, r)
+	VMOVDQU(hi.Offset(0), w)
+	VPSHUFB(h, w, w)
+	VPXOR(w, r, r)
 }
 
 // genLatency emits the single-block, CBC-encryption and CBC-MAC kernels.
-// The AES-NI flavour has no latency domain: it runs the plain rounds on one
-// block, its words spread over lane 0 of four registers, with the round keys
-// as they are.
+// The AES-NI flavour works in the same A1 domain, with the products E_j·w
+// taken from SubBytesAES(u) by nibble tables (see sboxmath.LatAES).
 func genLatency(s isa) {
 	k := "kk *[36]uint32"
-	if !s.gfni {
-		k = "rk *[32]uint32"
-	}
 	s.latencyKernel("encryptBlock"+s.suffix, "func("+k+", dst, src *[16]byte)", latBlock)
 	s.latencyKernel("cbcEnc"+s.suffix, "func("+k+", iv *[16]byte, dst, src []byte)", latCBC)
 	s.latencyKernel("cbcMAC"+s.suffix, "func("+k+", x *[16]byte, src []byte)", latMAC)
@@ -155,16 +181,12 @@ func (s isa) latencyKernel(name, sig string, mode latMode) {
 	VMOVDQA(X14, y[2])
 	VMOVDQA(X13, y[1])
 	VMOVDQA(X12, y[0])
-	if s.gfni {
-		// u_0 = y1 ⊕ y2 ⊕ y3 ⊕ kk_0.
-		VPXOR(y[1], y[2], X4)
-		VPXOR(y[3], X4, X4)
-		VPXOR(Mem{Base: kk}, X4, X4)
-		for i := 0; i < 32; i++ {
-			s.latencyRound(i, y, kk)
-		}
-	} else {
-		s.rounds([]group{{x: [4]int{0, 1, 2, 3}, t: []int{4, 5, 6}}}, kk, 7)
+	// u_0 = y1 ⊕ y2 ⊕ y3 ⊕ kk_0.
+	VPXOR(y[1], y[2], X4)
+	VPXOR(y[3], X4, X4)
+	VPXOR(Mem{Base: kk}, X4, X4)
+	for i := 0; i < 32; i++ {
+		s.latencyRound(i, y, kk)
 	}
 
 	// Output [y35, y34, y33, y32] mapped back.
@@ -197,26 +219,25 @@ func (s isa) latencyKernel(name, sig string, mode latMode) {
 	RET()
 }
 
-// keyParam names the kernels' key argument: latency-domain keys for GFNI,
-// plain round keys for AES-NI.
-func (s isa) keyParam() string {
-	if s.gfni {
-		return "kk"
-	}
-	return "rk"
-}
+// keyParam names the kernels' key argument: the latency-domain keys.
+func (s isa) keyParam() string { return "kk" }
 
-// mapIn and mapOut move words into and out of the A1 domain.
+// mapIn and mapOut move words into and out of the A1 domain; X10 and X11
+// are free for them.
 func (s isa) mapIn(r Register) {
 	if s.gfni {
 		VGF2P8AFFINEQB(U8(0), gfniA1().Offset(0), r, r)
+		return
 	}
+	nibbleMap(r, X10, X11, nibble("mapInLo", consts.MapIn.Lo), nibble("mapInHi", consts.MapIn.Hi))
 }
 
 func (s isa) mapOut(r Register) {
 	if s.gfni {
 		VGF2P8AFFINEQB(U8(0), gfniA1Inv().Offset(0), r, r)
+		return
 	}
+	nibbleMap(r, X10, X11, nibble("mapOutLo", consts.MapOut.Lo), nibble("mapOutHi", consts.MapOut.Hi))
 }
 
 func (s isa) latencyRound(i int, y [4]Register, kk Register) {
@@ -232,11 +253,31 @@ func (s isa) latencyRound(i int, y [4]Register, kk Register) {
 		VPXOR(Mem{Base: kk, Disp: 4 * i}, p, p)
 		VPXOR(Mem{Base: kk, Disp: 4 * (i + 1)}, p, p)
 	}
-	VGF2P8AFFINEINVQB(U8(0), latE(0).Offset(0), u, e0)
-	VGF2P8AFFINEINVQB(U8(0), latE(1).Offset(0), u, e1)
-	VGF2P8AFFINEINVQB(U8(0), latE(2).Offset(0), u, e2)
 	if !last {
 		VPXOR(u, p, g) // G_i
+	}
+	if s.gfni {
+		VGF2P8AFFINEINVQB(U8(0), latE(0).Offset(0), u, e0)
+		VGF2P8AFFINEINVQB(U8(0), latE(1).Offset(0), u, e1)
+		VGF2P8AFFINEINVQB(U8(0), latE(2).Offset(0), u, e2)
+	} else {
+		// v = SubBytesAES(u) (ShiftRows undone in advance), then the
+		// three products by nibble tables on v.
+		v, h, w := X10, X11, X12
+		VPSHUFB(invShiftRows().Offset(0), u, v)
+		VAESENCLAST(zeros().Offset(0), v, v)
+		VPSRLW(U8(4), v, h)
+		VPAND(mask0F().Offset(0), h, h)
+		VPAND(mask0F().Offset(0), v, v)
+		for _, j := range []int{1, 2, 0} {
+			e := [3]Register{e0, e1, e2}[j]
+			t := consts.LatAES[j]
+			VMOVDQU(nibble(fmt.Sprintf("latAES%dLo", j), t.Lo).Offset(0), w)
+			VPSHUFB(v, w, e)
+			VMOVDQU(nibble(fmt.Sprintf("latAES%dHi", j), t.Hi).Offset(0), w)
+			VPSHUFB(h, w, w)
+			VPXOR(w, e, e)
+		}
 	}
 	if s.evex {
 		VPROLD(U8(8), e1, u)

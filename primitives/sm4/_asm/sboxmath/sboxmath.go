@@ -239,6 +239,13 @@ type Constants struct {
 	// Rk the rotation of 32-bit words left by k bits. See Latency.
 	E0, E1, E2 uint64
 	K0         uint32
+
+	// The same for the AES instructions: with v = SubBytesAES(u) =
+	// Aaes·w ⊕ 0x63, E_j·w = LatAES[j] applied to v (nibble tables, the
+	// constant folded into Lo). MapIn and MapOut are A1 and A1⁻¹ without
+	// constants, as nibble tables.
+	LatAES        [3]Nibble
+	MapIn, MapOut Nibble
 }
 
 // shl2 and shr6 shift each byte: rotating a 32-bit word left by 2 moves
@@ -297,6 +304,19 @@ func Derive() Constants {
 	}
 	e0, e1, e2 := xor(p, q), xor(q, r), xor(p, r)
 	k.E0, k.E1, k.E2 = e0.gfni(), e1.gfni(), e2.gfni()
+	aesInv := aesAffine.inverse()
+	for j, e := range []matrix{e0, e1, e2} {
+		m := e.mul(aesInv)
+		k.LatAES[j] = nibbleTables(m, m.apply(aesConst))
+		for u := range 256 {
+			v := AESSBox(byte(u))
+			if k.LatAES[j].Lo[v&15]^k.LatAES[j].Hi[v>>4] != e.apply(gfInv(byte(u), polyAES)) {
+				panic("AES latency tables do not match")
+			}
+		}
+	}
+	k.MapIn = nibbleTables(s.A1, 0)
+	k.MapOut = nibbleTables(s.A1.inverse(), 0)
 	k.K0 = applyWord(s.A1, linear(uint32(s.C2)*0x01010101))
 	// Check the formula on every byte value in every position.
 	for x := range 256 {
