@@ -48,7 +48,8 @@ func init() {
 	impl.Register("sm4", "aesni-avx2", &useAESNI128)
 }
 
-// archKeys holds the round keys mapped for the GFNI latency kernels.
+// archKeys holds the round keys mapped for the latency kernels (and the
+// AVX-512 bulk kernels, which round in the same domain).
 type archKeys struct {
 	latEnc, latDec [36]uint32
 }
