@@ -7,7 +7,6 @@ package tlcp
 import (
 	"context"
 	"crypto"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net"
@@ -19,7 +18,6 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
-	smx "github.com/shangmi-go/shangmi/x509"
 )
 
 // Server returns a server-side TLCP connection over conn. config must hold
@@ -202,66 +200,82 @@ func LoadX509KeyPairWithPassword(certFile, keyFile string, password []byte) (Cer
 }
 
 // LoadCertificatePair loads a signing and an encryption certificate with
-// their keys, the usual way TLCP credentials are delivered.
+// their keys, the usual way TLCP credentials are delivered; see
+// X509CertificatePair.
+//
+// GmSSL 3 delivers a TLCP server's credentials as one certificate file (the
+// signing certificate, the encryption certificate, then the CA
+// certificates) and one key file (the signing key, then the encryption
+// key, encrypted with one password). Pass each file twice:
+//
+//	LoadCertificatePairWithPassword("certs.pem", "keys.pem", "certs.pem", "keys.pem", password)
 func LoadCertificatePair(signCertFile, signKeyFile, encCertFile, encKeyFile string) (CertificatePair, error) {
-	sign, err := LoadX509KeyPair(signCertFile, signKeyFile)
-	if err != nil {
-		return CertificatePair{}, fmt.Errorf("tlcp: signing certificate: %w", err)
-	}
-	enc, err := LoadX509KeyPair(encCertFile, encKeyFile)
-	if err != nil {
-		return CertificatePair{}, fmt.Errorf("tlcp: encryption certificate: %w", err)
-	}
-	p := CertificatePair{Sign: sign, Enc: enc}
-	if _, _, err := checkPair(&p, true); err != nil {
-		return CertificatePair{}, err
-	}
-	return p, nil
+	return LoadCertificatePairWithPassword(signCertFile, signKeyFile, encCertFile, encKeyFile, nil)
 }
 
-// X509KeyPair parses a PEM certificate chain (leaf first) and a PEM private
-// key (PKCS#8 or SEC1 "EC PRIVATE KEY") and checks that they match.
+// LoadCertificatePairWithPassword is LoadCertificatePair for encrypted keys
+// that share one password. Keys with different passwords are loaded one
+// half at a time with LoadX509KeyPairWithPassword.
+func LoadCertificatePairWithPassword(signCertFile, signKeyFile, encCertFile, encKeyFile string, password []byte) (CertificatePair, error) {
+	var data [4][]byte
+	for i, name := range []string{signCertFile, signKeyFile, encCertFile, encKeyFile} {
+		var err error
+		if data[i], err = os.ReadFile(name); err != nil {
+			return CertificatePair{}, err
+		}
+	}
+	return loadCertificatePair(data[0], data[1], data[2], data[3], password, "LoadCertificatePairWithPassword")
+}
+
+// X509CertificatePair parses the PEM files of a TLCP signing and encryption
+// certificate and their keys, checks that each key matches its certificate
+// and that the certificates' key usages fit their roles.
+//
+// Each half is read as by X509KeyPair, except that a file holding both
+// halves, such as GmSSL's combined certificate and key files, may be given
+// for both: the signing half is then the certificate whose key usage is
+// digitalSignature, the encryption half the one whose key usage is
+// keyEncipherment, dataEncipherment or keyAgreement, and where the key
+// usages do not tell them apart GmSSL's order decides (signing certificate
+// first). Each half's chain is its leaf followed by the file's CA
+// certificates.
+func X509CertificatePair(signCertPEM, signKeyPEM, encCertPEM, encKeyPEM []byte) (CertificatePair, error) {
+	return loadCertificatePair(signCertPEM, signKeyPEM, encCertPEM, encKeyPEM, nil, "X509CertificatePairWithPassword")
+}
+
+// X509CertificatePairWithPassword is X509CertificatePair for encrypted keys
+// that share one password.
+func X509CertificatePairWithPassword(signCertPEM, signKeyPEM, encCertPEM, encKeyPEM, password []byte) (CertificatePair, error) {
+	return loadCertificatePair(signCertPEM, signKeyPEM, encCertPEM, encKeyPEM, password, "X509CertificatePairWithPassword")
+}
+
+// X509KeyPair parses a PEM certificate chain and a PEM private key and checks
+// that they match. The key may be PKCS #8, SEC 1 ("EC PRIVATE KEY" or "SM2
+// PRIVATE KEY") or PKCS #1; see x509.ParsePrivateKeysPEM for every form.
+//
+// The leaf is the certificate the key belongs to, normally the first; the
+// chain is the leaf followed by the file's CA certificates. A certificate
+// file holding both certificates of a TLCP pair (GmSSL's layout) thus works
+// with either key. Files that cannot be read as one certificate and its key
+// give an error that says what they hold.
 func X509KeyPair(certPEM, keyPEM []byte) (Certificate, error) {
-	return X509KeyPairWithPassword(certPEM, keyPEM, nil)
+	return loadKeyPair(certPEM, keyPEM, nil, roleAny, "X509KeyPairWithPassword or LoadX509KeyPairWithPassword")
 }
 
 // X509KeyPairWithPassword is X509KeyPair for a key that may be encrypted
-// (PKCS#8 "ENCRYPTED PRIVATE KEY").
+// (PKCS #8 "ENCRYPTED PRIVATE KEY", or legacy "Proc-Type: 4,ENCRYPTED").
 func X509KeyPairWithPassword(certPEM, keyPEM, password []byte) (Certificate, error) {
-	var cert Certificate
-	for {
-		var block *pem.Block
-		block, certPEM = pem.Decode(certPEM)
-		if block == nil {
-			break
-		}
-		if block.Type == "CERTIFICATE" {
-			cert.Certificate = append(cert.Certificate, block.Bytes)
-		}
-	}
-	if len(cert.Certificate) == 0 {
-		return Certificate{}, errors.New("tlcp: no CERTIFICATE block in the certificate PEM")
-	}
-	leaf, err := smx509.ParseCertificate(cert.Certificate[0])
-	if err != nil {
-		return Certificate{}, fmt.Errorf("tlcp: parsing certificate: %w", err)
-	}
-	key, err := smx.ParsePrivateKeyPEM(keyPEM, password)
-	if err != nil {
-		return Certificate{}, fmt.Errorf("tlcp: parsing private key: %w", err)
-	}
-	if err := keyMatches(leaf, key); err != nil {
-		return Certificate{}, err
-	}
-	cert.PrivateKey = key
-	cert.Leaf = leaf
-	return cert, nil
+	return loadKeyPair(certPEM, keyPEM, password, roleAny, "X509KeyPairWithPassword or LoadX509KeyPairWithPassword")
 }
 
+// keyMatches checks that key belongs to the SM2 certificate leaf.
 func keyMatches(leaf *smx509.Certificate, key crypto.Signer) error {
 	pub, ok := leaf.PublicKey.(*sm2.PublicKey)
 	if !ok {
-		return fmt.Errorf("tlcp: certificate has a %T public key; TLCP needs SM2", leaf.PublicKey)
+		return fmt.Errorf("tlcp: certificate has a %s public key; TLCP needs SM2", leaf.PublicKeyAlgorithm)
+	}
+	if _, ok := key.(*sm2.PrivateKey); !ok && !pub.Equal(key.Public()) {
+		return fmt.Errorf("tlcp: the key file holds %s private key; TLCP needs SM2", keyKind(key))
 	}
 	if !pub.Equal(key.Public()) {
 		return errors.New("tlcp: private key does not match the certificate's public key")

@@ -2,9 +2,14 @@ package x509
 
 import (
 	"crypto/rand"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"golang.org/x/crypto/cryptobyte"
 )
 
 func seedKeys(f *testing.F) *sm2.PrivateKey {
@@ -50,11 +55,122 @@ func FuzzParsePKCS8PrivateKeyWithPassword(f *testing.F) {
 		der, _ := MarshalPKCS8PrivateKeyWithPassword(rand.Reader, k, []byte("pw"), &PBES2Options{Cipher: c, Iterations: 1})
 		f.Add(der)
 	}
+	der, _ := MarshalPKCS8PrivateKeyWithPassword(rand.Reader, k, []byte("pw"), &PBES2Options{PRF: HMACWithSM3Tongsuo, Iterations: 1})
+	f.Add(der)
+	// openssl-written files: scrypt and DES-EDE3 (their costs make the
+	// fuzz body skip decryption, but the parameter parser runs).
+	for _, name := range []string{"pbes2_scrypt_sm4-cbc.pem", "pbes2_hmacWithSHA1_des-ede3-cbc.pem", "pbes1_sha1_3des.pem"} {
+		if data, err := os.ReadFile("../testdata/keys/" + name); err == nil {
+			if b, _ := pem.Decode(data); b != nil {
+				f.Add(b.Bytes)
+			}
+		}
+	}
 	f.Fuzz(func(t *testing.T, der []byte) {
-		p, _, err := parseEncryptedPrivateKeyInfo(der)
-		if err != nil || p.iterations > 64 {
+		if _, _, err := parseEncryptedPrivateKeyInfo(der); err != nil || !cheapKDF(der) {
 			return
 		}
 		_, _ = ParsePKCS8PrivateKeyWithPassword(der, []byte("pw"))
+	})
+}
+
+// cheapKDF reports whether the PBES2 parameters of der, if any, are cheap
+// enough to run inside a fuzz iteration.
+func cheapKDF(der []byte) bool {
+	p, _, err := parseEncryptedPrivateKeyInfo(der)
+	if err != nil {
+		return true // fails before any key derivation
+	}
+	if p.scrypt {
+		return p.n*p.r*p.pPar <= 1024
+	}
+	return p.iterations <= 64
+}
+
+// FuzzParsePrivateKeysPEM runs the PEM layer (labels, parameters blocks,
+// legacy headers, several keys) with a password; legacy decryption is
+// cheap (one MD5 pass), and PBES2 blocks run only with small parameters.
+func FuzzParsePrivateKeysPEM(f *testing.F) {
+	k := seedKeys(f)
+	files, _ := filepath.Glob("../testdata/keys/*.pem")
+	for _, name := range files {
+		if data, err := os.ReadFile(name); err == nil && !strings.Contains(name, "pbes2_") {
+			f.Add(data)
+		}
+	}
+	enc, _ := MarshalPrivateKeyPEMWithPassword(rand.Reader, k, []byte("shangmi-test"), &PBES2Options{Iterations: 2})
+	f.Add(append(enc, enc...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for rest := data; ; {
+			var b *pem.Block
+			b, rest = pem.Decode(rest)
+			if b == nil {
+				break
+			}
+			if b.Type == PEMTypeEncryptedPrivateKey && !cheapKDF(b.Bytes) {
+				return
+			}
+		}
+		keys, err := ParsePrivateKeysPEM(data, []byte("shangmi-test"))
+		if err == nil && len(keys) == 0 {
+			t.Fatal("no keys and no error")
+		}
+		_, _ = ParsePrivateKeysPEM(data, nil)
+	})
+}
+
+// FuzzLegacyPEM drives legacy PEM decryption with arbitrary DEK-Info
+// headers and bodies, with the password that decrypts the seed.
+func FuzzLegacyPEM(f *testing.F) {
+	data, err := os.ReadFile("../testdata/keys/legacy_aes256.pem")
+	if err != nil {
+		f.Fatal(err)
+	}
+	block, _ := pem.Decode(data)
+	f.Add(block.Type, block.Headers["DEK-Info"], block.Bytes)
+	for _, c := range []string{"sm4", "des3"} {
+		data, _ := os.ReadFile("../testdata/keys/legacy_" + c + ".pem")
+		if b, _ := pem.Decode(data); b != nil {
+			f.Add(b.Type, b.Headers["DEK-Info"], b.Bytes)
+		}
+	}
+	f.Fuzz(func(t *testing.T, typ, dekInfo string, body []byte) {
+		b := &pem.Block{Type: typ, Headers: map[string]string{"Proc-Type": "4,ENCRYPTED", "DEK-Info": dekInfo}, Bytes: body}
+		if !isPrivateKeyType(typ) || typ == PEMTypeEncryptedPrivateKey {
+			return
+		}
+		_, _ = parsePrivateKeyBlock(b, []byte("shangmi-test"), nil)
+	})
+}
+
+// FuzzDescribePEM: describing any input never panics and never says
+// nothing.
+func FuzzDescribePEM(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/keys/*.pem")
+	for _, name := range files[:min(len(files), 12)] {
+		if data, err := os.ReadFile(name); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte{0x30, 0x03, 0x30, 0x01, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if DescribePEM(data) == "" {
+			t.Fatal("empty description")
+		}
+	})
+}
+
+// FuzzParseECParameters covers the named and explicit curve parser.
+func FuzzParseECParameters(f *testing.F) {
+	data, err := os.ReadFile("../testdata/keys/sec1_sm2_explicit.pem")
+	if err != nil {
+		f.Fatal(err)
+	}
+	block, _ := pem.Decode(data)
+	f.Add(block.Bytes)
+	f.Add(sm2CurveElement)
+	f.Fuzz(func(t *testing.T, der []byte) {
+		_, _ = parseECParameters(cryptobyte.String(der))
+		_, _ = ParseECPrivateKey(der)
 	})
 }

@@ -68,11 +68,16 @@ var (
 	OIDAES128CBC      = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 1, 2}
 	OIDAES192CBC      = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 1, 22}
 	OIDAES256CBC      = asn1.ObjectIdentifier{2, 16, 840, 1, 101, 3, 4, 1, 42}
-)
+	OIDDESEDE3CBC     = asn1.ObjectIdentifier{1, 2, 840, 113549, 3, 7}
+	// OIDScrypt is id-scrypt (RFC 7914), a PBES2 key derivation function.
+	OIDScrypt = asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 11591, 4, 11}
 
-// oidHMACWithSM3GmSSL is the identifier GmSSL 2.x wrote for HMAC-SM3 in
-// PBKDF2 parameters; it is accepted when parsing and never written.
-var oidHMACWithSM3GmSSL = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 401, 3, 1}
+	// OIDHMACWithSM3Tongsuo is the second identifier of HMAC-SM3 as a
+	// PBKDF2 PRF: GM/T 0091-2020 table A.1 assigns it, and OpenSSL's object
+	// table (hence Tongsuo, and GmSSL 2.x before it) uses it. GmSSL 3 uses
+	// OIDHMACWithSM3. Both are read; PBKDF2PRF selects which is written.
+	OIDHMACWithSM3Tongsuo = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 401, 3, 1}
+)
 
 // AlgorithmIdentifiers in the form this package writes them. SM2 signatures
 // carry no parameters (GM/T 0015, OpenSSL, GmSSL, Tongsuo); parsers in this

@@ -26,7 +26,7 @@ func ParsePKCS8PrivateKey(der []byte) (any, error) {
 		return nil, errors.New("x509: malformed PKCS #8 private key")
 	}
 	params = algo
-	if !IsSM2PublicKeyAlgorithm(oid, params) {
+	if !IsSM2PublicKeyAlgorithm(oid, params) && !isExplicitSM2Algorithm(oid, params) {
 		return stdx509.ParsePKCS8PrivateKey(der)
 	}
 	// Version 1 (RFC 5958 OneAsymmetricKey) adds an optional public key after
@@ -39,7 +39,19 @@ func ParsePKCS8PrivateKey(der []byte) (any, error) {
 		!seq.Empty() {
 		return nil, errors.New("x509: malformed PKCS #8 SM2 private key")
 	}
-	return parseECPrivateKey(OIDNamedCurveSM2, inner)
+	return parseECPrivateKey(OIDNamedCurveSM2, "its PKCS #8 wrapper", inner)
+}
+
+// isExplicitSM2Algorithm reports whether an AlgorithmIdentifier is
+// id-ecPublicKey with the SM2 curve written out as explicit parameters, as
+// OpenSSL writes a key that was converted with -param_enc explicit.
+func isExplicitSM2Algorithm(oid asn1.ObjectIdentifier, params []byte) bool {
+	if !oid.Equal(OIDPublicKeyECDSA) {
+		return false
+	}
+	s := cryptobyte.String(params)
+	var spec cryptobyte.String
+	return s.ReadASN1(&spec, cbasn1.SEQUENCE) && s.Empty() && isSM2SpecifiedDomain(spec)
 }
 
 // MarshalPKCS8PrivateKey converts a private key to PKCS #8, ASN.1 DER form.

@@ -17,17 +17,24 @@ const ecPrivKeyVersion = 1
 const sm2ScalarSize = 32
 
 // ParseECPrivateKey parses an EC private key in SEC 1, ASN.1 DER form
-// ("EC PRIVATE KEY" in PEM). A key on sm2p256v1 is returned as
-// *sm2.PrivateKey; keys on other curves are parsed by crypto/x509 and returned
-// as *ecdsa.PrivateKey.
+// ("EC PRIVATE KEY" or "SM2 PRIVATE KEY" in PEM). A key on sm2p256v1 is
+// returned as *sm2.PrivateKey; keys on other curves are parsed by crypto/x509
+// and returned as *ecdsa.PrivateKey.
+//
+// The curve may be named by OID or, for SM2 only, written out as explicit
+// parameters (`openssl ec -param_enc explicit`). A key that names no curve
+// is taken as SM2 when its stored public key is the SM2 public key of its
+// scalar; without a curve or a public key it is refused, since the scalar
+// alone does not tell SM2 from P-256.
 func ParseECPrivateKey(der []byte) (any, error) {
-	return parseECPrivateKey(nil, der)
+	return parseECPrivateKey(nil, "", der)
 }
 
 // parseECPrivateKey parses SEC 1 ECPrivateKey. curveOID is the curve named by
-// an enclosing PKCS #8 structure, or nil; inner parameters, when present, must
-// agree with it.
-func parseECPrivateKey(curveOID asn1.ObjectIdentifier, der []byte) (any, error) {
+// the context (an enclosing PKCS #8 structure, the PEM label "SM2 PRIVATE
+// KEY", or an EC PARAMETERS block before it), described by ctx for errors,
+// or nil; inner parameters, when present, must agree with it.
+func parseECPrivateKey(curveOID asn1.ObjectIdentifier, ctx string, der []byte) (any, error) {
 	input := cryptobyte.String(der)
 	var seq, params, pubField cryptobyte.String
 	var version int
@@ -45,26 +52,63 @@ func parseECPrivateKey(curveOID asn1.ObjectIdentifier, der []byte) (any, error) 
 		return nil, errors.New("x509: unknown EC private key version")
 	}
 	if hasParams {
-		var oid asn1.ObjectIdentifier
-		if !params.ReadASN1ObjectIdentifier(&oid) || !params.Empty() {
-			// Explicit curve parameters are not supported, for SM2 or otherwise.
-			return nil, errors.New("x509: EC private key has unsupported curve parameters")
+		oid, err := parseECParameters(params)
+		if err != nil {
+			return nil, err
 		}
 		if curveOID != nil && !oid.Equal(curveOID) {
-			return nil, errors.New("x509: EC private key names a different curve than its PKCS #8 wrapper")
+			return nil, errors.New("x509: EC private key names a different curve than " + ctx)
 		}
 		curveOID = oid
 	}
+	var pubBytes []byte
+	if hasPub {
+		var bits asn1.BitString
+		if !pubField.ReadASN1BitString(&bits) || !pubField.Empty() || bits.BitLength%8 != 0 {
+			return nil, errors.New("x509: malformed public key in EC private key")
+		}
+		pubBytes = bits.Bytes
+	}
+	if curveOID == nil {
+		if pubBytes == nil {
+			return nil, errors.New("x509: EC private key names no curve and holds no public key, so it could be SM2 or P-256; wrap it in PKCS #8 or label it SM2 PRIVATE KEY if it is SM2")
+		}
+		if !sm2ScalarMatches(d, pubBytes) {
+			return nil, errors.New("x509: EC private key names no curve and is not an SM2 key")
+		}
+		curveOID = OIDNamedCurveSM2
+	}
 	if !curveOID.Equal(OIDNamedCurveSM2) {
-		if curveOID == nil {
-			return nil, errors.New("x509: EC private key does not name its curve")
+		if !hasParams {
+			// crypto/x509 needs the curve inside the structure.
+			return stdx509.ParseECPrivateKey(withCurve(version, d, curveOID, pubBytes, hasPub))
 		}
 		return stdx509.ParseECPrivateKey(der)
 	}
+	priv, err := sm2PrivateKeyFromScalar(d)
+	if err != nil {
+		return nil, err
+	}
+	if hasPub {
+		// A stored public key that disagrees with the scalar means the file
+		// is corrupt or was tampered with; refusing it is safer than
+		// silently using either half.
+		pub, err := sm2.NewPublicKey(pubBytes)
+		if err != nil {
+			return nil, errors.New("x509: invalid SM2 public key in private key: " + err.Error())
+		}
+		if !pub.Equal(priv.PublicKey()) {
+			return nil, errors.New("x509: SM2 private key does not match its stored public key")
+		}
+	}
+	return priv, nil
+}
 
-	// Encoders disagree on whether leading zero bytes of the scalar are kept
-	// (SEC 1 says the octet string is exactly the field size): accept shorter
-	// strings and longer ones whose surplus bytes are zero.
+// sm2PrivateKeyFromScalar makes an SM2 key from a SEC 1 private key octet
+// string. Encoders disagree on whether leading zero bytes of the scalar are
+// kept (SEC 1 says the octet string is exactly the field size): shorter
+// strings are accepted, and longer ones whose surplus bytes are zero.
+func sm2PrivateKeyFromScalar(d []byte) (*sm2.PrivateKey, error) {
 	for len(d) > sm2ScalarSize && d[0] == 0 {
 		d = d[1:]
 	}
@@ -78,23 +122,35 @@ func parseECPrivateKey(curveOID asn1.ObjectIdentifier, der []byte) (any, error) 
 	if err != nil {
 		return nil, errors.New("x509: invalid SM2 private key: " + err.Error())
 	}
-	if hasPub {
-		// A stored public key that disagrees with the scalar means the file
-		// is corrupt or was tampered with; refusing it is safer than
-		// silently using either half.
-		var bits asn1.BitString
-		if !pubField.ReadASN1BitString(&bits) || !pubField.Empty() {
-			return nil, errors.New("x509: malformed SM2 public key in private key")
-		}
-		pub, err := parseSM2PublicKeyBits(bits)
-		if err != nil {
-			return nil, err
-		}
-		if !pub.Equal(priv.PublicKey()) {
-			return nil, errors.New("x509: SM2 private key does not match its stored public key")
-		}
-	}
 	return priv, nil
+}
+
+// sm2ScalarMatches reports whether pub is the SM2 public key of scalar d.
+func sm2ScalarMatches(d, pub []byte) bool {
+	priv, err := sm2PrivateKeyFromScalar(d)
+	if err != nil {
+		return false
+	}
+	p, err := sm2.NewPublicKey(pub)
+	return err == nil && p.Equal(priv.PublicKey())
+}
+
+// withCurve re-encodes a SEC 1 key with the named curve inside it.
+func withCurve(version int, d []byte, curve asn1.ObjectIdentifier, pub []byte, hasPub bool) []byte {
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1Int64(int64(version))
+		b.AddASN1OctetString(d)
+		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+			b.AddASN1ObjectIdentifier(curve)
+		})
+		if hasPub {
+			b.AddASN1(cbasn1.Tag(1).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+				b.AddASN1BitString(pub)
+			})
+		}
+	})
+	return b.BytesOrPanic()
 }
 
 // MarshalECPrivateKey converts an EC private key to SEC 1, ASN.1 DER form. An
