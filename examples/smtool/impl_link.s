@@ -1,0 +1,2 @@
+// Empty: its presence lets impl_link.go declare functions without bodies
+// (the go:linkname bridge to primitives/internal/impl).
