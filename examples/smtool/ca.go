@@ -25,7 +25,7 @@ func init() {
 	register(&command{
 		name:    "req",
 		group:   "Keys and certificates",
-		summary: "make a certificate signing request (PKCS #10) with a subject and alternative names",
+		summary: "make a certificate request (PKCS #10) with subject and alt names",
 		about: `The subject is given in openssl's form (-subj /C=CN/O=Example/CN=www.example.cn) or, as
 GmSSL's reqgen takes it, field by field (-C CN -O Example -CN www.example.cn). The
 alternative names come from -hosts (DNS names and IP addresses) and -san / -addext
@@ -39,7 +39,7 @@ alternative names come from -hosts (DNS names and IP addresses) and -san / -adde
 	register(&command{
 		name:    "ca sign",
 		group:   "Keys and certificates",
-		summary: "issue a certificate from a request: TLCP signing, encryption or CA role, -days",
+		summary: "issue a certificate from a request as sign, enc or CA certificate",
 		args:    "[-in] REQ",
 		about: `-role sets the key usage: sign (digitalSignature), enc (keyEncipherment,
 dataEncipherment, keyAgreement) or ca (keyCertSign, cRLSign, with basic constraints
@@ -55,7 +55,7 @@ unless -subj, -hosts or -san replace them.`,
 	register(&command{
 		name:    "crl gen",
 		group:   "Keys and certificates",
-		summary: "issue a CRL revoking certificates (by file or serial), optionally extending an old one",
+		summary: "issue a CRL revoking certificates by file or serial, or extend one",
 		example: []string{
 			"smtool crl gen -CA ca.pem -CAkey ca.key -revoke client_sign.pem -reason keyCompromise -days 30 -out ca.crl",
 			"smtool crl gen -CA ca.pem -CAkey ca.key -in ca.crl -revoke 1A2B3C -out ca.crl",

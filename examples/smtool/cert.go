@@ -27,7 +27,7 @@ func init() {
 	register(&command{
 		name:    "cert gen",
 		group:   "Keys and certificates",
-		summary: "make a test PKI: a CA, and a server's and a client's TLCP signing and encryption certificates",
+		summary: "make a test PKI: a CA, server and client TLCP double certificates",
 		about: `Writes ca, server_sign, server_enc, client_sign and client_enc as NAME.pem (certificate)
 and NAME.key (PKCS #8 key, mode 0600) into the -out folder, which must be new or empty
 unless -force is given. With -CA/-CAkey the leaves are issued by an existing CA instead

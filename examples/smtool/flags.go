@@ -143,7 +143,7 @@ func (f *flagSet) joinOptionalValues(args []string) []string {
 // printCommandUsage prints the synopsis, description, flags and examples
 // of c.
 func printCommandUsage(w io.Writer, c *command, f *flagSet) {
-	if f == nil || len(f.order) == 0 {
+	if f == nil {
 		// The flags are defined by run; a dry run with -h defines them.
 		var buf strings.Builder
 		c.run(&env{stdin: strings.NewReader(""), stdout: &buf, stderr: io.Discard}, c, []string{"-h"})
@@ -154,11 +154,14 @@ func printCommandUsage(w io.Writer, c *command, f *flagSet) {
 	if c.args != "" {
 		synopsis += " " + c.args
 	}
-	fmt.Fprintf(w, "usage: %s\n\n%s.\n", synopsis, upperFirst(c.summary))
+	fmt.Fprintf(w, "usage: %s\n\n%s.\n", synopsis, strings.Join(wrap(upperFirst(c.summary), 88), "\n"))
 	if c.about != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.about))
 	}
 	fmt.Fprintln(w, "\nflags:")
+	if len(f.order) == 0 {
+		fmt.Fprintln(w, "  none")
+	}
 	for _, name := range f.order {
 		fl := f.Lookup(name)
 		valueName, usage := flag.UnquoteUsage(fl)

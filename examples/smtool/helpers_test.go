@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -138,7 +139,7 @@ func clientCerts(t testing.TB) []string {
 // startServer runs s_server with "-accept 127.0.0.1:0", the given flags
 // (the test server certificates unless certs is false) and stdin, and
 // waits for its address.
-func startServerWith(t *testing.T, stdin string, certs bool, extra ...string) *testServer {
+func startServerWith(t *testing.T, stdin io.Reader, certs bool, extra ...string) *testServer {
 	t.Helper()
 	args := []string{"s_server", "-accept", "127.0.0.1:0"}
 	if certs {
@@ -146,7 +147,7 @@ func startServerWith(t *testing.T, stdin string, certs bool, extra ...string) *t
 	}
 	args = append(args, extra...)
 	s := &testServer{out: new(syncBuffer), stderr: new(syncBuffer), done: make(chan int, 1)}
-	go func() { s.done <- run(args, &env{stdin: strings.NewReader(stdin), stdout: s.out, stderr: s.stderr}) }()
+	go func() { s.done <- run(args, &env{stdin: stdin, stdout: s.out, stderr: s.stderr}) }()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if m := acceptLine.FindStringSubmatch(s.out.String()); m != nil {
@@ -167,7 +168,7 @@ func startServerWith(t *testing.T, stdin string, certs bool, extra ...string) *t
 
 func startServer(t *testing.T, extra ...string) *testServer {
 	t.Helper()
-	return startServerWith(t, "", true, extra...)
+	return startServerWith(t, strings.NewReader(""), true, extra...)
 }
 
 // wait returns s_server's exit status and output once it has served its

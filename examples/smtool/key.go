@@ -36,7 +36,7 @@ Tongsuo and most other readers take).`,
 	register(&command{
 		name:    "key convert",
 		group:   "Keys and certificates",
-		summary: "rewrite a private key in another format or encryption (read any OpenSSL/GmSSL/Tongsuo key)",
+		summary: "rewrite any OpenSSL/GmSSL/Tongsuo key in another form or encryption",
 		args:    "[-in] FILE",
 		example: []string{
 			"smtool key convert -in gmssl_key.pem -passin pass:P@ssw0rd -out plain.key",

@@ -131,7 +131,7 @@ func run(args []string, e *env) int {
 		}
 		name := strings.Join(args[1:], " ")
 		if c := lookup(name); c != nil {
-			printCommandUsage(e.stdout, c, newFlags(c))
+			printCommandUsage(e.stdout, c, nil)
 			return 0
 		}
 		if subs := groupOf(name); len(subs) > 0 {

@@ -238,7 +238,11 @@ func decodeMessage(contentType uint8, msg []byte) []string {
 		if !body.ReadUint8LengthPrefixed(&types) || !body.ReadUint16LengthPrefixed(&cas) {
 			return malformed
 		}
-		lines := []string{fmt.Sprintf("certificate types: % d", []byte(types))}
+		var ts []string
+		for _, t := range types {
+			ts = append(ts, fmt.Sprint(t))
+		}
+		lines := []string{"certificate types: " + strings.Join(ts, ", ")}
 		n := 0
 		for !cas.Empty() {
 			var dn cryptobyte.String

@@ -29,7 +29,7 @@ func init() {
 	register(&command{
 		name:    "s_client",
 		group:   "TLCP connections",
-		summary: "connect to a TLCP server, show the handshake and certificates, then relay standard input and the server's reply",
+		summary: "connect to a TLCP server, show the handshake, relay stdin and replies",
 		args:    "[host:port]",
 		about: `After the handshake, s_client prints the connection and the result of verifying the
 server's certificates (and goes on even if they fail, as openssl does, unless
@@ -184,7 +184,7 @@ func sClient(e *env, cmd *command, args []string) error {
 			}
 		}
 		if i < reconnect.n {
-			conn.Close()
+			r.shutdown(conn)
 		}
 	}
 	defer conn.Close()
@@ -374,6 +374,17 @@ func printState(w io.Writer, st tlcp.ConnectionState, peer string, sessionID []b
 	}
 }
 
+// shutdown closes conn both ways before a reconnect: close_notify, then
+// the server's (up to -close_wait). A server answers only once it is done
+// with the handshake, and so has cached the session the reconnect offers.
+func (r *clientRun) shutdown(conn *tlcp.Conn) {
+	if conn.CloseWrite() == nil {
+		conn.SetReadDeadline(time.Now().Add(r.closeWait))
+		io.Copy(io.Discard, conn)
+	}
+	conn.Close()
+}
+
 // saveCerts writes -outcerts and -certout.
 func (r *clientRun) saveCerts(st tlcp.ConnectionState, dir, file string) error {
 	enc := func(cs ...*smx509.Certificate) []byte {
@@ -502,6 +513,13 @@ func (r *clientRun) relay(conn *tlcp.Conn, src io.Reader, lineByLine, crlf, ignE
 			closing.Store(true)
 			conn.SetReadDeadline(time.Now().Add(r.closeWait))
 			if err := conn.CloseWrite(); err != nil {
+				// Most likely the reading side failed first and broke
+				// the connection: its error is the one that explains.
+				select {
+				case rerr := <-readDone:
+					return r.serverClosed(rerr, true)
+				case <-time.After(100 * time.Millisecond):
+				}
 				return fmt.Errorf("sending close_notify: %w", err)
 			}
 			return r.serverClosed(<-readDone, true)

@@ -25,7 +25,7 @@ func init() {
 	register(&command{
 		name:    "s_server",
 		group:   "TLCP connections",
-		summary: "run a TLCP server that echoes (or serves a -www page, or relays -stdio) and prints each connection",
+		summary: "run a TLCP server (echo, -www, -rev, -stdio), show each connection",
 		about: `A bare -accept PORT listens on localhost only; give a host (0.0.0.0:4433, [::]:4433) or
 *:PORT to listen on other interfaces. Each connection's handshake (with -msg or -trace),
 its parameters, the client's certificates and their verification are printed as one

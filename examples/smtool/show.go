@@ -34,7 +34,7 @@ func init() {
 	register(&command{
 		name:    "cert show",
 		group:   "Keys and certificates",
-		summary: "print certificates, requests, CRLs and keys, or chosen fields of them (like openssl x509)",
+		summary: "print certificates, requests, CRLs, keys, or fields (like openssl x509)",
 		args:    "FILE...",
 		about: `Each file may be PEM (any number of blocks) or one DER object. Without field flags the
 whole object is printed as text; with them (-subject, -dates, ...) only those fields,
@@ -50,7 +50,7 @@ or standard output).`,
 	register(&command{
 		name:    "crl show",
 		group:   "Keys and certificates",
-		summary: "print CRLs, or chosen fields; check a CRL's signature with -CAfile (like openssl crl)",
+		summary: "print CRLs or their fields, check their signature (like openssl crl)",
 		args:    "FILE...",
 		example: []string{
 			"smtool crl show ca.crl",

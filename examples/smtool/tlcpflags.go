@@ -215,6 +215,9 @@ func (v *verifier) verifyPeer(st tlcp.ConnectionState, host string, eku smx509.E
 	if sign == nil {
 		return nil, errors.New("no certificate")
 	}
+	if v.roots == nil {
+		return nil, errors.New("no trusted roots to verify with: give -CAfile (there are no built-in SM2 roots)")
+	}
 	var inter []*smx509.Certificate
 	for _, c := range st.PeerCertificates {
 		if c != sign && c != enc {

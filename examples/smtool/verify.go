@@ -24,7 +24,7 @@ func init() {
 	register(&command{
 		name:    "cert verify",
 		group:   "Keys and certificates",
-		summary: "verify certificates against roots, CRLs, a host name, and as a TLCP signing/encryption pair",
+		summary: "verify certificates: roots, CRLs, host name, TLCP sign/enc pair",
 		args:    "CERT...",
 		about: `Each CERT file is verified on its own: its first certificate is the leaf, the rest of
 the file serves as intermediates. With -pair, or when a file holds two end-entity
@@ -245,7 +245,8 @@ func pairProblems(sign, enc *smx509.Certificate) (errs, warnings []string) {
 	if bytes.Equal(sign.RawSubjectPublicKeyInfo, enc.RawSubjectPublicKeyInfo) {
 		errs = append(errs, "both certificates hold the same public key; TLCP needs two key pairs")
 	}
-	if !slices.Equal(sign.DNSNames, enc.DNSNames) || !slices.EqualFunc(sign.IPAddresses, enc.IPAddresses, net.IP.Equal) {
+	if !slices.Equal(sign.DNSNames, enc.DNSNames) || !slices.EqualFunc(sign.IPAddresses, enc.IPAddresses, net.IP.Equal) ||
+		!slices.Equal(sign.EmailAddresses, enc.EmailAddresses) {
 		warnings = append(warnings, "the subject alternative names differ between the two certificates")
 	}
 	if !slices.Equal(sign.ExtKeyUsage, enc.ExtKeyUsage) {

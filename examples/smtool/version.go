@@ -14,7 +14,7 @@ func init() {
 	register(&command{
 		name:    "version",
 		group:   "Performance",
-		summary: "print the build: Go version, module version, CPU features and the kernels in use",
+		summary: "print the build, the CPU features and the kernels in use",
 		example: []string{"smtool version"},
 		run: func(e *env, cmd *command, args []string) error {
 			rest, err := newFlags(cmd).parse(e, args)
