@@ -419,12 +419,12 @@ func TestVerifyPairs(t *testing.T) {
 	mustContain(t, "combined file", out, "(first certificate): OK", "(second certificate): OK", "pair: OK")
 	tl := func(n string) string { return moduleTestdata(t, "tlcp", n) }
 	for _, tc := range []struct {
-		name       string
-		sign, enc  string
-		roots      string
-		want       []string
-		code       int
-		notWanted  string
+		name      string
+		sign, enc string
+		roots     string
+		want      []string
+		code      int
+		notWanted string
 	}{
 		{"swapped", local("enc.pem"), local("sign.pem"), ca, []string{"is not a TLCP signing certificate", "is not a TLCP encryption certificate"}, 1, ""},
 		{"two parties", local("sign.pem"), local("client_sign.pem"), ca, []string{"the subjects differ", "not a TLCP encryption certificate"}, 1, ""},

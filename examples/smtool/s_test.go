@@ -671,10 +671,10 @@ func TestServerClientCertificates(t *testing.T) {
 	foreign := []string{"-sign_cert", o("client_sign.pem"), "-sign_key", o("client_sign.key"),
 		"-enc_cert", o("client_enc.pem"), "-enc_key", o("client_enc.key")}
 	for _, tc := range []struct {
-		name              string
-		server, client    []string
-		clientOK          bool
-		wantServer        string
+		name           string
+		server, client []string
+		clientOK       bool
+		wantServer     string
 	}{
 		{"-verify 1, none sent", []string{"-verify", "1", "-CAfile", ca}, nil, true, "No client certificate"},
 		{"-verify 1, a foreign one goes on", []string{"-verify", "1", "-CAfile", ca}, foreign, true, "Verification error: signing certificate: x509: certificate signed by unknown authority"},
