@@ -230,6 +230,16 @@ func (v *validity) get(fs *flagSet) (time.Time, time.Time, error) {
 	return nb, na, nil
 }
 
+// gmsslMaxValidity is the longest validity GmSSL 3 accepts
+// (X509_VALIDITY_MAX_DAYS, 3653 days).
+const gmsslMaxValidity = 3653 * 24 * time.Hour
+
+func warnGmSSLValidity(e *env, nb, na time.Time) {
+	if na.Sub(nb) > gmsslMaxValidity {
+		e.warnf("valid for %d days: GmSSL 3 refuses certificates valid for more than 3653 days", int(na.Sub(nb).Hours()/24))
+	}
+}
+
 // ---- req ----
 
 func reqCmd(e *env, cmd *command, args []string) error {
@@ -496,7 +506,9 @@ func caSign(e *env, cmd *command, args []string) error {
 	}
 	t := &smx509.Certificate{
 		SerialNumber: serial, RawSubject: req.RawSubject, NotBefore: nb, NotAfter: na,
-		KeyUsage: ku, ExtKeyUsage: eku, BasicConstraintsValid: true, IsCA: makeCA, MaxPathLen: -1,
+		// A leaf carries no basicConstraints: its empty form (CA:FALSE),
+		// though valid DER, makes GmSSL 3 refuse the certificate.
+		KeyUsage: ku, ExtKeyUsage: eku, BasicConstraintsValid: makeCA, IsCA: makeCA, MaxPathLen: -1,
 		DNSNames: req.DNSNames, IPAddresses: req.IPAddresses, EmailAddresses: req.EmailAddresses, URIs: req.URIs,
 	}
 	if makeCA && *pathLen >= 0 {
@@ -521,6 +533,7 @@ func caSign(e *env, cmd *command, args []string) error {
 		}
 		t.DNSNames, t.IPAddresses, t.EmailAddresses, t.URIs = names.dns, names.ips, names.emails, names.uris
 	}
+	warnGmSSLValidity(e, nb, na)
 	if na.After(issuer.Cert.NotAfter) {
 		e.warnf("the certificate (notAfter %s) outlives its CA (notAfter %s)", opensslTime(na), opensslTime(issuer.Cert.NotAfter))
 	}

@@ -126,10 +126,11 @@ func generateTLCP(cfg genConfig) (*tlcpSet, error) {
 		}
 		// Sign and enc certificates share subject and SANs: GmSSL and
 		// Kona check that both name the same entity, and gotlcp checks
-		// the host name on both.
+		// the host name on both. No basicConstraints: GmSSL 3 refuses
+		// the empty one (CA:FALSE).
 		t := &smx509.Certificate{
 			SerialNumber: sn, RawSubject: subject, NotBefore: cfg.NotBefore, NotAfter: cfg.NotAfter,
-			KeyUsage: ku, ExtKeyUsage: []smx509.ExtKeyUsage{eku}, BasicConstraintsValid: true,
+			KeyUsage: ku, ExtKeyUsage: []smx509.ExtKeyUsage{eku},
 			DNSNames: cfg.Hosts.dns, IPAddresses: cfg.Hosts.ips, EmailAddresses: cfg.Hosts.emails, URIs: cfg.Hosts.uris,
 		}
 		der, err := smx509.CreateCertificate(cfg.Rand, t, set.CA.Cert, key.Public(), set.CA.Key)
@@ -301,6 +302,7 @@ func certGen(e *env, cmd *command, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnGmSSLValidity(e, cfg.NotBefore, cfg.NotAfter)
 	if err := checkOutDir(*out, *force); err != nil {
 		return err
 	}

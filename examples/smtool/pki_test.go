@@ -446,3 +446,20 @@ func TestVerifyPairs(t *testing.T) {
 		t.Errorf("openssl pair: %d\n%s", code, out)
 	}
 }
+
+// TestGmSSLWarnings: cert verify names what GmSSL 3 refuses that others
+// accept (the module's tlcp/ certificates have both problems), and what
+// smtool issues has neither.
+func TestGmSSLWarnings(t *testing.T) {
+	_, out, _ := smtool("cert", "verify", "-CAfile", moduleTestdata(t, "tlcp", "ca.pem"), moduleTestdata(t, "tlcp", "server_sign.pem"))
+	mustContain(t, "cert verify", out, `warning: "shangmi test server": it has an empty basicConstraints extension (CA:FALSE), which GmSSL 3 refuses`,
+		`warning: "shangmi test server": it is valid for 7305 days; GmSSL 3 refuses more than 3653`)
+	dir := t.TempDir()
+	code, _, errOut := smtool("cert", "gen", "-out", dir, "-not-before", "2026-01-01", "-not-after", "2046-01-01")
+	if code != 0 || !strings.Contains(errOut, "warning: valid for 7305 days: GmSSL 3 refuses certificates valid for more than 3653 days") {
+		t.Errorf("cert gen of 20 years: %d %q", code, errOut)
+	}
+	if _, out, _ := smtool("cert", "verify", "-CAfile", local("ca.pem"), local("sign.pem"), local("enc.pem")); strings.Contains(out, "warning") {
+		t.Errorf("smtool's own certificates draw warnings:\n%s", out)
+	}
+}

@@ -78,6 +78,68 @@ type connInfo struct {
 	state     tlcp.ConnectionState
 	verified  []*smx509.Certificate // chain, if verified
 	verifyErr error
+	seen      handshakeSeen
+}
+
+// handshakeSeen is what the trace saw of a handshake, for the hints of a
+// failed one.
+type handshakeSeen struct {
+	suite          uint16
+	certRequest    bool // the server asked for a client certificate
+	sentCerts      int  // in our Certificate message, -1 if none sent
+	sentCKE        int  // body length of our ClientKeyExchange
+	sentCV         bool
+	serverFinished bool
+}
+
+func (h *handshakeSeen) note(sent bool, contentType uint8, msg []byte) {
+	if contentType != 22 || len(msg) < 4 {
+		return
+	}
+	body := msg[4:]
+	switch {
+	case !sent && msg[0] == 2 && len(body) > 35 && len(body) >= 35+int(body[34])+2:
+		n := int(body[34])
+		h.suite = uint16(body[35+n])<<8 | uint16(body[36+n])
+	case !sent && msg[0] == 13:
+		h.certRequest = true
+	case !sent && msg[0] == 20:
+		h.serverFinished = true
+	case sent && msg[0] == 11:
+		h.sentCerts = 0
+		for list := body[min(3, len(body)):]; len(list) >= 3; h.sentCerts++ {
+			n := int(list[0])<<16 | int(list[1])<<8 | int(list[2])
+			list = list[min(3+n, len(list)):]
+		}
+	case sent && msg[0] == 16:
+		h.sentCKE = len(body)
+	case sent && msg[0] == 15:
+		h.sentCV = true
+	}
+}
+
+// hint suggests the interop switch that a failed handshake most likely
+// needed (tlcp/INTEROP.md D1-D3), from what was sent and how the server
+// refused it, or "".
+func (h *handshakeSeen) hint(cfg *tlcp.Config, err error) string {
+	if h.serverFinished {
+		return ""
+	}
+	ecdhe := h.suite == 0xE011 || h.suite == 0xE051 || h.suite == 0xFF11
+	msg := err.Error()
+	switch {
+	case h.certRequest && h.sentCerts <= 0:
+		return "the server asked for a client certificate: give -sign_cert and -sign_key (for ECDHE -enc_cert and -enc_key too)"
+	case ecdhe && h.sentCKE == 69:
+		return "a GmSSL server wants the 71-byte ECDHE ClientKeyExchange and (≥ 3.2) CertificateVerify over the raw transcript: try -peer gmssl"
+	case !ecdhe && h.certRequest && h.sentCerts == 1 && !cfg.ClientCertIncludeEnc && strings.Contains(msg, "handshake failure"):
+		return "a Tongsuo server wants the encryption certificate too: try -peer tongsuo (or -include-enc)"
+	case h.sentCV && !cfg.CertificateVerifyRawTranscript:
+		return "a GmSSL ≥ 3.2 server wants CertificateVerify over the raw transcript: try -peer gmssl (or -raw-cv)"
+	case h.sentCV && cfg.CertificateVerifyRawTranscript:
+		return "this server may want the standard CertificateVerify (over the transcript's hash): drop -peer gmssl / -raw-cv"
+	}
+	return ""
 }
 
 func sClient(e *env, cmd *command, args []string) error {
@@ -271,11 +333,12 @@ func (r *clientRun) configure(serverName string, noSNI bool) error {
 // connect dials and runs one handshake, with the per-connection trace and
 // key capture.
 func (r *clientRun) connect() (*tlcp.Conn, *connInfo, error) {
-	info := &connInfo{keys: &keyCapture{next: r.out.keylog}}
+	info := &connInfo{keys: &keyCapture{next: r.out.keylog}, seen: handshakeSeen{sentCerts: -1}}
 	cfg := r.cfg.Clone()
 	cfg.KeyLogWriter = info.keys
 	f := r.o.formatter()
 	cfg.MessageTrace = func(_ *tlcp.Conn, sent bool, contentType uint8, msg []byte) {
+		info.seen.note(sent, contentType, msg)
 		if !sent && contentType == 22 && msg[0] == 2 && len(msg) >= 4+2+32+1 {
 			if n := int(msg[4+2+32]); len(msg) >= 4+2+32+1+n {
 				info.sessionID = slices.Clone(msg[4+2+32+1 : 4+2+32+1+n])
@@ -294,6 +357,9 @@ func (r *clientRun) connect() (*tlcp.Conn, *connInfo, error) {
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no connection and handshake within %v (-timeout): %w", r.timeout, err)
+		}
+		if h := info.seen.hint(cfg, err); h != "" {
+			err = fmt.Errorf("%w; hint: %s", err, h)
 		}
 		return nil, nil, err
 	}
@@ -344,7 +410,11 @@ func printState(w io.Writer, st tlcp.ConnectionState, peer string, sessionID []b
 	fmt.Fprintf(w, "Protocol  : TLCP (0x%04x)\n", st.Version)
 	fmt.Fprintf(w, "Cipher    : %s (0x%04X)\n", tlcp.CipherSuiteName(st.CipherSuite), st.CipherSuite)
 	fmt.Fprintf(w, "Resumed   : %v\n", st.DidResume)
-	if sessionID != nil {
+	switch {
+	case sessionID == nil:
+	case len(sessionID) == 0:
+		fmt.Fprintln(w, "Session-ID: none (the server will not resume this session)")
+	default:
 		fmt.Fprintf(w, "Session-ID: %X\n", sessionID)
 	}
 	if st.ServerName != "" && peer == "client" {

@@ -347,6 +347,9 @@ func (r *serverRun) handshake(conn *tlcp.Conn, sc *srvConn) bool {
 	}
 	sc.flushed = true
 	if err != nil {
+		if strings.Contains(err.Error(), "CertificateVerify signature is invalid") && !*r.o.rawCV {
+			err = fmt.Errorf("%w; hint: a GmSSL ≥ 3.2 client signs the raw transcript: give -peer gmssl (or -raw-cv)", err)
+		}
 		fmt.Fprintf(&block, "%s: handshake failed: %v\n", sc.addr, err)
 		out.Write(block.Bytes())
 		return false

@@ -7,6 +7,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"errors"
 	"encoding/pem"
 	"io"
 	"net"
@@ -920,4 +921,40 @@ func TestSuiteNames(t *testing.T) {
 			t.Errorf("%s accepted as %#04x", name, id)
 		}
 	}
+}
+
+// TestHints: a failed handshake names the interop switch that most likely
+// fixes it, from what the trace saw.
+func TestHints(t *testing.T) {
+	plain := &tlcp.Config{}
+	for _, tc := range []struct {
+		name string
+		seen handshakeSeen
+		cfg  *tlcp.Config
+		err  string
+		want string
+	}{
+		{"no client certificate", handshakeSeen{suite: 0xE053, certRequest: true, sentCerts: 0}, plain, "remote error: tlcp: bad certificate", "give -sign_cert"},
+		{"GmSSL ECDHE framing", handshakeSeen{suite: 0xE051, certRequest: true, sentCerts: 2, sentCKE: 69, sentCV: true}, plain, "remote error: tlcp: error decoding message", "try -peer gmssl"},
+		{"Tongsuo ECC client auth", handshakeSeen{suite: 0xE053, certRequest: true, sentCerts: 1, sentCKE: 158, sentCV: true}, plain, "remote error: tlcp: handshake failure", "try -peer tongsuo"},
+		{"GmSSL CertificateVerify", handshakeSeen{suite: 0xE053, certRequest: true, sentCerts: 1, sentCKE: 158, sentCV: true}, plain, "the server reset the connection", "raw transcript: try -peer gmssl"},
+		{"raw CertificateVerify refused", handshakeSeen{suite: 0xE053, certRequest: true, sentCerts: 1, sentCKE: 158, sentCV: true}, &tlcp.Config{CertificateVerifyRawTranscript: true}, "remote error: tlcp: error decrypting message", "drop -peer gmssl"},
+		{"after the server's Finished", handshakeSeen{suite: 0xE051, sentCKE: 69, serverFinished: true}, plain, "x", ""},
+		{"no client authentication", handshakeSeen{suite: 0xE053, sentCerts: -1, sentCKE: 158}, plain, "remote error: tlcp: bad record MAC", ""},
+	} {
+		got := tc.seen.hint(tc.cfg, errors.New(tc.err))
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: hint %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	// End to end: a raw-transcript CertificateVerify (GmSSL's form)
+	// against our own server, which refuses it by default, draws a hint
+	// on both sides.
+	srv := startServer(t, "-naccept", "1", "-verify", "require")
+	code, _, errOut := smtool(clientArgs(t, srv.addr, append([]string{"-raw-cv"}, clientCerts(t)...)...)...)
+	if code != 1 || !strings.Contains(errOut, "hint: this server may want the standard CertificateVerify") {
+		t.Errorf("s_client: %d %q", code, errOut)
+	}
+	_, sout := srv.wait(t)
+	mustContain(t, "s_server", sout, "hint: a GmSSL ≥ 3.2 client signs the raw transcript: give -peer gmssl")
 }

@@ -82,9 +82,16 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	}
 	o.msg = fs.Bool("msg", false, "print each handshake message, ChangeCipherSpec and alert sent (>>>) and received (<<<), with a hex dump")
 	o.trace = fs.Bool("trace", false, "as -msg, with the messages' fields decoded instead of the hex dump")
+	fs.alias("trace", "verbose") // GmSSL's tlcp_client/tlcp_server -verbose
 	o.msgfile = fs.String("msgfile", "", "write -msg / -trace output to `FILE` instead of standard output")
 	o.keylog = fs.String("keylogfile", "", "append the master secrets to `FILE` in NSS key log format, for Wireshark")
 	o.quiet = fs.Bool("quiet", false, "print no connection details, only the peer's data and problems")
+	ntls := fs.Bool("enable_ntls", false, "accepted for commands copied from Tongsuo (smtool speaks TLCP, Tongsuo's NTLS, only)")
+	fs.alias("enable_ntls", "ntls")
+	if server {
+		fs.alias("enable_ntls", "enable_force_ntls")
+	}
+	_ = ntls
 	return o
 }
 

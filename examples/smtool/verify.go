@@ -201,6 +201,19 @@ func (v *verifier) checkRevocation(chain []*smx509.Certificate) error {
 	return nil
 }
 
+// gmsslWarnings names what makes GmSSL 3 refuse a certificate that this
+// package and OpenSSL accept.
+func gmsslWarnings(c *smx509.Certificate) []string {
+	var w []string
+	if c.BasicConstraintsValid && !c.IsCA {
+		w = append(w, "it has an empty basicConstraints extension (CA:FALSE), which GmSSL 3 refuses; leave the extension out of end-entity certificates")
+	}
+	if days := int(c.NotAfter.Sub(c.NotBefore).Hours() / 24); c.NotAfter.Sub(c.NotBefore) > gmsslMaxValidity {
+		w = append(w, fmt.Sprintf("it is valid for %d days; GmSSL 3 refuses more than 3653", days))
+	}
+	return w
+}
+
 // chainString is "a" <- "b" <- "root".
 func chainString(chain []*smx509.Certificate) string {
 	var names []string
@@ -404,6 +417,11 @@ func certVerify(e *env, cmd *command, args []string) error {
 			continue
 		}
 		fmt.Fprintf(e.stdout, "%s: OK (chain: %s)\n", it.file, chainString(chains[0]))
+		for _, c := range chains[0] {
+			for _, w := range gmsslWarnings(c) {
+				fmt.Fprintf(e.stdout, "%s: warning: %q: %s\n", it.file, commonName(c.RawSubject), w)
+			}
+		}
 	}
 	for _, p := range pairs {
 		errs, warns := pairProblems(p[0].leaf, p[1].leaf)
