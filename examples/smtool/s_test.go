@@ -7,8 +7,8 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
-	"errors"
 	"encoding/pem"
+	"errors"
 	"io"
 	"net"
 	"os"
