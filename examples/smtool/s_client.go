@@ -38,7 +38,12 @@ and copies what the server sends to standard output, until either side closes. A
 of standard input it sends close_notify and waits -close_wait for the server to finish;
 the exit status is 0 when the data went through, and a missing or late close_notify from
 the server is only a warning. SNI carries the -connect host unless it is an IP address,
--noservername is given, or -peer gmssl.
+-noservername is given, or -peer gmssl. A handshake that fails names, where it can
+tell, the -peer switch that would likely help.
+
+-sess_out writes the session in OpenSSL's format, which Tongsuo's sess_id reads and
+its s_client -sess_in resumes; -sess_in itself waits for the tlcp package to be able
+to rebuild a session from a file (-reconnect N resumes within one run).
 
 ` + peerAbout,
 		example: []string{
@@ -164,7 +169,7 @@ func sClient(e *env, cmd *command, args []string) error {
 	outcerts := fs.String("outcerts", "", "write the server's certificates to `DIR` as sign.pem, enc.pem and chain.pem")
 	certout := fs.String("certout", "", "write the server's certificates to one PEM `FILE` (GmSSL's -certout)")
 	sessOut := fs.String("sess_out", "", "write the session to `FILE` (OpenSSL's SSL SESSION PARAMETERS PEM, which Tongsuo's sess_id and s_client -sess_in read)")
-	sessIn := fs.String("sess_in", "", "resume the session in `FILE` (not available yet; see -h)")
+	sessIn := fs.String("sess_in", "", "resume the session in `FILE` (not available yet; see above)")
 	timeout := fs.Duration("timeout", 10*time.Second, "bound on connecting and each handshake")
 	closeWait := fs.Duration("close_wait", defaultCloseWait, "after our close_notify, how long to wait for the server to finish")
 	rest, err := fs.parse(e, args)
