@@ -89,7 +89,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"cert", "show", "-out", "x", local("sign.pem")}, 2, "-out needs -outform", ""},
 		{[]string{"cert", "show", "-inform", "p12", local("sign.pem")}, 2, "-inform: unknown", ""},
 		{[]string{"cert", "show", local("gen.sh")}, 1, "not a PEM file", ""},
-		{[]string{"crl", "show", local("sign.pem")}, 0, "", ""},
+		{[]string{"crl", "show", local("sign.pem")}, 1, "no CRL found; it holds 1 certificate", ""},
 		{[]string{"speed", "frob"}, 2, `unknown test "frob"`, ""},
 		{[]string{"speed", "-bytes", "15", "sm3"}, 2, "multiple of 16", ""},
 		{[]string{"speed", "-impl", "sm4"}, 2, "want PKG=NAME", ""},

@@ -62,21 +62,21 @@ or standard output).`,
 
 // showOptions selects what cert show and crl show print.
 type showOptions struct {
-	text                                     bool // everything, as text
-	subject, issuer, serial, start, end      bool
-	fingerprint, pubkey, ext, role, crlnum   bool
-	digest                                   string // fingerprint digest: sha1, sha256, sm3
-	outform                                  string // "", "pem", "der": convert
-	out                                      string
-	password                                 []byte
-	noout                                    bool
-	caFile                                   []*smx509.Certificate // crl show -CAfile
-	crlOnly                                  bool
-	fieldsOnly                               bool // some field flag was given
-	extNames                                 []string
-	certCount, otherCount                    int
-	converted                                []byte
-	foundKeys, foundCRLs, foundRequests, any bool
+	text                                   bool // everything, as text
+	subject, issuer, serial, start, end    bool
+	fingerprint, pubkey, ext, role, crlnum bool
+	digest                                 string // fingerprint digest: sha1, sha256, sm3
+	outform                                string // "", "pem", "der": convert
+	out                                    string
+	password                               []byte
+	noout                                  bool
+	caFile                                 []*smx509.Certificate // crl show -CAfile
+	crlOnly                                bool
+	fieldsOnly                             bool // some field flag was given
+	extNames                               []string
+	certCount, otherCount                  int
+	converted                              []byte
+	crls                                   int // CRLs seen, for crl show's "none found"
 }
 
 func addShowFields(fs *flagSet, o *showOptions, crl bool) func() {
@@ -202,8 +202,12 @@ func runShow(e *env, o *showOptions, in, inform, pass, outform, out string, file
 		if err != nil {
 			return err
 		}
+		before := o.crls
 		if err := o.describe(e.stdout, data); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
+		}
+		if o.crlOnly && o.crls == before {
+			return fmt.Errorf("%s: no CRL found; it holds %s", name, smx.DescribePEM(data))
 		}
 	}
 	if o.outform != "" {
@@ -334,7 +338,6 @@ func (o *showOptions) describeBlock(w io.Writer, block *pem.Block) error {
 		if err != nil {
 			return err
 		}
-		o.any = true
 		if o.fieldsOnly {
 			return nil
 		}
@@ -644,7 +647,6 @@ func basicConstraints(c *smx509.Certificate) string {
 }
 
 func (o *showOptions) printCertificate(w io.Writer, c *smx509.Certificate) {
-	o.any = true
 	if o.outform != "" {
 		o.convert("CERTIFICATE", c.Raw, true)
 		return
@@ -754,7 +756,6 @@ func (o *showOptions) printCertificate(w io.Writer, c *smx509.Certificate) {
 }
 
 func (o *showOptions) printRequest(w io.Writer, r *smx509.CertificateRequest) {
-	o.any = true
 	if o.outform != "" {
 		o.convert("CERTIFICATE REQUEST", r.Raw, false)
 		return
@@ -815,7 +816,7 @@ func reasonName(code int) string {
 }
 
 func (o *showOptions) printCRL(w io.Writer, l *smx509.RevocationList) error {
-	o.any = true
+	o.crls++
 	if len(o.caFile) > 0 {
 		var err error = errors.New("no CA certificate in -CAfile has the CRL's issuer as subject")
 		for _, ca := range o.caFile {

@@ -465,5 +465,5 @@ func implementations(selected []string) []string {
 func printSpeedHeader(w io.Writer, selected []string) {
 	fmt.Fprintf(w, "smtool speed: %s %s/%s, %d CPUs (GOMAXPROCS %d)\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(w, "CPU features: %s\n", strings.Join(cpuFeatures(), " "))
-	fmt.Fprintf(w, "implementations: %s\n", strings.Join(implementations(selected), "; "))
+	fmt.Fprintf(w, "implementations (the assembly kernels this CPU runs): %s\n", strings.Join(implementations(selected), "; "))
 }
