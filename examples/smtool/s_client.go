@@ -42,8 +42,8 @@ the server is only a warning. SNI carries the -connect host unless it is an IP a
 tell, the -peer switch that would likely help.
 
 -sess_out writes the session in OpenSSL's format, which Tongsuo's sess_id reads and
-its s_client -sess_in resumes; -sess_in itself waits for the tlcp package to be able
-to rebuild a session from a file (-reconnect N resumes within one run).
+its s_client -sess_in resumes, followed by the session as tlcp keeps it, which
+-sess_in reads (-reconnect N resumes within one run).
 
 ` + peerAbout,
 		example: []string{
@@ -170,7 +170,7 @@ func sClient(e *env, cmd *command, args []string) error {
 	outcerts := fs.String("outcerts", "", "write the server's certificates to `DIR` as sign.pem, enc.pem and chain.pem")
 	certout := fs.String("certout", "", "write the server's certificates to one PEM `FILE` (GmSSL's -certout)")
 	sessOut := fs.String("sess_out", "", "write the session to `FILE` (OpenSSL's SSL SESSION PARAMETERS PEM, which Tongsuo's sess_id and s_client -sess_in read)")
-	sessIn := fs.String("sess_in", "", "resume the session in `FILE` (not available yet; see above)")
+	sessIn := fs.String("sess_in", "", "resume the session in `FILE`, as -sess_out wrote it")
 	timeout := fs.Duration("timeout", 10*time.Second, "bound on connecting and each handshake")
 	closeWait := fs.Duration("close_wait", defaultCloseWait, "after our close_notify, how long to wait for the server to finish")
 	rest, err := fs.parse(e, args)
@@ -201,9 +201,6 @@ func sClient(e *env, cmd *command, args []string) error {
 			return usagef("-connect %q: want host:port ([::1]:4433 for IPv6)", addr)
 		}
 	}
-	if *sessIn != "" {
-		return errors.New("-sess_in: resuming a saved session needs the tlcp package to rebuild a ClientSessionState from a file, which it cannot yet; -reconnect N resumes within one run")
-	}
 	if *n < 0 || *conc < 1 {
 		return usagef("-n must not be negative and -c must be at least 1")
 	}
@@ -217,6 +214,14 @@ func sClient(e *env, cmd *command, args []string) error {
 	}
 	if err := r.configure(*serverName, *noSNI); err != nil {
 		return err
+	}
+	if *sessIn != "" {
+		cs, err := readSession(*sessIn)
+		if err != nil {
+			return err
+		}
+		// tlcp looks a client's session up by its ServerName.
+		r.cfg.ClientSessionCache.Put(r.cfg.ServerName, cs)
 	}
 	if r.out, err = o.openOutputs(e); err != nil {
 		return err
@@ -246,7 +251,8 @@ func sClient(e *env, cmd *command, args []string) error {
 			return err
 		}
 		if *sessOut != "" {
-			if err := writeSession(*sessOut, info, r.cfg.ServerName, r.sniSent); err != nil {
+			cs, _ := r.cfg.ClientSessionCache.Get(r.cfg.ServerName)
+			if err := writeSession(*sessOut, info, cs, r.cfg.ServerName, r.sniSent); err != nil {
 				conn.Close()
 				return err
 			}

@@ -325,11 +325,12 @@ func TestTraceDecodes(t *testing.T) {
 }
 
 // TestSClientReconnect: -reconnect N resumes N times; -sess_out writes the
-// session as OpenSSL's SSL_SESSION with the logged master secret.
+// session as OpenSSL's SSL_SESSION with the logged master secret, and a
+// later s_client -sess_in resumes it.
 func TestSClientReconnect(t *testing.T) {
 	for _, suite := range []string{"ECC_SM4_GCM_SM3", "ECDHE_SM4_CBC_SM3"} {
 		t.Run(suite, func(t *testing.T) {
-			srv := startServer(t, "-naccept", "3")
+			srv := startServer(t, "-naccept", "4")
 			dir := t.TempDir()
 			sess, keylog := filepath.Join(dir, "sess.pem"), filepath.Join(dir, "keys.log")
 			code, out, errOut := smtoolIn("hi\n", clientArgs(t, srv.addr, append([]string{"-reconnect", "2", "-cipher", suite,
@@ -343,8 +344,14 @@ func TestSClientReconnect(t *testing.T) {
 			if strings.Count(out, "Resumed   : false") != 1 || strings.Count(out, "Resumed   : true") != 2 || errOut != "" {
 				t.Errorf("want one full and two resumed handshakes:\n%s%s", out, errOut)
 			}
+			// A new s_client process resumes the saved session.
+			code, out2, errOut := smtoolIn("again\n", clientArgs(t, srv.addr, append([]string{"-cipher", suite,
+				"-sess_in", sess}, clientCerts(t)...)...)...)
+			if code != 0 || !strings.Contains(out2, "Resumed   : true") || errOut != "" {
+				t.Fatalf("s_client -sess_in exit %d, want a resumed handshake: %s\n%s", code, errOut, out2)
+			}
 			scode, sout := srv.wait(t)
-			if scode != 0 || strings.Count(sout, "Resumed   : true") != 2 {
+			if scode != 0 || strings.Count(sout, "Resumed   : true") != 3 {
 				t.Fatalf("s_server exit %d:\n%s", scode, sout)
 			}
 			// The session file: version 1, TLCP, the suite, the ID the
@@ -838,7 +845,7 @@ func TestSClientSServerBadInput(t *testing.T) {
 		{"client encryption certificate as signing", []string{"s_client", "-insecure", "-connect", deadAddr, "-sign_cert", tl("client_enc.pem"), "-sign_key", tl("client_enc.key")}, 1, "is not a TLCP signing certificate"},
 		{"client bad cipher", []string{"s_client", "-insecure", "-connect", deadAddr, "-cipher", "ECC_SM4_GCM_SM3,nope"}, 2, `unknown cipher suite "nope"`},
 		{"client bad timeout", []string{"s_client", "-insecure", "-connect", deadAddr, "-timeout", "soon"}, 2, "timeout"},
-		{"client -sess_in", []string{"s_client", "-connect", deadAddr, "-sess_in", "x.pem"}, 1, "-reconnect N resumes within one run"},
+		{"client -sess_in", []string{"s_client", "-connect", deadAddr, "-sess_in", "x.pem"}, 1, "x.pem"},
 		{"client -n with data", []string{"s_client", "-connect", deadAddr, "-n", "3", "-in", "x"}, 2, "-n makes bare handshakes"},
 		{"client bad reconnect", []string{"s_client", "-connect", deadAddr, "-reconnect=x"}, 2, "want a count"},
 		{"client unreachable", []string{"s_client", "-insecure", "-connect", deadAddr}, 1, "connection refused"},

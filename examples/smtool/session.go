@@ -7,6 +7,7 @@ package main
 import (
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -28,8 +29,11 @@ import (
 //	  verify_result [5] INTEGER, hostname [6] OCTET STRING OPTIONAL }
 //
 // The master secret is what the key log gives; the session ID is the
-// ServerHello's, from the trace.
-func writeSession(path string, info *connInfo, serverName string, sniSent bool) error {
+// ServerHello's, from the trace. A second block, "SHANGMI TLCP SESSION",
+// holds the session as tlcp marshals it (with the server's certificates and
+// chains, which SSL_SESSION has no room for); -sess_in reads that one, and
+// OpenSSL's reader skips it.
+func writeSession(path string, info *connInfo, cs *tlcp.ClientSessionState, serverName string, sniSent bool) error {
 	info.keys.mu.Lock()
 	master := info.keys.master
 	info.keys.mu.Unlock()
@@ -75,5 +79,45 @@ func writeSession(path string, info *connInfo, serverName string, sniSent bool) 
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "SSL SESSION PARAMETERS", Bytes: der}), 0o600)
+	out := pem.EncodeToMemory(&pem.Block{Type: "SSL SESSION PARAMETERS", Bytes: der})
+	if cs != nil {
+		ours, err := cs.MarshalBinary()
+		if err != nil {
+			return err
+		}
+		out = append(out, pem.EncodeToMemory(&pem.Block{Type: sessionPEMType, Bytes: ours})...)
+	}
+	return os.WriteFile(path, out, 0o600)
+}
+
+const sessionPEMType = "SHANGMI TLCP SESSION"
+
+// readSession reads a session that -sess_out wrote.
+func readSession(path string) (*tlcp.ClientSessionState, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	sawOpenSSL := false
+	for rest := data; ; {
+		var b *pem.Block
+		b, rest = pem.Decode(rest)
+		if b == nil {
+			break
+		}
+		switch b.Type {
+		case sessionPEMType:
+			cs, err := tlcp.ParseClientSessionState(b.Bytes)
+			if err != nil {
+				return nil, fmt.Errorf("-sess_in %s: %w", path, err)
+			}
+			return cs, nil
+		case "SSL SESSION PARAMETERS":
+			sawOpenSSL = true
+		}
+	}
+	if sawOpenSSL {
+		return nil, fmt.Errorf("-sess_in %s: the file holds only an OpenSSL SSL_SESSION (written by openssl or Tongsuo?), which lacks the server's encryption certificate and chains that a TLCP session keeps; write it with smtool s_client -sess_out", path)
+	}
+	return nil, fmt.Errorf("-sess_in %s: no session in the file (want the PEM that smtool s_client -sess_out writes)", path)
 }
