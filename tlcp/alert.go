@@ -10,7 +10,6 @@ import (
 	"strconv"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/smx509"
 )
 
 // Alert levels (INTEROP.md §7).
@@ -159,19 +158,4 @@ func alertFor(err error) alert {
 		return a
 	}
 	return alertInternalError
-}
-
-// certificateAlert chooses the alert for a failed certificate verification,
-// as crypto/tls does, and wraps err with the role of the certificate.
-func certificateAlert(role string, err error) error {
-	a := alertBadCertificate
-	var inv smx509.CertificateInvalidError
-	var ua smx509.UnknownAuthorityError
-	switch {
-	case errors.As(err, &ua):
-		a = alertUnknownCA
-	case errors.As(err, &inv) && inv.Reason == smx509.Expired:
-		a = alertCertificateExpired
-	}
-	return errorf(a, "tlcp: verifying the %s: %w", role, err)
 }

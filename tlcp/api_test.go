@@ -371,6 +371,8 @@ func TestCloneCopiesEveryField(t *testing.T) {
 				f.Set(reflect.ValueOf(io.Discard))
 			case reflect.TypeOf((*ClientSessionCache)(nil)).Elem():
 				f.Set(reflect.ValueOf(NewLRUClientSessionCache(1)))
+			case reflect.TypeOf((*ServerSessionCache)(nil)).Elem():
+				f.Set(reflect.ValueOf(newMapSessionCache()))
 			default:
 				t.Fatalf("no test value for field %s", v.Type().Field(i).Name)
 			}

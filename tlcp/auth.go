@@ -36,6 +36,9 @@ func (t *transcriptHash) Write(p []byte) {
 	}
 }
 
+// dropRaw stops keeping the raw transcript and releases it.
+func (t *transcriptHash) dropRaw() { t.raw, t.keepRaw = nil, false }
+
 // Sum returns the SM3 hash of the messages so far.
 func (t *transcriptHash) Sum() []byte { return t.h.Sum(nil) }
 

@@ -64,6 +64,20 @@ func BenchmarkHandshake(b *testing.B) {
 			}
 			benchHandshake(b, ccfg, scfg, true)
 		})
+		// Resumption from a ServerSessionCache: the sealed session is
+		// opened and parsed each time (the store here is a map).
+		b.Run("ResumedSharedStore/"+CipherSuiteName(id), func(b *testing.B) {
+			ccfg, scfg := testClientConfig(b), testServerConfig(b)
+			ccfg.CipherSuites = []uint16{id}
+			ccfg.ClientSessionCache = NewLRUClientSessionCache(1)
+			scfg.ServerSessionCache = newMapSessionCache()
+			scfg.SetSessionCacheKeys([][SessionCacheKeySize]byte{{1}})
+			_, _, cerr, serr := handshakePair(b, ccfg, scfg)
+			if cerr != nil || serr != nil {
+				b.Fatal(cerr, serr)
+			}
+			benchHandshake(b, ccfg, scfg, true)
+		})
 	}
 }
 

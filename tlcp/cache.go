@@ -217,10 +217,6 @@ func newServerSessionCache(maxEntries int) *serverSessionCache {
 	return &serverSessionCache{newLRU[*serverSession](maxEntries, int64(maxEntries)*sessionBytesPerEntry)}
 }
 
-func (c *serverSessionCache) get(id []byte) (*serverSession, bool) { return c.c.get(string(id)) }
-func (c *serverSessionCache) put(id []byte, s *serverSession)      { c.c.put(string(id), s, s.cost()) }
-func (c *serverSessionCache) remove(id []byte)                     { c.c.remove(string(id)) }
-
 // The parsed-certificate cache.
 //
 // Connections share parsed certificates, as crypto/tls does: a client that

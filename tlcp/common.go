@@ -81,11 +81,30 @@ func (t ClientAuthType) String() string {
 // Certificate is one certificate chain, leaf first, with the private key of
 // its leaf. It is one half of a [CertificatePair].
 //
-// PrivateKey is an *sm2.PrivateKey, or for keys held elsewhere (an HSM) a
-// crypto.Signer for a signing certificate and a crypto.Decrypter for an
-// encryption certificate used with ECC suites. The ECDHE suites need the
-// encryption key as an *sm2.PrivateKey, because the SM2 key exchange
-// computes with the scalar itself.
+// PrivateKey is an *sm2.PrivateKey or, for a key held elsewhere (an HSM,
+// a cipher machine), a value that does the key's work:
+//
+//   - for a signing certificate, a crypto.Signer whose Public is the
+//     certificate's *sm2.PublicKey. Sign is called with the message itself
+//     and opts an *sm2.SignerOpts with UID nil (HashFunc 0: the message is
+//     not a digest), and must return the DER signature that
+//     sm2.SignASN1 makes with the default identifier. A device that signs
+//     digests is given e = SM3(Z ‖ message), Z = pub.Z(nil).
+//   - for an encryption certificate, a crypto.Decrypter (ECC suites), an
+//     SM2KeyExchanger (ECDHE suites), or both. Decrypt is called with
+//     Config.Rand, the ClientKeyExchange ciphertext in the GM/T 0009 DER
+//     form of GB/T 32918.4 (SEQUENCE { x, y, C3, C2 }, C1C3C2) as one DER
+//     element, and opts an *sm2.DecrypterOpts{Order: sm2.C1C3C2, ASN1:
+//     true}, and returns the 48-byte premaster. As with RSA in TLS, a
+//     failed decryption is not reported to the peer: the handshake goes
+//     on with a random premaster and fails at Finished (INTEROP.md D9),
+//     and the local error then includes any error Decrypt returned other
+//     than sm2.ErrDecryption (a device failure, say).
+//
+// A key without SM2KeyExchanger cannot do the ECDHE suites: a server with
+// such an encryption key chooses ECC suites only, a client offers them
+// only. Each handshake checks that the keys' public keys are their
+// certificates'.
 type Certificate struct {
 	Certificate [][]byte
 	PrivateKey  crypto.PrivateKey
@@ -166,7 +185,7 @@ func (c *CertificateRequestInfo) SupportsCertificate(p *CertificatePair) error {
 		return errors.New("tlcp: no signing certificate")
 	}
 	if s := ciphersuite.Lookup(c.CipherSuite); s != nil && s.KeyExchange == ciphersuite.KeyExchangeECDHE && !canDoECDHE(p) {
-		return errors.New("tlcp: ECDHE suites need an encryption certificate with an *sm2.PrivateKey")
+		return errors.New("tlcp: ECDHE suites need an encryption certificate whose key is an *sm2.PrivateKey or a tlcp.SM2KeyExchanger")
 	}
 	if len(c.AcceptableCAs) > 0 && !issuedByOneOf(&p.Sign, c.AcceptableCAs) {
 		return errors.New("tlcp: the signing certificate chain is not issued by a CA the server accepts")
@@ -236,6 +255,18 @@ type Config struct {
 	Certificates []CertificatePair
 	// GetCertificate, if set, chooses the server's pair per ClientHello.
 	GetCertificate func(*ClientHelloInfo) (*CertificatePair, error)
+	// GetConfigForClient, if set, is called after a ClientHello is
+	// received, before GetCertificate, and may return a Config to handle
+	// the connection with instead of this one (nil keeps this one), as in
+	// crypto/tls. An error ends the handshake with internal_error. The
+	// returned Config must not be modified afterwards. Sessions stay in
+	// this Config's store (its in-memory cache or ServerSessionCache)
+	// unless the returned Config sets ServerSessionCache itself or turns
+	// resumption off with a negative SessionCacheSize; the session cache
+	// keys too are this Config's unless the returned one has had
+	// SetSessionCacheKeys called. A session resumes only for the server
+	// name it was made with.
+	GetConfigForClient func(*ClientHelloInfo) (*Config, error)
 	// GetClientCertificate, if set, chooses the client's pair when the
 	// server asks for one. Returning a pair with no Sign certificate sends
 	// an empty list (fatal for ECDHE suites).
@@ -255,11 +286,24 @@ type Config struct {
 	// InsecureSkipVerify makes a client accept any server certificates
 	// (key usages are still checked). For tests only.
 	InsecureSkipVerify bool
-	// ServerName is checked against the signing certificate and, if
-	// SendServerName is set, sent in the server_name extension.
+	// ServerName is checked against the server's signing certificate and,
+	// if it is a host name rather than an IP address, sent in the
+	// server_name extension (SNI), as crypto/tls does, unless
+	// ClientHelloNoExtensions is set.
 	ServerName string
-	// SendServerName makes the client send server_name. TLCP peers such as
-	// GmSSL 3.1 reject any extension, so it is off by default (INTEROP.md §8).
+	// ClientHelloNoExtensions makes the client send a ClientHello without
+	// any extension: no server_name and no ALPN (NextProtos is then not
+	// offered, and NegotiatedProtocol stays empty). GmSSL 3.1.1 servers
+	// refuse a ClientHello that carries any extension with
+	// unexpected_message (INTEROP.md §8, D6); when a server rejects a
+	// ClientHello with extensions, the handshake error names this switch.
+	// Servers ignore it.
+	ClientHelloNoExtensions bool
+	// SendServerName has no effect: server_name is sent by default.
+	//
+	// Deprecated: before server_name became the default this field turned
+	// it on. To send no extensions at all, for servers that refuse them,
+	// set ClientHelloNoExtensions.
 	SendServerName bool
 
 	// VerifyPeerCertificate, if set, is called after normal verification
@@ -282,23 +326,24 @@ type Config struct {
 	// (0x0304). Zero MinVersion means VersionTLCP. Zero MaxVersion means
 	// VersionTLS13 for a server; for a client it means VersionTLS13 if
 	// CipherSuites names a TLS 1.3 suite or MinVersion is VersionTLS13,
-	// and VersionTLCP otherwise, so
-	// that a client keeps sending the plain TLCP ClientHello that every
-	// TLCP server accepts (GmSSL 3.1 rejects any extension) unless told
-	// otherwise. A client whose range holds both protocols sends one
-	// TLCP-shaped ClientHello that offers both, which this package's
-	// servers and Tongsuo's answer (TLS13.md §1); a client with TLS 1.3
-	// alone sends an ordinary TLS 1.3 ClientHello.
+	// and VersionTLCP otherwise, so that a client keeps sending the TLCP
+	// ClientHello that TLCP servers accept, without TLS 1.3's extensions,
+	// unless told otherwise. A client whose range holds both protocols
+	// sends one TLCP-shaped ClientHello that offers both, which this
+	// package's servers and Tongsuo's answer (TLS13.md §1); a client with
+	// TLS 1.3 alone sends an ordinary TLS 1.3 ClientHello. TLS 1.3 needs
+	// extensions: ClientHelloNoExtensions leaves it out.
 	MinVersion, MaxVersion uint16
 	// NextProtos lists ALPN protocols, most preferred first. A client sends
-	// the ALPN extension only if this is set.
+	// the ALPN extension only if this is set (and ClientHelloNoExtensions
+	// is not).
 	NextProtos []string
 
 	// ClientSessionCache enables resumption on the client.
 	ClientSessionCache ClientSessionCache
-	// SessionCacheSize is the number of sessions a server keeps for
-	// resumption: 0 means 1024, negative disables resumption. The cache
-	// is bounded in memory too, to 8 KiB per session on average (8 MiB
+	// SessionCacheSize is the number of sessions a server keeps in
+	// memory for resumption: 0 means 1024, negative disables resumption
+	// (in ServerSessionCache too). The cache is bounded in memory too, to 8 KiB per session on average (8 MiB
 	// for 1024), which an ordinary session with a verified client double
 	// certificate fits; sessions are evicted least recently used first.
 	// A session keeps what resuming it needs: the master secret, the
@@ -309,27 +354,61 @@ type Config struct {
 	// one hour. It is also the lifetime of TLS 1.3 tickets (at most 7
 	// days).
 	SessionLifetime time.Duration
+	// ServerSessionCache, if set, is where a server keeps its sessions
+	// instead of its in-memory cache: a store that servers behind a load
+	// balancer share, so that a session made with one resumes on another.
+	// What it holds is sealed with SM4-GCM under the session cache keys
+	// (see SetSessionCacheKeys, which a fleet must call with the same keys
+	// on every server). SessionCacheSize does not apply to it, except that
+	// a negative value still turns resumption off.
+	ServerSessionCache ServerSessionCache
 	// SessionTicketsDisabled stops a TLS 1.3 server from sending
-	// NewSessionTicket, and so from resuming. Tickets are sealed with
-	// the keys of SetSessionTicketKeys. TLCP never uses tickets.
+	// NewSessionTicket, and so from resuming, as does a negative
+	// SessionCacheSize. A server keeps nothing of
+	// TLS 1.3 sessions: the tickets are sealed with the session cache keys
+	// (SetSessionCacheKeys), so that servers sharing keys resume each
+	// other's tickets. TLCP never uses tickets.
 	SessionTicketsDisabled bool
 
 	// KeyLogWriter, if set, receives master secrets in NSS key log format
 	// ("CLIENT_RANDOM <client_random> <master_secret>"), for debugging with
 	// Wireshark. It compromises security.
 	KeyLogWriter io.Writer
+	// MessageTrace, if set, is called with each handshake message,
+	// ChangeCipherSpec and alert that a connection sends or receives, in
+	// wire order, as OpenSSL's SSL_CTX_set_msg_callback is; debugging tools
+	// print a handshake trace with it (smtool s_client -msg). c is the
+	// connection (a server shares its Config among all of them), sent the
+	// direction, contentType the record type, and msg the plaintext:
+	//
+	//   - 22 (handshake): the whole message with its 4-byte header,
+	//     reassembled if it spanned records, decrypted if it was protected
+	//     (Finished, and anything after the handshake);
+	//   - 20 (ChangeCipherSpec): its one byte;
+	//   - 21 (alert): level and description.
+	//
+	// Application data is not reported. A message is reported as sent once
+	// it is written, and as received before it is parsed, so a malformed
+	// one still shows. The function runs on the goroutine that reads or
+	// writes c while it holds c's locks: it may call c.LocalAddr,
+	// c.RemoteAddr and c.NetConn but no other method of c, should return
+	// quickly and must not keep msg. A reading and a writing goroutine may
+	// call it concurrently. Like KeyLogWriter it is for debugging.
+	MessageTrace func(c *Conn, sent bool, contentType uint8, msg []byte)
 
 	// ClientECDHEFraming71 makes the client send ClientECDHEParams as a
 	// u16-prefixed vector (71 bytes), the literal reading of GB/T 38636
 	// 6.4.5.8 that GmSSL 3.2+ requires. The default is the bare 69-byte
 	// form the deployed base uses. Servers accept both (INTEROP.md D2).
 	ClientECDHEFraming71 bool
-	// CertificateVerifyRawTranscript selects the CertificateVerify form of
-	// GmSSL 3.0.0 and ≥ 3.2, which signs the raw handshake transcript
-	// instead of its SM3 hash (INTEROP.md D1, §3.10). On a client it changes
-	// what is signed. On a server it makes the server accept that form as
-	// well as the standard one. Off by default: the standard form is what
-	// GB/T 38636 6.4.5.9 specifies and every other implementation uses.
+	// CertificateVerifyRawTranscript makes a client sign CertificateVerify
+	// in the form of GmSSL 3.0.0 and ≥ 3.2, over the raw handshake
+	// transcript instead of its SM3 hash (INTEROP.md D1, §3.10), as a
+	// GmSSL 3.0.0 or ≥ 3.2 server requires. Off by default: the standard
+	// form is what GB/T 38636 6.4.5.9 specifies and every other
+	// implementation uses; a client whose CertificateVerify a server
+	// rejects gets an error naming this switch. Servers accept both forms
+	// whatever it says.
 	CertificateVerifyRawTranscript bool
 	// ClientCertIncludeEnc makes a client send its encryption certificate
 	// after the signing one for ECC suites too, as Tongsuo servers require
@@ -352,11 +431,15 @@ type Config struct {
 
 	mu          sync.Mutex
 	serverCache *serverSessionCache
-	ticketKeys  *ticketKeyring // ticket.go
+	// sessionKeys seal what goes into ServerSessionCache and TLS 1.3
+	// tickets, the first sealing (sessioncache.go); sessionKeysSet says
+	// they were set by SetSessionCacheKeys rather than made here.
+	sessionKeys    []sessionKey
+	sessionKeysSet bool
 }
 
-// Clone returns a shallow copy of c. The server session cache and the
-// session ticket keys are shared.
+// Clone returns a shallow copy of c. The server's in-memory session cache
+// and the session cache keys, once made, are shared.
 func (c *Config) Clone() *Config {
 	if c == nil {
 		return nil
@@ -368,12 +451,14 @@ func (c *Config) Clone() *Config {
 		Time:                           c.Time,
 		Certificates:                   c.Certificates,
 		GetCertificate:                 c.GetCertificate,
+		GetConfigForClient:             c.GetConfigForClient,
 		GetClientCertificate:           c.GetClientCertificate,
 		RootCAs:                        c.RootCAs,
 		ClientCAs:                      c.ClientCAs,
 		ClientAuth:                     c.ClientAuth,
 		InsecureSkipVerify:             c.InsecureSkipVerify,
 		ServerName:                     c.ServerName,
+		ClientHelloNoExtensions:        c.ClientHelloNoExtensions,
 		SendServerName:                 c.SendServerName,
 		VerifyPeerCertificate:          c.VerifyPeerCertificate,
 		VerifyConnection:               c.VerifyConnection,
@@ -382,7 +467,9 @@ func (c *Config) Clone() *Config {
 		ClientSessionCache:             c.ClientSessionCache,
 		SessionCacheSize:               c.SessionCacheSize,
 		SessionLifetime:                c.SessionLifetime,
+		ServerSessionCache:             c.ServerSessionCache,
 		KeyLogWriter:                   c.KeyLogWriter,
+		MessageTrace:                   c.MessageTrace,
 		ClientECDHEFraming71:           c.ClientECDHEFraming71,
 		CertificateVerifyRawTranscript: c.CertificateVerifyRawTranscript,
 		ClientCertIncludeEnc:           c.ClientCertIncludeEnc,
@@ -392,7 +479,8 @@ func (c *Config) Clone() *Config {
 		TLS13DefaultSM2ID:              c.TLS13DefaultSM2ID,
 		TLS13NoMiddleboxCompat:         c.TLS13NoMiddleboxCompat,
 		serverCache:                    c.serverCache,
-		ticketKeys:                     c.ticketKeys,
+		sessionKeys:                    c.sessionKeys,
+		sessionKeysSet:                 c.sessionKeysSet,
 	}
 }
 
@@ -471,18 +559,6 @@ func (c *Config) writeKeyLog(clientRandom, masterSecret []byte) error {
 // writerMutex serialises key log writes across connections.
 var writerMutex sync.Mutex
 
-// signer returns the crypto.Signer of a signing certificate's key.
-func signerOf(key crypto.PrivateKey) (crypto.Signer, bool) {
-	s, ok := key.(crypto.Signer)
-	if !ok {
-		return nil, false
-	}
-	if _, ok := s.Public().(*sm2.PublicKey); !ok {
-		return nil, false
-	}
-	return s, true
-}
-
 // checkPair validates a local pair for use in a handshake: both leaves parse
 // and match their roles' key usages, and the keys are usable.
 func checkPair(p *CertificatePair, needEnc bool) (sign, enc *smx509.Certificate, err error) {
@@ -493,8 +569,8 @@ func checkPair(p *CertificatePair, needEnc bool) (sign, enc *smx509.Certificate,
 	if !sign.IsTLCPSignCert() {
 		return nil, nil, errors.New("tlcp: the configured signing certificate is not an SM2 end-entity certificate with key usage digitalSignature (are Sign and Enc swapped?)")
 	}
-	if _, ok := signerOf(p.Sign.PrivateKey); !ok {
-		return nil, nil, errors.New("tlcp: the signing certificate's private key is not an SM2 crypto.Signer")
+	if err := checkKey("signing", sign, p.Sign.PrivateKey, true); err != nil {
+		return nil, nil, err
 	}
 	if !needEnc && !p.hasEnc() {
 		return sign, nil, nil
@@ -509,5 +585,37 @@ func checkPair(p *CertificatePair, needEnc bool) (sign, enc *smx509.Certificate,
 	if !enc.IsTLCPEncCert() {
 		return nil, nil, errors.New("tlcp: the configured encryption certificate is not an SM2 end-entity certificate with key usage keyEncipherment, dataEncipherment or keyAgreement (are Sign and Enc swapped?)")
 	}
+	if err := checkKey("encryption", enc, p.Enc.PrivateKey, false); err != nil {
+		return nil, nil, err
+	}
 	return sign, enc, nil
+}
+
+// checkKey checks that a local certificate's private key can serve its
+// role and belongs to the certificate, so that a key from an HSM that is
+// the wrong one fails here, with a reason, rather than at Finished.
+func checkKey(role string, cert *smx509.Certificate, key crypto.PrivateKey, signing bool) error {
+	var pub crypto.PublicKey
+	if signing {
+		s, ok := signerOf(key)
+		if !ok {
+			return fmt.Errorf("tlcp: the signing certificate's private key (%T) is not an SM2 crypto.Signer", key)
+		}
+		pub = s.Public()
+	} else {
+		d, okD := decrypterOf(key)
+		x, okX := keyExchangerOf(key)
+		switch {
+		case okD:
+			pub = d.Public()
+		case okX:
+			pub = x.Public()
+		default:
+			return fmt.Errorf("tlcp: the encryption certificate's private key (%T) is neither an SM2 crypto.Decrypter nor a tlcp.SM2KeyExchanger", key)
+		}
+	}
+	if want, ok := cert.PublicKey.(*sm2.PublicKey); !ok || !want.Equal(pub) {
+		return fmt.Errorf("tlcp: the %s certificate's private key %w", role, errKeyMismatch)
+	}
+	return nil
 }

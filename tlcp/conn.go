@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -48,8 +49,9 @@ type Conn struct {
 
 	// For invalidating the session after a fatal alert (INTEROP.md §6.1).
 	sessionMu        sync.Mutex
-	clientSessionKey string // client: key in ClientSessionCache
-	serverSessionID  []byte // server: ID in the session cache
+	clientSessionKey string       // client: key in ClientSessionCache
+	serverSessionID  []byte       // server: ID in the session cache
+	sessions         sessionStore // server: where sessions are kept, or nil
 
 	in, out halfConn
 
@@ -69,6 +71,12 @@ type Conn struct {
 	// where it stopped if the peer hangs up. Only the handshake goroutine
 	// touches it.
 	lastHandshakeMsg string
+
+	// quirks notes what a client sent that a known peer quirk refuses.
+	quirks clientQuirks
+
+	// recordSeen is set once a record header has passed the checks.
+	recordSeen bool
 
 	// uselessRecords counts records in a row that carried nothing (empty
 	// application data, warnings); too many is an attack.
@@ -176,6 +184,9 @@ func (c *Conn) sendAlertLocked(a alert) error {
 	}
 	c.tmp[0], c.tmp[1] = level, byte(a)
 	_, err := c.writeRecordLocked(recordTypeAlert, c.tmp[:])
+	if err == nil {
+		c.traceMessage(true, recordTypeAlert, c.tmp[:])
+	}
 	if a == alertCloseNotify {
 		return err
 	}
@@ -201,8 +212,10 @@ func (c *Conn) invalidateSession() {
 		c.clientSessionKey = ""
 	}
 	if !c.isClient && c.serverSessionID != nil {
-		if cache := c.config.sessionCache(); cache != nil {
-			cache.remove(c.serverSessionID)
+		if c.sessions != nil {
+			// No handshake context here; a ServerSessionCache bounds
+			// its own time.
+			c.sessions.remove(context.Background(), c.serverSessionID)
 		}
 		c.serverSessionID = nil
 	}
@@ -301,21 +314,33 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 
 // checkRecordHeader checks the version and length of a record header
 // (INTEROP.md §1.1, §1.3).
+// Its failures are RecordHeaderErrors, which carry the transport when the
+// first record of the connection is already wrong.
 func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
+	first := !c.recordSeen
+	headerError := func(a alert, msg string, err error) error {
+		e := RecordHeaderError{Msg: msg, err: err}
+		copy(e.RecordHeader[:], hdr)
+		if first {
+			e.Conn = c.conn
+		}
+		return &protocolError{alert: a, err: e}
+	}
 	if !c.recordVersionOK(vers) {
 		if !c.isHandshakeComplete.Load() && looksLikeHTTP(hdr, c.isClient) {
 			// Port mix-ups are common enough to name, as crypto/tls
 			// and net/http do.
 			if c.isClient {
-				return errorf(alertProtocolVersion, "tlcp: the server answered in HTTP to a TLCP client (wrong port?)")
+				return headerError(alertProtocolVersion, "the server answered in HTTP to a TLCP client (wrong port?)", nil)
 			}
-			return errorf(alertProtocolVersion, "%w", errClientSpeaksHTTP)
+			return headerError(alertProtocolVersion, strings.TrimPrefix(errClientSpeaksHTTP.Error(), "tlcp: "), errClientSpeaksHTTP)
 		}
-		return c.recordVersionError(vers)
+		return headerError(alertProtocolVersion, c.recordVersionMessage(vers), nil)
 	}
 	if limit := c.recordLimit(); n > limit {
-		return errorf(alertRecordOverflow, "tlcp: received a record of %d bytes, over the limit of %d", n, limit)
+		return headerError(alertRecordOverflow, fmt.Sprintf("received a record of %d bytes, over the limit of %d", n, limit), nil)
 	}
+	c.recordSeen = true
 	return nil
 }
 
@@ -372,6 +397,7 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 		if len(data) != 2 {
 			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed alert record"))
 		}
+		c.traceMessage(false, recordTypeAlert, data)
 		level, desc := data[0], alert(data[1])
 		switch {
 		case desc == alertCloseNotify:
@@ -392,6 +418,7 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 		if len(data) != 1 || data[0] != 1 {
 			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed ChangeCipherSpec"))
 		}
+		c.traceMessage(false, recordTypeChangeCipherSpec, data)
 		if !expectChangeCipherSpec {
 			return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected ChangeCipherSpec"))
 		}
@@ -514,6 +541,7 @@ func (c *Conn) writeHandshake(msg handshakeMessage, transcript *transcriptHash) 
 	defer c.out.Unlock()
 	if _, err = c.writeRecordLocked(recordTypeHandshake, data); err == nil {
 		c.noteHandshakeMsg(messageName(data[0]))
+		c.traceMessage(true, recordTypeHandshake, data)
 	}
 	return err
 }
@@ -524,6 +552,8 @@ func (c *Conn) writeChangeCipherSpec() error {
 	_, err := c.writeRecordLocked(recordTypeChangeCipherSpec, []byte{1})
 	if err == nil {
 		c.noteHandshakeMsg("ChangeCipherSpec")
+		c.tmp[0] = 1 // c.out is held: c.tmp is free, and unlike a literal it does not escape
+		c.traceMessage(true, recordTypeChangeCipherSpec, c.tmp[:1])
 	}
 	return err
 }
@@ -614,6 +644,7 @@ func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, erro
 	// The message is kept by what parses it; c.hand's buffer is reused.
 	data := bytes.Clone(c.hand.Next(4 + n))
 	c.noteHandshakeMsg(messageName(typ))
+	c.traceMessage(false, recordTypeHandshake, data)
 	msg, ok := c.parseHandshake(data)
 	if !ok {
 		if !c.knownMessageType(typ) {
@@ -880,6 +911,9 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 	err := c.handshakeFn(ctx)
 	if err != nil {
 		err = c.handshakeClosedError(c.alertAfterBrokenWrite(err))
+		if c.isClient {
+			err = c.explainPeerQuirk(err)
+		}
 		// A client that fails before its ClientHello is out (no
 		// ServerName, no suites to offer) has a problem of its own that
 		// the server need not hear of: as with crypto/tls, it sends no

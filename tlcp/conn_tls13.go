@@ -175,15 +175,16 @@ func (c *Conn) recordVersionOK(vers uint16) bool {
 	return true
 }
 
-// recordVersionError describes a record of a version not accepted now.
-func (c *Conn) recordVersionError(vers uint16) error {
+// recordVersionMessage describes a record of a version not accepted now,
+// for a RecordHeaderError.
+func (c *Conn) recordVersionMessage(vers uint16) string {
 	switch {
 	case c.vers == VersionTLS13:
-		return errorf(alertProtocolVersion, "tlcp: received a record with version 0x%04x in a TLS 1.3 connection, want 0x03xx", vers)
+		return fmt.Sprintf("received a record with version 0x%04x in a TLS 1.3 connection, want 0x03xx", vers)
 	case !c.isClient && vers>>8 == 3:
-		return errorf(alertProtocolVersion, "tlcp: received a TLS record (version 0x%04x), but this server speaks only TLCP (TLS 1.3 is disabled or has no cipher suites)", vers)
+		return fmt.Sprintf("received a TLS record (version 0x%04x), but this server speaks only TLCP (TLS 1.3 is disabled or has no cipher suites)", vers)
 	}
-	return errorf(alertProtocolVersion, "tlcp: received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)
+	return fmt.Sprintf("received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers)
 }
 
 // recordLimit is the largest record body that may arrive now.
@@ -252,6 +253,7 @@ func (c *Conn) skipEarlyData(n int) bool {
 // handleChangeCipherSpecTLS13 drops the middlebox-compatibility
 // ChangeCipherSpec: one byte 01, during the handshake (RFC 8446 §5, D.4).
 func (c *Conn) handleChangeCipherSpecTLS13(data []byte) error {
+	c.traceMessage(false, recordTypeChangeCipherSpec, data)
 	if len(data) != 1 || data[0] != 1 {
 		return c.fail(errorf(alertUnexpectedMessage, "tlcp: malformed ChangeCipherSpec in TLS 1.3"))
 	}
@@ -310,6 +312,7 @@ func (c *Conn) writeChangeCipherSpecTLS13() error {
 	_, err := c.writeRecordLocked(recordTypeChangeCipherSpec, []byte{1})
 	if err == nil {
 		c.noteHandshakeMsg("ChangeCipherSpec")
+		c.traceMessage(true, recordTypeChangeCipherSpec, []byte{1})
 	}
 	return err
 }
@@ -375,6 +378,7 @@ func (c *Conn) updateWriteKeyLocked(requestPeer bool) error {
 	if _, err := c.writeRecordLocked(recordTypeHandshake, data); err != nil {
 		return err
 	}
+	c.traceMessage(true, recordTypeHandshake, data)
 	next := ciphersuite.TLS13NextTrafficSecret(c.out.secret13)
 	if err := c.out.setTrafficSecret(c.out.suite13, next); err != nil {
 		return c.out.setErrorLocked(err)
@@ -391,6 +395,9 @@ func (c *Conn) sendPendingTicketLocked() error {
 	}
 	c.tls13.pendingTicket = nil
 	_, err := c.writeRecordLocked(recordTypeHandshake, t)
+	if err == nil {
+		c.traceMessage(true, recordTypeHandshake, t)
+	}
 	return err
 }
 

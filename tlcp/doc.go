@@ -23,7 +23,7 @@
 // default ID), HKDF over HMAC-SM3, and one certificate per side: the Sign
 // half of a [CertificatePair]. The full handshake, HelloRetryRequest,
 // client authentication, resumption with sealed session tickets
-// ([Config.SetSessionTicketKeys]), KeyUpdate, ALPN and SNI are supported;
+// ([Config.SetSessionCacheKeys]), KeyUpdate, ALPN and SNI are supported;
 // 0-RTT is refused.
 //
 // [Config.MinVersion] and [Config.MaxVersion] choose the protocols. A
@@ -116,9 +116,9 @@
 //
 //   - CertificateVerify signs the SM3 hash of the transcript (GB/T 38636
 //     6.4.5.9; D1). GmSSL 3.0.0 and ≥ 3.2 sign the raw transcript instead;
-//     [Config.CertificateVerifyRawTranscript] makes a client sign that way
-//     and a server accept that form in addition to the standard one. A
-//     server without it rejects the raw form with decrypt_error.
+//     a server accepts both forms, which cannot be confused, and
+//     [Config.CertificateVerifyRawTranscript] makes a client sign the raw
+//     form for such servers.
 //   - The ECDHE ClientKeyExchange is sent as the bare 69-byte parameters;
 //     [Config.ClientECDHEFraming71] sends the u16-prefixed 71-byte form that
 //     GmSSL 3.2 wants (D2). Servers accept both.
@@ -128,9 +128,12 @@
 //   - A failure to decrypt or validate the ECC premaster (length, version
 //     0x0101) silently substitutes a random premaster, so the handshake
 //     fails at Finished without telling an attacker why (D9).
-//   - No extensions are sent unless configured: server_name only with
-//     [Config.SendServerName], ALPN only with [Config.NextProtos] (D5, D6).
-//     Unknown extensions from a client are ignored.
+//   - A client sends server_name when [Config.ServerName] is a host name
+//     (not an IP address), as crypto/tls does, and ALPN when
+//     [Config.NextProtos] is set; [Config.ClientHelloNoExtensions] sends no
+//     extension at all, for GmSSL 3.1.1 servers, which refuse any (D6).
+//     signature_algorithms is never sent (D5). Unknown extensions from a
+//     client are ignored.
 //   - Each handshake message goes in its own record (GmSSL cannot parse
 //     several in one, D14); received messages may be fragmented or
 //     coalesced freely.
@@ -146,12 +149,43 @@
 //     same entity (D16). A server completes client chains from its own
 //     intermediates, because gotlcp clients send leaves only (D17).
 //
+// When a server refuses, with an alert or by closing the connection, a
+// form that a known peer is known to refuse, the client's error names the
+// Config switch for the other form (for example "... for such a server set
+// Config.ClientHelloNoExtensions"); the error still wraps the alert.
+//
 // There is no renegotiation (a HelloRequest or a new ClientHello is
 // declined with a no_renegotiation warning), no session tickets, no
 // extended master secret and no compression. Sessions resume by session ID
 // on both sides (D12; GmSSL does not resume); a session is forgotten when
 // its connection ends with a fatal alert. TLCP never uses tickets (D13);
 // TLS 1.3 resumes only with them.
+//
+// # Keys in hardware
+//
+// A [Certificate]'s PrivateKey may be an *sm2.PrivateKey or a key held in
+// an HSM or cipher machine: any crypto.Signer whose public key is SM2 for
+// the signing certificate, and for the encryption certificate a
+// crypto.Decrypter (the ECC suites), an [SM2KeyExchanger] (the ECDHE
+// suites: the device runs the SM2 key exchange of GB/T 32918.3 with its
+// own ephemeral key) or both. The Certificate documentation says exactly
+// what each is called with. A server whose encryption key cannot do the
+// key exchange negotiates ECC suites only, and a client offers them only.
+//
+// # Sessions across servers
+//
+// A server resumes sessions from an in-memory cache by default. Servers
+// behind a load balancer share them through a [ServerSessionCache] (one
+// on Redis is in examples/sessioncache-redis), which stores each session
+// sealed with SM4-GCM under keys set with [Config.SetSessionCacheKeys],
+// the same on every server and rotated like TLS session ticket keys.
+//
+// # Errors
+//
+// As with crypto/tls, an alert from the peer is a *net.OpError wrapping an
+// [AlertError]; a record that is not TLCP is a [RecordHeaderError]; a peer
+// certificate that fails verification is a *[CertificateVerificationError]
+// with the certificates received. All work with errors.As.
 //
 // # Limits on what a peer can make a server do
 //
@@ -169,8 +203,8 @@
 // unauthenticated peer sends is parsed for its connection and released
 // with it.
 //
-// The server's session cache keeps only what resuming a session needs
-// and is bounded in bytes as well as in sessions (see
+// The server's in-memory session cache keeps only what resuming a session
+// needs and is bounded in bytes as well as in sessions (see
 // [Config.SessionCacheSize]).
 //
 // # Suites

@@ -5,6 +5,7 @@
 package tlcp_test
 
 import (
+	"crypto"
 	"crypto/rand"
 	"crypto/x509/pkix"
 	"fmt"
@@ -16,10 +17,13 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
@@ -47,26 +51,85 @@ func issue(tmpl, parent *smx509.Certificate, parentKey *sm2.PrivateKey) (*smx509
 	return cert, key
 }
 
-// exampleCredentials returns a CA pool and a server's double certificate.
-func exampleCredentials() (*smx509.CertPool, tlcp.CertificatePair) {
-	ca, caKey := issue(&smx509.Certificate{
-		Subject: pkix.Name{CommonName: "Example CA"}, IsCA: true, BasicConstraintsValid: true,
-		KeyUsage: smx509.KeyUsageCertSign,
-	}, nil, nil)
+var (
+	exampleCAOnce sync.Once
+	exampleCA     *smx509.Certificate
+	exampleCAKey  *sm2.PrivateKey
+)
+
+// exampleRoot returns the examples' CA, made once.
+func exampleRoot() (*smx509.Certificate, *sm2.PrivateKey) {
+	exampleCAOnce.Do(func() {
+		exampleCA, exampleCAKey = issue(&smx509.Certificate{
+			Subject: pkix.Name{CommonName: "Example CA"}, IsCA: true, BasicConstraintsValid: true,
+			KeyUsage: smx509.KeyUsageCertSign,
+		}, nil, nil)
+	})
+	return exampleCA, exampleCAKey
+}
+
+// examplePair issues a double certificate for names (the first is the
+// subject's; all are DNS names, and 127.0.0.1 too) under the examples' CA.
+func examplePair(eku smx509.ExtKeyUsage, names ...string) tlcp.CertificatePair {
+	ca, caKey := exampleRoot()
 	leaf := func(ku smx509.KeyUsage) tlcp.Certificate {
 		cert, key := issue(&smx509.Certificate{
-			Subject: pkix.Name{CommonName: "localhost"}, DNSNames: []string{"localhost"},
+			Subject: pkix.Name{CommonName: names[0]}, DNSNames: names,
 			IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: ku, BasicConstraintsValid: true,
-			ExtKeyUsage: []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth},
+			ExtKeyUsage: []smx509.ExtKeyUsage{eku},
 		}, ca, caKey)
 		return tlcp.Certificate{Certificate: [][]byte{cert.Raw}, PrivateKey: key, Leaf: cert}
 	}
-	pool := smx509.NewCertPool()
-	pool.AddCert(ca)
-	return pool, tlcp.CertificatePair{
+	return tlcp.CertificatePair{
 		Sign: leaf(smx509.KeyUsageDigitalSignature),
 		Enc:  leaf(smx509.KeyUsageKeyEncipherment | smx509.KeyUsageKeyAgreement),
 	}
+}
+
+// exampleCredentials returns a pool holding the examples' CA and a
+// server's double certificate for localhost.
+func exampleCredentials() (*smx509.CertPool, tlcp.CertificatePair) {
+	ca, _ := exampleRoot()
+	pool := smx509.NewCertPool()
+	pool.AddCert(ca)
+	return pool, examplePair(smx509.ExtKeyUsageServerAuth, "localhost")
+}
+
+// serveOnce runs a server for the examples: it answers each connection
+// with what reply says about its handshake.
+func serveOnce(cfg *tlcp.Config, reply func(tlcp.ConnectionState) string) string {
+	ln, err := tlcp.Listen("tcp", "127.0.0.1:0", cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	go func() {
+		defer ln.Close()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				tc := c.(*tlcp.Conn)
+				if tc.Handshake() == nil {
+					io.WriteString(c, reply(tc.ConnectionState()))
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// get dials addr, returns what the server says, and closes.
+func get(addr string, cfg *tlcp.Config) (string, error) {
+	conn, err := tlcp.Dial("tcp", addr, cfg)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	b, err := io.ReadAll(conn)
+	return string(b), err
 }
 
 // A server and a client over loopback: the server holds a signing and an
@@ -202,4 +265,101 @@ func ExampleCertificateRequestInfo_SupportsCertificate() {
 		},
 	}
 	_ = cfg
+}
+
+// hsmKey stands for a key in a hardware security module or cipher
+// machine: the process holds a handle, the device signs digests and
+// decrypts. Here the "device" is an *sm2.PrivateKey kept out of sight.
+type hsmKey struct {
+	pub    *sm2.PublicKey
+	device *sm2.PrivateKey // in real life: a session and a key index
+}
+
+func (k *hsmKey) Public() crypto.PublicKey { return k.pub }
+
+// Sign is given the message (opts is an *sm2.SignerOpts with the default
+// identifier). A device that signs digests, such as GM/T 0018's
+// SDF_InternalSign_ECC, gets e = SM3(Z ‖ message).
+func (k *hsmKey) Sign(_ io.Reader, msg []byte, _ crypto.SignerOpts) ([]byte, error) {
+	e := sm3.Sum(append(k.pub.Z(nil), msg...))
+	return sm2.SignDigestASN1(rand.Reader, k.device, e[:]) // the device call
+}
+
+// Decrypt is given the GM/T 0009 DER ciphertext (C1C3C2) and opts an
+// *sm2.DecrypterOpts saying so.
+func (k *hsmKey) Decrypt(_ io.Reader, ciphertext []byte, opts crypto.DecrypterOpts) ([]byte, error) {
+	return sm2.Decrypt(k.device, ciphertext, opts.(*sm2.DecrypterOpts)) // the device call
+}
+
+// A server whose two private keys stay in an HSM: PrivateKey holds a
+// crypto.Signer for the signing certificate and a crypto.Decrypter for the
+// encryption certificate. A key that can also run the SM2 key exchange
+// (tlcp.SM2KeyExchanger) makes the ECDHE suites work too; without it the
+// server negotiates ECC suites only.
+func ExampleCertificate_hsm() {
+	roots, pair := exampleCredentials()
+	for _, half := range []*tlcp.Certificate{&pair.Sign, &pair.Enc} {
+		device := half.PrivateKey.(*sm2.PrivateKey)
+		half.PrivateKey = &hsmKey{pub: device.PublicKey(), device: device}
+	}
+	ln, err := tlcp.Listen("tcp", "127.0.0.1:0", &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		io.WriteString(c, "signed and decrypted in the HSM\n")
+	}()
+
+	conn, err := tlcp.Dial("tcp", ln.Addr().String(), &tlcp.Config{RootCAs: roots, ServerName: "localhost"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	msg, _ := io.ReadAll(conn)
+	fmt.Print(string(msg))
+	fmt.Println(tlcp.CipherSuiteName(conn.ConnectionState().CipherSuite))
+	// Output:
+	// signed and decrypted in the HSM
+	// ECC_SM4_GCM_SM3
+}
+
+// hsmExchangeKey is an hsmKey whose device also runs the SM2 key exchange
+// (GM/T 0018: SDF_GenerateAgreementDataWithECC and SDF_GenerateKeyWithECC
+// on the server, SDF_GenerateAgreementDataAndKeyWithECC on the client).
+type hsmExchangeKey struct{ *hsmKey }
+
+func (k hsmExchangeKey) NewKeyExchange(uid []byte, keyLen int, initiator bool) (tlcp.SM2KeyExchange, error) {
+	ke, err := sm2.NewKeyExchange(k.device, uid, keyLen, initiator) // the device call
+	if err != nil {
+		return nil, err
+	}
+	return ke, nil
+}
+
+// An encryption key in an HSM that runs the SM2 key exchange itself, as
+// the ECDHE suites need: the ephemeral key is made and used in the device,
+// only the 48-byte premaster comes out.
+func ExampleSM2KeyExchanger() {
+	roots, pair := exampleCredentials()
+	device := pair.Enc.PrivateKey.(*sm2.PrivateKey)
+	pair.Enc.PrivateKey = hsmExchangeKey{&hsmKey{pub: device.PublicKey(), device: device}}
+	addr := serveOnce(&tlcp.Config{
+		Certificates: []tlcp.CertificatePair{pair},
+		CipherSuites: []uint16{ciphersuite.ECDHE_SM4_GCM_SM3},
+	}, func(st tlcp.ConnectionState) string { return tlcp.CipherSuiteName(st.CipherSuite) + "\n" })
+
+	// ECDHE clients need a double certificate of their own.
+	client := examplePair(smx509.ExtKeyUsageClientAuth, "client.example")
+	reply, err := get(addr, &tlcp.Config{RootCAs: roots, ServerName: "localhost", Certificates: []tlcp.CertificatePair{client}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(reply)
+	// Output: ECDHE_SM4_GCM_SM3
 }

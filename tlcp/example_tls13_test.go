@@ -70,19 +70,6 @@ func ExampleConfig_cipherSuites() {
 	// Output: true true
 }
 
-// Servers that share ticket keys resume each other's TLS 1.3 sessions;
-// the first key seals, the others still open tickets during a rotation.
-func ExampleConfig_SetSessionTicketKeys() {
-	var current, previous [32]byte
-	rand.Read(current[:])
-	rand.Read(previous[:])
-	_, pair := exampleCredentials()
-	cfg := &tlcp.Config{Certificates: []tlcp.CertificatePair{pair}}
-	cfg.SetSessionTicketKeys([][32]byte{current, previous})
-	fmt.Println("ticket keys set")
-	// Output: ticket keys set
-}
-
 // One port for TLCP, TLS 1.3-SM and ordinary TLS: browsers get HTTP/2 over
 // crypto/tls with an ECDSA certificate, SM clients get this package.
 func ExampleNewAutoListener() {

@@ -14,10 +14,10 @@ import (
 	"io"
 	"net"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -61,13 +61,13 @@ func clientCanDoECDHE(cfg *Config) bool {
 	return false
 }
 
-// canDoECDHE reports whether p has an encryption key the SM2 key exchange
-// can compute with.
+// canDoECDHE reports whether p has an encryption key that can take part in
+// the SM2 key exchange.
 func canDoECDHE(p *CertificatePair) bool {
 	if !p.hasEnc() {
 		return false
 	}
-	_, ok := p.Enc.PrivateKey.(*sm2.PrivateKey)
+	_, ok := keyExchangerOf(p.Enc.PrivateKey)
 	return ok
 }
 
@@ -103,12 +103,31 @@ func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 		sessionID:          []byte{},
 		cipherSuites:       suites,
 		compressionMethods: []uint8{0},
-		alpnProtocols:      cfg.NextProtos,
 	}
-	if cfg.SendServerName && cfg.ServerName != "" && net.ParseIP(cfg.ServerName) == nil {
-		hello.serverName = cfg.ServerName
+	// server_name and ALPN, unless the peer cannot take extensions at
+	// all (GmSSL 3.1.1: INTEROP.md §8, D6).
+	if !cfg.ClientHelloNoExtensions {
+		hello.serverName = hostnameInSNI(cfg.ServerName)
+		hello.alpnProtocols = cfg.NextProtos
 	}
 	return hello, nil
+}
+
+// hostnameInSNI returns the name to send in server_name for ServerName,
+// as crypto/tls chooses it: nothing for an IP address (RFC 6066 §3 allows
+// host names only), and a host name without its trailing dots.
+func hostnameInSNI(name string) string {
+	host := name
+	if len(host) > 1 && host[0] == '[' && host[len(host)-1] == ']' {
+		host = host[1 : len(host)-1]
+	}
+	if i := strings.LastIndex(host, "%"); i > 0 {
+		host = host[:i]
+	}
+	if net.ParseIP(host) != nil {
+		return ""
+	}
+	return strings.TrimRight(name, ".")
 }
 
 // certsExpired reports whether any of certs is past its NotAfter at now:
@@ -185,6 +204,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if err := c.writeHandshake(hello, hs.transcript); err != nil {
 		return err
 	}
+	c.quirks.helloExtensions = extensionNames(hello)
 	if hs13 != nil && c.tls13.hooks != nil {
 		if err := hs13.sendEarlyDataForTest(); err != nil {
 			return err
@@ -198,6 +218,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if !ok {
 		return unexpectedMessageError("ServerHello", msg)
 	}
+	c.quirks.serverHelloSeen = true
 	switch {
 	case hs13 != nil && sh.isTLS13():
 		return hs13.run(sh)
@@ -381,6 +402,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
 			return err
 		}
+		c.quirks.eccSignOnly = !ecdhe && pair != nil && pair.hasEnc() && !cfg.ClientCertIncludeEnc
 	}
 
 	premaster, ckx, err := hs.ka.generateClientKeyExchange(cfg, c.peerEncCert, pair)
@@ -390,6 +412,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 	if err := c.writeHandshake(ckx, hs.transcript); err != nil {
 		return err
 	}
+	c.quirks.bareECDHE = ecdhe && !cfg.ClientECDHEFraming71
 
 	if pair != nil && len(pair.Sign.Certificate) > 0 {
 		tbs := certificateVerifyMessage(hs.transcript, cfg.CertificateVerifyRawTranscript)
@@ -400,6 +423,7 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		if err := c.writeHandshake(&certificateVerifyMsg{signature: sig}, hs.transcript); err != nil {
 			return err
 		}
+		c.quirks.hashCV = !cfg.CertificateVerifyRawTranscript
 	}
 
 	hs.masterSecret = ciphersuite.MasterSecret(premaster, hs.hello.random, hs.serverHello.random)
@@ -615,13 +639,13 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 				// there is no system pool to fall back on.
 				err = fmt.Errorf("%w (Config.RootCAs is not set, and there are no built-in SM2 roots)", err)
 			}
-			return certificateAlert("server's signing certificate", err)
+			return certificateAlert("server's signing certificate", certs, err)
 		}
 		// The host name is checked on the signing certificate only; the
 		// encryption certificate must chain and name the same entity.
 		opts.DNSName = ""
 		if _, err := enc.Verify(opts); err != nil {
-			return certificateAlert("server's encryption certificate", err)
+			return certificateAlert("server's encryption certificate", certs, err)
 		}
 		if !sameEntity(sign, enc) {
 			return errorf(alertBadCertificate, "tlcp: the server's signing and encryption certificates name different entities")

@@ -11,7 +11,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"io"
-	"net"
 	"slices"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -65,6 +64,13 @@ func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHa
 	if !cfg.versionEnabled(VersionTLS13, true) {
 		return nil, nil
 	}
+	if cfg.ClientHelloNoExtensions {
+		// TLS 1.3 cannot be offered without extensions.
+		if len(hello.cipherSuites) > 0 {
+			return nil, nil
+		}
+		return nil, errors.New("tlcp: TLS 1.3 needs ClientHello extensions, but Config.ClientHelloNoExtensions is set")
+	}
 	hs := &clientHandshakeStateTLS13{c: c, ctx: ctx, hello: hello}
 	c.tls13.offered = true
 	if len(hello.cipherSuites) == 0 {
@@ -86,11 +92,6 @@ func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHa
 		if _, err := io.ReadFull(cfg.rand(), hello.sessionID); err != nil {
 			return nil, errors.New("tlcp: short read from Rand: " + err.Error())
 		}
-	}
-	if hello.serverName == "" && cfg.ServerName != "" && net.ParseIP(cfg.ServerName) == nil {
-		// TLS 1.3 servers expect SNI; TLCP's caution about extensions
-		// does not apply to a hello that carries TLS 1.3's anyway.
-		hello.serverName = cfg.ServerName
 	}
 	hello.tls13.supportedGroups = []uint16{groupCurveSM2}
 	hello.tls13.signatureAlgorithms = []uint16{signatureSM2SM3}

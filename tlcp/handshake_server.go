@@ -7,11 +7,11 @@ package tlcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -28,13 +28,18 @@ type serverHandshakeState struct {
 	masterSecret []byte
 	session      *serverSession // the session being resumed, if any
 	ka           keyAgreement
+	// info describes the ClientHello, and orig is the Config that
+	// GetConfigForClient replaced (nil if none).
+	info *ClientHelloInfo
+	orig *Config
 }
 
 func (c *Conn) serverHandshake(ctx context.Context) error {
 	if c.config == nil {
 		return errors.New("tlcp: a server needs a Config")
 	}
-	// The ClientHello decides the protocol (TLS13.md §1).
+	// The ClientHello, and the Config GetConfigForClient chooses for it,
+	// decide the protocol (TLS13.md §1).
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return err
@@ -43,16 +48,40 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	if !ok {
 		return unexpectedMessageError("ClientHello", msg)
 	}
+	c.serverName = ch.serverName
+	info := &ClientHelloInfo{
+		CipherSuites:      ch.cipherSuites,
+		ServerName:        ch.serverName,
+		SupportedProtos:   ch.alpnProtocols,
+		SupportedVersions: supportedVersionsOf(ch),
+		Conn:              c.conn,
+		ctx:               ctx,
+	}
+	var orig *Config
+	if cfg := c.config; cfg.GetConfigForClient != nil {
+		newCfg, err := cfg.GetConfigForClient(info)
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: GetConfigForClient: %w", err)
+		}
+		if newCfg != nil {
+			orig = cfg
+			c.config = newCfg
+		}
+	}
 	if tls13, err := c.chooseServerVersion(ch); err != nil {
 		return err
 	} else if tls13 {
-		return c.serverHandshakeTLS13(ctx, ch)
+		return c.serverHandshakeTLS13(ctx, ch, info, orig)
 	}
 	hs := &serverHandshakeState{
 		c:           c,
 		ctx:         ctx,
 		clientHello: ch,
-		transcript:  newTranscript(c.config.CertificateVerifyRawTranscript),
+		info:        info,
+		orig:        orig,
+		// The raw transcript is kept until it is known whether a
+		// CertificateVerify will come: it may be of either form (D1).
+		transcript: newTranscript(true),
 	}
 	hs.transcript.Write(ch.original)
 	if err := hs.processClientHello(); err != nil {
@@ -81,10 +110,14 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 		if err := hs.readFinished(); err != nil {
 			return err
 		}
+		// Cache the session before the client can see our Finished: a
+		// client that reconnects the moment its handshake completes must
+		// find it. A failure from here on that sends a fatal alert drops
+		// it again; the client caches its side only after our Finished.
+		hs.saveSession()
 		if err := hs.sendFinished(); err != nil {
 			return err
 		}
-		hs.saveSession()
 	}
 	c.isHandshakeComplete.Store(true)
 	return nil
@@ -102,17 +135,10 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if !slices.Contains(ch.compressionMethods, 0) {
 		return errorf(alertIllegalParameter, "tlcp: client does not offer the null compression method")
 	}
-	c.serverName = ch.serverName
+	c.sessions = cfg.sessionStoreFor(hs.orig)
 
 	if cfg.GetCertificate != nil {
-		p, err := cfg.GetCertificate(&ClientHelloInfo{
-			CipherSuites:      ch.cipherSuites,
-			ServerName:        ch.serverName,
-			SupportedProtos:   ch.alpnProtocols,
-			SupportedVersions: supportedVersionsOf(ch),
-			Conn:              c.conn,
-			ctx:               hs.ctx,
-		})
+		p, err := cfg.GetCertificate(hs.info)
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
 		}
@@ -150,13 +176,14 @@ func (hs *serverHandshakeState) processClientHello() error {
 		hs.suite = ciphersuite.Lookup(hs.session.cipherSuite)
 		c.cipherSuite = hs.session.cipherSuite
 		c.didResume = true
+		hs.transcript.dropRaw()
 		return nil
 	}
 
 	if err := hs.pickCipherSuite(); err != nil {
 		return err
 	}
-	if cfg.sessionCache() != nil {
+	if c.sessions != nil {
 		hs.hello.sessionID = make([]byte, 32)
 		if _, err := io.ReadFull(cfg.rand(), hs.hello.sessionID); err != nil {
 			return errorf(alertInternalError, "tlcp: making a session ID: %w", err)
@@ -179,17 +206,19 @@ func negotiateALPN(server, client []string) string {
 	return ""
 }
 
-// pickCipherSuite chooses by the server's preference (INTEROP.md §2.2). ECDHE
-// needs the encryption key as an *sm2.PrivateKey.
+// pickCipherSuite chooses by the server's preference (INTEROP.md §2.2),
+// among the suites the encryption key can do: ECC needs a crypto.Decrypter,
+// ECDHE an SM2KeyExchanger.
 func (hs *serverHandshakeState) pickCipherSuite() error {
 	c := hs.c
-	_, ecdheOK := hs.pair.Enc.PrivateKey.(*sm2.PrivateKey)
+	_, eccOK := decrypterOf(hs.pair.Enc.PrivateKey)
+	_, ecdheOK := keyExchangerOf(hs.pair.Enc.PrivateKey)
 	for _, id := range c.config.cipherSuites() {
 		if !slices.Contains(hs.clientHello.cipherSuites, id) {
 			continue
 		}
 		s := ciphersuite.Lookup(id)
-		if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdheOK {
+		if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdheOK || s.KeyExchange == ciphersuite.KeyExchangeECC && !eccOK {
 			continue
 		}
 		hs.suite = s
@@ -205,16 +234,16 @@ func (hs *serverHandshakeState) pickCipherSuite() error {
 // §6.1).
 func (hs *serverHandshakeState) checkForResumption() bool {
 	c, cfg := hs.c, hs.c.config
-	cache := cfg.sessionCache()
+	cache := c.sessions
 	if cache == nil || len(hs.clientHello.sessionID) == 0 {
 		return false
 	}
-	s, ok := cache.get(hs.clientHello.sessionID)
+	s, ok := cache.get(hs.ctx, hs.clientHello.sessionID)
 	if !ok {
 		return false
 	}
 	if cfg.time().Sub(s.created) >= cfg.lifetime() {
-		cache.remove(hs.clientHello.sessionID)
+		cache.remove(hs.ctx, hs.clientHello.sessionID)
 		return false
 	}
 	if !slices.Contains(hs.clientHello.cipherSuites, s.cipherSuite) || !slices.Contains(cfg.cipherSuites(), s.cipherSuite) {
@@ -236,7 +265,7 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 	}
 	sign, enc, list, err := s.peer.certificates()
 	if err != nil || certsExpired(cfg.time(), sign, enc) {
-		cache.remove(hs.clientHello.sessionID)
+		cache.remove(hs.ctx, hs.clientHello.sessionID)
 		return false
 	}
 	hs.session = s
@@ -288,6 +317,9 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	}
 	// ECDHE always asks for the client's certificates (INTEROP.md D11).
 	requestCert := ecdhe || cfg.ClientAuth >= RequestClientCert
+	if !requestCert {
+		hs.transcript.dropRaw() // no CertificateVerify will come
+	}
 	if requestCert {
 		req := &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}}
 		if cfg.ClientCAs != nil {
@@ -336,13 +368,19 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		return err
 	}
 
-	if c.peerSignCert != nil {
-		// CertificateVerify signs the transcript up to here.
+	if c.peerSignCert == nil {
+		hs.transcript.dropRaw()
+	} else {
+		// CertificateVerify signs the transcript up to here, in one of
+		// two forms (INTEROP.md D1): SM3(transcript), which the standard
+		// and most peers use, or the raw transcript, which GmSSL 3.0.0
+		// and ≥ 3.2 sign. Both are accepted. They cannot be confused: a
+		// transcript is never 32 bytes long, so no one signature is valid
+		// for both, and either proves the same possession of the key over
+		// the same handshake.
 		hashed := hs.transcript.Sum()
-		var raw []byte
-		if cfg.CertificateVerifyRawTranscript {
-			raw = certificateVerifyMessage(hs.transcript, true)
-		}
+		raw := hs.transcript.raw
+		hs.transcript.dropRaw()
 		msg, err := c.readHandshake(hs.transcript)
 		if err != nil {
 			return err
@@ -351,12 +389,8 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		if !ok {
 			return unexpectedMessageError("CertificateVerify", msg)
 		}
-		// The standard form signs SM3(transcript); the GmSSL 3.0.0/≥3.2
-		// form, the raw transcript, is accepted only when configured
-		// (INTEROP.md D1).
-		if !verify(c.peerSignCert, hashed, cv.signature) &&
-			(raw == nil || !verify(c.peerSignCert, raw, cv.signature)) {
-			return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid")
+		if !verify(c.peerSignCert, hashed, cv.signature) && !verify(c.peerSignCert, raw, cv.signature) {
+			return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid (in both the SM3-of-transcript and the raw-transcript form)")
 		}
 	}
 
@@ -439,11 +473,11 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 		}
 		var err error
 		if chains, err = sign.Verify(opts); err != nil {
-			return nil, certificateAlert("client's signing certificate", err)
+			return nil, certificateAlert("client's signing certificate", certs, err)
 		}
 		if enc != nil && enc != sign {
 			if _, err := enc.Verify(opts); err != nil {
-				return nil, certificateAlert("client's encryption certificate", err)
+				return nil, certificateAlert("client's encryption certificate", certs, err)
 			}
 			if !sameEntity(sign, enc) {
 				return nil, errorf(alertBadCertificate, "tlcp: the client's signing and encryption certificates name different entities")
@@ -477,17 +511,22 @@ func (hs *serverHandshakeState) sendFinished() error {
 }
 
 func (hs *serverHandshakeState) readFinished() error {
-	return readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	err := readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	if eka, ok := hs.ka.(*eccKeyAgreement); ok && eka.keyErr != nil && err != nil {
+		// Only now, and only locally: the peer was told nothing more.
+		err = fmt.Errorf("%w (earlier, the encryption key's Decrypt failed: %v)", err, eka.keyErr)
+	}
+	return err
 }
 
 // saveSession stores a completed full handshake for resumption.
 func (hs *serverHandshakeState) saveSession() {
 	c := hs.c
-	cache := c.config.sessionCache()
+	cache := c.sessions
 	if cache == nil || len(hs.hello.sessionID) == 0 {
 		return
 	}
-	cache.put(hs.hello.sessionID, &serverSession{
+	cache.put(hs.ctx, hs.hello.sessionID, &serverSession{
 		cipherSuite:  hs.hello.cipherSuite,
 		masterSecret: hs.masterSecret,
 		peer:         newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),

@@ -45,6 +45,11 @@ type serverHandshakeStateTLS13 struct {
 	clientAP    []byte
 
 	requestClientCert bool
+	// info describes the ClientHello; orig is the Config that
+	// GetConfigForClient replaced, whose session cache keys seal the
+	// tickets unless the new Config sets its own.
+	info *ClientHelloInfo
+	orig *Config
 }
 
 // maxPSKIdentities bounds the tickets of one ClientHello that are tried.
@@ -88,10 +93,10 @@ func (c *Conn) markDowngrade(random []byte) {
 	}
 }
 
-func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg) (err error) {
+func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg, info *ClientHelloInfo, orig *Config) (err error) {
 	c.vers = VersionTLS13
 	defer c.unbufferOnError(&err)
-	hs := &serverHandshakeStateTLS13{c: c, ctx: ctx, clientHello: ch, transcript: newTranscript(false)}
+	hs := &serverHandshakeStateTLS13{c: c, ctx: ctx, clientHello: ch, transcript: newTranscript(false), info: info, orig: orig}
 	if err := hs.processClientHello(); err != nil {
 		return err
 	}
@@ -261,14 +266,14 @@ func (hs *serverHandshakeStateTLS13) checkForResumption() error {
 	if e.pskModes == nil {
 		return errorf(alertMissingExtension, "tlcp: the client offered a PSK without psk_key_exchange_modes")
 	}
-	if cfg.SessionTicketsDisabled || !slices.Contains(e.pskModes, pskModeDHE) {
+	if cfg.SessionTicketsDisabled || cfg.SessionCacheSize < 0 || !slices.Contains(e.pskModes, pskModeDHE) {
 		return nil
 	}
 	for i, id := range e.pskIdentities {
 		if i >= maxPSKIdentities {
 			break
 		}
-		plain := cfg.openTicket(id.label)
+		plain := openTicket(cfg.sessionKeysOwner(hs.orig), id.label)
 		if plain == nil {
 			continue
 		}
@@ -308,7 +313,7 @@ func (hs *serverHandshakeStateTLS13) checkForResumption() error {
 // pickCertificate chooses the certificate of a full handshake and checks
 // that the client can verify sm2sig_sm3 signatures.
 func (hs *serverHandshakeStateTLS13) pickCertificate() error {
-	c, cfg := hs.c, hs.c.config
+	cfg := hs.c.config
 	if hs.usingPSK {
 		return nil
 	}
@@ -320,14 +325,9 @@ func (hs *serverHandshakeStateTLS13) pickCertificate() error {
 		return errorf(alertHandshakeFailure, "tlcp: the client does not accept sm2sig_sm3 (0x0708) signatures, the only ones an SM2 certificate makes")
 	}
 	if cfg.GetCertificate != nil {
-		p, err := cfg.GetCertificate(&ClientHelloInfo{
-			CipherSuites:      ch.cipherSuites,
-			ServerName:        ch.serverName,
-			SupportedProtos:   ch.alpnProtocols,
-			SupportedVersions: supportedVersionsOf(ch),
-			Conn:              c.conn,
-			ctx:               hs.ctx,
-		})
+		// After a HelloRetryRequest, ch is the second ClientHello.
+		hs.info.CipherSuites, hs.info.SupportedProtos = ch.cipherSuites, ch.alpnProtocols
+		p, err := cfg.GetCertificate(hs.info)
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
 		}

@@ -6,6 +6,8 @@ package tlcp
 
 import (
 	"bytes"
+	"crypto"
+	"crypto/rand"
 	"crypto/x509/pkix"
 	"errors"
 	"fmt"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -248,7 +251,11 @@ func TestHandshakeFailures(t *testing.T) {
 			server: func(c *Config) { c.CipherSuites = []uint16{ciphersuite.ECC_SM4_GCM_SM3} }, wantErr: "no cipher suite", peerAlert: alertHandshakeFailure, serverErr: true},
 		{name: "swapped server pair", server: func(c *Config) { c.Certificates = []CertificatePair{{Sign: p.server.Enc, Enc: p.server.Sign}} },
 			wantErr: "swapped", peerAlert: alertInternalError, serverErr: true},
-		{name: "raw-transcript CertificateVerify refused by default (D1)", client: func(c *Config) { c.CertificateVerifyRawTranscript = true },
+		{name: "CertificateVerify valid in neither form", client: func(c *Config) {
+			pair := p.client
+			pair.Sign.PrivateKey = wrongMessageSigner{p.client.Sign.PrivateKey.(*sm2.PrivateKey)}
+			c.Certificates = []CertificatePair{pair}
+		},
 			server: func(c *Config) { c.ClientAuth = RequireAndVerifyClientCert }, wantErr: "CertificateVerify", peerAlert: alertDecryptError, serverErr: true},
 	}
 	for _, tt := range tests {
@@ -279,22 +286,44 @@ func TestHandshakeFailures(t *testing.T) {
 	}
 }
 
-// TestRawTranscriptCertificateVerifyAccepted: with the option on both sides
-// the GmSSL ≥3.2 form works (D1).
-func TestRawTranscriptCertificateVerifyAccepted(t *testing.T) {
-	ccfg, scfg := testClientConfig(t), testServerConfig(t)
-	ccfg.CertificateVerifyRawTranscript = true
-	scfg.CertificateVerifyRawTranscript = true
-	scfg.ClientAuth = RequireAndVerifyClientCert
-	client, server, cerr, serr := handshakePair(t, ccfg, scfg)
-	if cerr != nil || serr != nil {
-		t.Fatalf("client %v, server %v", cerr, serr)
+// wrongMessageSigner signs something other than what it is given.
+type wrongMessageSigner struct{ k *sm2.PrivateKey }
+
+func (s wrongMessageSigner) Public() crypto.PublicKey { return s.k.Public() }
+func (s wrongMessageSigner) Sign(rand io.Reader, msg []byte, opts crypto.SignerOpts) ([]byte, error) {
+	return s.k.Sign(rand, append([]byte("not "), msg...), opts)
+}
+
+// TestBothCertificateVerifyFormsAccepted: a server accepts the standard
+// and the GmSSL 3.0.0/≥3.2 raw-transcript CertificateVerify by default, on
+// every suite, in full handshakes (D1); the switch changes only what a
+// client signs.
+func TestBothCertificateVerifyFormsAccepted(t *testing.T) {
+	for _, id := range supportedSuites() {
+		for _, raw := range []bool{false, true} {
+			ccfg, scfg := testClientConfig(t), testServerConfig(t)
+			ccfg.CipherSuites = []uint16{id}
+			ccfg.CertificateVerifyRawTranscript = raw
+			scfg.CipherSuites = []uint16{id}
+			scfg.ClientAuth = RequireAndVerifyClientCert
+			client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+			if cerr != nil || serr != nil {
+				t.Fatalf("%s, raw %v: client %v, server %v", CipherSuiteName(id), raw, cerr, serr)
+			}
+			if len(server.ConnectionState().VerifiedChains) == 0 {
+				t.Fatal("client not verified")
+			}
+			exchange(t, client, server, 100)
+		}
 	}
-	exchange(t, client, server, 100)
-	// And the standard form still works against the lenient server.
-	ccfg.CertificateVerifyRawTranscript = false
-	if _, _, cerr, serr = handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
-		t.Fatalf("client %v, server %v", cerr, serr)
+	// The two forms are different messages: a signature of one does not
+	// verify as the other (kat_test.go checks the same on fixed values).
+	tr := newTranscript(true)
+	tr.Write(bytes.Repeat([]byte{1}, 100))
+	k := getPKI(t).client.Sign
+	sig, _ := sign(rand.Reader, k.PrivateKey, certificateVerifyMessage(tr, false))
+	if verify(k.Leaf, certificateVerifyMessage(tr, true), sig) {
+		t.Fatal("a hash-form signature verified as the raw form")
 	}
 }
 
@@ -346,11 +375,50 @@ func TestResumptionDroppedAfterFatalAlert(t *testing.T) {
 	}
 }
 
-// TestALPNAndSNI: the extensions are sent only when configured and echoed.
+// TestSNIByDefault: server_name is sent for a host name, as crypto/tls
+// does, not for an IP address, without trailing dots; nothing at all
+// with ClientHelloNoExtensions (D6).
+func TestSNIByDefault(t *testing.T) {
+	for _, tc := range []struct {
+		serverName string
+		noExt      bool
+		want       string
+		wantExt    bool
+	}{
+		{"bank.example", false, "bank.example", true},
+		{"bank.example.", false, "bank.example", true},
+		{"127.0.0.1", false, "", false},
+		{"::1", false, "", false},
+		{"[fe80::1%eth0]", false, "", false},
+		{"bank.example", true, "", false},
+	} {
+		cfg := &Config{ServerName: tc.serverName, ClientHelloNoExtensions: tc.noExt}
+		hello, err := Client(nil, cfg).makeClientHello()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := hello.marshal()
+		parsed, ok := parseHandshakeMessage(raw)
+		if !ok {
+			t.Fatalf("%q: ClientHello does not parse", tc.serverName)
+		}
+		ch := parsed.(*clientHelloMsg)
+		if ch.serverName != tc.want || ch.hasExtensions != tc.wantExt {
+			t.Errorf("ServerName %q (no extensions %v): sent server_name %q, extensions %v", tc.serverName, tc.noExt, ch.serverName, ch.hasExtensions)
+		}
+	}
+	// ALPN is dropped too by the switch.
+	cfg := &Config{ServerName: "bank.example", NextProtos: []string{"http/1.1"}, ClientHelloNoExtensions: true}
+	hello, _ := Client(nil, cfg).makeClientHello()
+	if raw, _ := hello.marshal(); len(raw) != 4+2+32+1+2+2*len(hello.cipherSuites)+2 {
+		t.Fatalf("ClientHello with ClientHelloNoExtensions has %d bytes: %x", len(raw), raw)
+	}
+}
+
+// TestALPNAndSNI: the extensions are echoed.
 func TestALPNAndSNI(t *testing.T) {
 	ccfg, scfg := testClientConfig(t), testServerConfig(t)
 	ccfg.NextProtos = []string{"h2", "http/1.1"}
-	ccfg.SendServerName = true
 	scfg.NextProtos = []string{"http/1.1"}
 	client, server, cerr, serr := handshakePair(t, ccfg, scfg)
 	if cerr != nil || serr != nil {
@@ -590,14 +658,13 @@ func TestGetCertificateBySNI(t *testing.T) {
 		return &p.serverViaInter, nil
 	}
 	ccfg := testClientConfig(t)
-	ccfg.SendServerName = true
 	if _, _, cerr, serr := handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
 		t.Fatal(cerr, serr)
 	}
 	if seen != "tlcp.test" {
 		t.Fatalf("GetCertificate saw %q", seen)
 	}
-	ccfg.SendServerName = false
+	ccfg.ClientHelloNoExtensions = true
 	if _, _, _, serr := handshakePair(t, ccfg, scfg); serr == nil || !strings.Contains(serr.Error(), "unknown host") {
 		t.Fatalf("server error %v", serr)
 	}

@@ -46,8 +46,8 @@ func ListenAndServe(addr string, config *Config, handler http.Handler) error {
 
 // ServeHTTP serves srv over TLCP on ln, as srv.ServeTLS does over TLS; if
 // ln is nil it listens on srv.Addr (":https" if empty). config is the
-// server's TLCP configuration and must hold a certificate pair (or
-// GetCertificate). It returns http.ErrServerClosed after srv.Shutdown or
+// server's TLCP configuration and must hold a certificate pair (or set
+// GetCertificate or GetConfigForClient). It returns http.ErrServerClosed after srv.Shutdown or
 // srv.Close, like srv.Serve.
 //
 // Each connection's handshake runs in the connection's own goroutine
@@ -79,8 +79,8 @@ func ListenAndServe(addr string, config *Config, handler http.Handler) error {
 // srv.ServeTLS (handshake timeouts, r.TLS, HTTP/2 if the tls.Config offers
 // "h2"; ConnectionStateFromRequest reports false for them).
 func ServeHTTP(srv *http.Server, ln net.Listener, config *Config) error {
-	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil) {
-		return errors.New("tlcp: a server needs a CertificatePair in Config.Certificates or Config.GetCertificate")
+	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil && config.GetConfigForClient == nil) {
+		return errors.New("tlcp: a server needs a CertificatePair in Config.Certificates, or Config.GetCertificate or GetConfigForClient")
 	}
 	if slices.Contains(config.NextProtos, "h2") {
 		// net/http speaks HTTP/2 only on a *tls.Conn.

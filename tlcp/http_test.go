@@ -214,7 +214,7 @@ func TestHTTPThroughConnectProxy(t *testing.T) {
 		tr := newHTTPTransport(ccfg, http.ProxyURL(proxy.url("user:secret")))
 		client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
 		url := "https://tlcp.test:" + port + "/"
-		want := fmt.Sprintf(`complete=true version=0x0101 suite=%s resumed=false sni="" alpn="http/1.1" client=%s`, CipherSuiteName(suite), clients[suite])
+		want := fmt.Sprintf(`complete=true version=0x0101 suite=%s resumed=false sni="tlcp.test" alpn="http/1.1" client=%s`, CipherSuiteName(suite), clients[suite])
 		if got := get(t, client, url); got != want {
 			t.Fatalf("%s: handler saw\n%s\nwant\n%s", CipherSuiteName(suite), got, want)
 		}

@@ -5,8 +5,8 @@
 package tlcp
 
 import (
-	"crypto"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"io"
 
@@ -39,7 +39,13 @@ func newKeyAgreement(s *ciphersuite.Suite) keyAgreement {
 // eccKeyAgreement: the client encrypts a 48-byte premaster to the server's
 // encryption certificate with SM2 (INTEROP.md §3.9); ServerKeyExchange signs
 // that certificate (§3.6).
-type eccKeyAgreement struct{}
+type eccKeyAgreement struct {
+	// keyErr is what a crypto.Decrypter holding the encryption key
+	// returned, other than sm2.ErrDecryption: a device failure, which
+	// the handshake hides from the peer like any decryption failure (D9)
+	// but reports locally if it then fails at Finished.
+	keyErr error
+}
 
 func (eccKeyAgreement) generateServerKeyExchange(cfg *Config, pair *CertificatePair, encCert *smx509.Certificate, cr, sr []byte) (*serverKeyExchangeMsg, error) {
 	sig, err := sign(cfg.rand(), pair.Sign.PrivateKey, serverKeyExchangeTBS(cr, sr, pair.Enc.Certificate[0], nil))
@@ -54,7 +60,7 @@ func (eccKeyAgreement) generateServerKeyExchange(cfg *Config, pair *CertificateP
 // random premaster instead, so the handshake fails only at Finished and a
 // peer learns nothing from the timing or kind of the failure (INTEROP.md D9,
 // as RFC 5246 §7.4.7.1 for RSA).
-func (eccKeyAgreement) processClientKeyExchange(cfg *Config, pair *CertificatePair, ckx *clientKeyExchangeMsg, _ *smx509.Certificate) ([]byte, error) {
+func (ka *eccKeyAgreement) processClientKeyExchange(cfg *Config, pair *CertificatePair, ckx *clientKeyExchangeMsg, _ *smx509.Certificate) ([]byte, error) {
 	if ckx.ciphertext == nil {
 		return nil, errorf(alertDecodeError, "tlcp: ClientKeyExchange carries ECDHE parameters, but the suite is ECC")
 	}
@@ -63,24 +69,15 @@ func (eccKeyAgreement) processClientKeyExchange(cfg *Config, pair *CertificatePa
 		return nil, err
 	}
 	decrypted, err := decryptPremaster(cfg, pair.Enc.PrivateKey, ckx.ciphertext)
+	if _, ours := pair.Enc.PrivateKey.(*sm2.PrivateKey); err != nil && !ours && !errors.Is(err, sm2.ErrDecryption) {
+		ka.keyErr = err
+	}
 	if err == nil && len(decrypted) == premasterLen {
 		good := subtle.ConstantTimeByteEq(decrypted[0], VersionTLCP>>8) &
 			subtle.ConstantTimeByteEq(decrypted[1], VersionTLCP&0xff)
 		subtle.ConstantTimeCopy(good, premaster, decrypted)
 	}
 	return premaster, nil
-}
-
-func decryptPremaster(cfg *Config, key crypto.PrivateKey, ciphertext []byte) ([]byte, error) {
-	switch k := key.(type) {
-	case *sm2.PrivateKey:
-		// DecryptASN1 tolerates bytes after the SEQUENCE, as deployed
-		// clients need (INTEROP.md D15).
-		return sm2.DecryptASN1(k, ciphertext)
-	case crypto.Decrypter:
-		return k.Decrypt(cfg.rand(), ciphertext, nil)
-	}
-	return nil, fmt.Errorf("tlcp: encryption key %T cannot decrypt", key)
 }
 
 func (eccKeyAgreement) processServerKeyExchange(cfg *Config, cr, sr []byte, signCert, encCert *smx509.Certificate, skx *serverKeyExchangeMsg) error {
@@ -115,22 +112,22 @@ func (eccKeyAgreement) generateClientKeyExchange(cfg *Config, encCert *smx509.Ce
 // encryption key pair as the static key, the default ID and a 48-byte
 // output, which is the premaster.
 type ecdheKeyAgreement struct {
-	ke       *sm2.KeyExchange // server: our side of the exchange
-	peerEphe *sm2.PublicKey   // client: the server's ephemeral key RA
+	ke       SM2KeyExchange // server: our side of the exchange
+	peerEphe *sm2.PublicKey // client: the server's ephemeral key RA
 }
 
 func (ka *ecdheKeyAgreement) generateServerKeyExchange(cfg *Config, pair *CertificatePair, _ *smx509.Certificate, cr, sr []byte) (*serverKeyExchangeMsg, error) {
-	encKey, ok := pair.Enc.PrivateKey.(*sm2.PrivateKey)
+	kx, ok := keyExchangerOf(pair.Enc.PrivateKey)
 	if !ok {
-		return nil, fmt.Errorf("tlcp: ECDHE suites need the encryption key as an *sm2.PrivateKey, have %T", pair.Enc.PrivateKey)
+		return nil, fmt.Errorf("tlcp: ECDHE suites need the encryption key as an *sm2.PrivateKey or a tlcp.SM2KeyExchanger, have %T", pair.Enc.PrivateKey)
 	}
-	ke, err := sm2.NewKeyExchange(encKey, nil, premasterLen, true)
+	ke, err := kx.NewKeyExchange(nil, premasterLen, true)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("tlcp: starting the SM2 key exchange: %w", err)
 	}
 	ra, err := ke.Init(cfg.rand())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("tlcp: making the ephemeral key of the SM2 key exchange: %w", err)
 	}
 	ka.ke = ke
 	params := marshalECDHEParams(ra.Bytes())
@@ -159,7 +156,10 @@ func (ka *ecdheKeyAgreement) processClientKeyExchange(cfg *Config, pair *Certifi
 	}
 	key, _, err := ka.ke.Complete(pb, nil, rb, nil)
 	if err != nil {
-		return nil, errorf(alertIllegalParameter, "tlcp: SM2 key exchange failed: %v", err)
+		return nil, errorf(alertIllegalParameter, "tlcp: SM2 key exchange failed: %w", err)
+	}
+	if len(key) != premasterLen {
+		return nil, errorf(alertInternalError, "tlcp: the SM2 key exchange returned a key of %d bytes, want %d", len(key), premasterLen)
 	}
 	return key, nil
 }
@@ -186,25 +186,25 @@ func (ka *ecdheKeyAgreement) generateClientKeyExchange(cfg *Config, encCert *smx
 	if clientPair == nil || !clientPair.hasEnc() {
 		return nil, nil, errorf(alertHandshakeFailure, "tlcp: ECDHE suites need a client encryption certificate and key")
 	}
-	encKey, ok := clientPair.Enc.PrivateKey.(*sm2.PrivateKey)
+	kx, ok := keyExchangerOf(clientPair.Enc.PrivateKey)
 	if !ok {
-		return nil, nil, errorf(alertInternalError, "tlcp: ECDHE suites need the encryption key as an *sm2.PrivateKey, have %T", clientPair.Enc.PrivateKey)
+		return nil, nil, errorf(alertInternalError, "tlcp: ECDHE suites need the encryption key as an *sm2.PrivateKey or a tlcp.SM2KeyExchanger, have %T", clientPair.Enc.PrivateKey)
 	}
 	pa, err := sm2PublicKey(encCert)
 	if err != nil {
 		return nil, nil, err
 	}
-	ke, err := sm2.NewKeyExchange(encKey, nil, premasterLen, false)
+	ke, err := kx.NewKeyExchange(nil, premasterLen, false)
 	if err != nil {
-		return nil, nil, err
-	}
-	rb, err := ke.Init(cfg.rand())
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, errorf(alertInternalError, "tlcp: starting the SM2 key exchange: %w", err)
 	}
 	key, _, err := ke.Respond(cfg.rand(), pa, nil, ka.peerEphe)
 	if err != nil {
-		return nil, nil, errorf(alertIllegalParameter, "tlcp: SM2 key exchange failed: %v", err)
+		return nil, nil, errorf(alertIllegalParameter, "tlcp: SM2 key exchange failed: %w", err)
+	}
+	rb := ke.EphemeralPublicKey()
+	if rb == nil || len(key) != premasterLen {
+		return nil, nil, errorf(alertInternalError, "tlcp: the SM2 key exchange returned no ephemeral key or a key of %d bytes, want %d", len(key), premasterLen)
 	}
 	return key, &clientKeyExchangeMsg{params: marshalECDHEParams(rb.Bytes()), vector: cfg.ClientECDHEFraming71}, nil
 }

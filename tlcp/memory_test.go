@@ -6,6 +6,7 @@ package tlcp
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"runtime"
 	"sync"
@@ -275,7 +276,7 @@ func TestSessionKeepsOnlyWhatResumptionNeeds(t *testing.T) {
 		if cerr != nil || serr != nil {
 			t.Fatal(cerr, serr)
 		}
-		s, ok := scfg.sessionCache().get(server.serverSessionID)
+		s, ok := scfg.sessionCache().get(context.Background(), server.serverSessionID)
 		if !ok {
 			t.Fatal("no session cached")
 		}

@@ -5,26 +5,23 @@
 package tlcp
 
 import (
-	"crypto/cipher"
-	"crypto/rand"
 	"io"
-	"sync"
 	"time"
 
 	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm4"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
 // TLS 1.3 session tickets (TLS13.md §6).
 //
 // A server keeps nothing per session: the ticket it sends in
-// NewSessionTicket is the session state sealed with SM4-GCM under a key
-// only it holds, and a client that offers it back in pre_shared_key is
-// resumed with what the ticket says once the binder proves the client
-// knows the PSK. Tickets are resumed only with a fresh curveSM2 exchange
+// NewSessionTicket is the session state sealed with SM4-GCM under its
+// session cache keys (Config.SetSessionCacheKeys, or keys of its own that
+// rotate every SessionLifetime), and a client that offers it back in
+// pre_shared_key is resumed with what the ticket says once the binder
+// proves the client knows the PSK. Tickets are resumed only with a fresh curveSM2 exchange
 // (psk_dhe_ke), never allow early data, and live no longer than
 // Config.SessionLifetime (one hour by default; RFC 8446 caps them at 7 days).
 
@@ -102,113 +99,41 @@ func (s *serverTicketState) unmarshal(data []byte) bool {
 	return true
 }
 
-// ticketKey is one key that seals tickets; name tells which key sealed a
-// ticket.
-type ticketKey struct {
-	name [16]byte
-	aead cipher.AEAD
-}
+// ticketAAD is the additional data of a sealed ticket. The session cache
+// keys (SetSessionCacheKeys) seal tickets as they seal the values of a
+// ServerSessionCache, which have the session ID as additional data; this
+// label keeps either from opening as the other.
+var ticketAAD = []byte("tlcp TLS 1.3 session ticket")
 
-// ticketKeyring holds a server's ticket keys, the first of which seals.
-// Config.Clone shares it, as it shares the TLCP session cache.
-type ticketKeyring struct {
-	mu   sync.Mutex
-	keys []ticketKey
-}
-
-func newTicketKey(secret [32]byte) ticketKey {
-	var k ticketKey
-	copy(k.name[:], ciphersuite.TLS13ExpandLabel(secret[:], "shangmi ticket name", nil, 16))
-	b, _ := sm4.NewCipher(ciphersuite.TLS13ExpandLabel(secret[:], "shangmi ticket key", nil, 16))
-	k.aead, _ = cipher.NewGCM(b)
-	return k
-}
-
-// SetSessionTicketKeys sets the keys that seal and open TLS 1.3 session
-// tickets: the first seals new tickets, all of them open, so that keys can
-// be rotated and servers sharing keys resume each other's sessions.
-// Without a call, each Config (and its clones) uses a random key of its
-// own, made on first use. Keys are 32 secret random bytes; whoever holds
-// one can open the tickets it sealed and resume their sessions. Calling it
-// with no keys restores the random key.
-func (c *Config) SetSessionTicketKeys(keys [][32]byte) {
-	ring := make([]ticketKey, len(keys))
-	for i, k := range keys {
-		ring[i] = newTicketKey(k)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ticketKeys == nil {
-		c.ticketKeys = new(ticketKeyring)
-	}
-	c.ticketKeys.mu.Lock()
-	c.ticketKeys.keys = ring
-	c.ticketKeys.mu.Unlock()
-}
-
-// ticketKeyList returns the keys, making the random one if none is set.
-func (c *Config) ticketKeyList() ([]ticketKey, error) {
-	c.mu.Lock()
-	if c.ticketKeys == nil {
-		c.ticketKeys = new(ticketKeyring)
-	}
-	ring := c.ticketKeys
-	c.mu.Unlock()
-	ring.mu.Lock()
-	defer ring.mu.Unlock()
-	if len(ring.keys) == 0 {
-		var k [32]byte
-		if _, err := io.ReadFull(rand.Reader, k[:]); err != nil {
-			return nil, err
-		}
-		ring.keys = []ticketKey{newTicketKey(k)}
-	}
-	return ring.keys, nil
-}
-
-// sealTicket seals a session state: key name ‖ nonce ‖ SM4-GCM(state),
-// the key name authenticated too.
-func (c *Config) sealTicket(state []byte) ([]byte, error) {
-	keys, err := c.ticketKeyList()
+// sealTicket seals a session state with the first session cache key of
+// owner (the Config whose keys serve this handshake, see sessionKeysOwner):
+// the format of sealSession, whose nonce is random.
+func sealTicket(owner *Config, state []byte) ([]byte, error) {
+	keys, err := owner.currentSessionKeys()
 	if err != nil {
 		return nil, err
 	}
-	k := keys[0]
-	out := make([]byte, 16+12, 16+12+len(state)+16)
-	copy(out, k.name[:])
-	if _, err := io.ReadFull(c.rand(), out[16:28]); err != nil {
-		return nil, err
-	}
-	return k.aead.Seal(out, out[16:28], state, out[:16]), nil
+	return sealSession(keys[0], ticketAAD, state)
 }
 
-// openTicket returns the state a ticket seals, or nil if no key of ours
-// sealed it or it was altered.
-func (c *Config) openTicket(ticket []byte) []byte {
-	if len(ticket) < 16+12+16 {
-		return nil
-	}
-	keys, err := c.ticketKeyList()
+// openTicket returns the state a ticket seals, or nil if no session cache
+// key of owner sealed it or it was altered.
+func openTicket(owner *Config, ticket []byte) []byte {
+	keys, err := owner.currentSessionKeys()
 	if err != nil {
 		return nil
 	}
-	for _, k := range keys {
-		if [16]byte(ticket[:16]) != k.name {
-			continue
-		}
-		state, err := k.aead.Open(nil, ticket[16:28], ticket[28:], ticket[:16])
-		if err != nil {
-			return nil
-		}
-		return state
+	state, ok := openSession(keys, ticketAAD, ticket)
+	if !ok {
+		return nil
 	}
-	return nil
+	return state
 }
 
 // ticketsEnabled reports whether a server sends tickets to this client:
 // not disabled, and the client offered psk_dhe_ke (RFC 8446 §4.2.9).
 func (c *Config) ticketsEnabled(ch *clientHelloMsg) bool {
-	if c.SessionTicketsDisabled {
+	if c.SessionTicketsDisabled || c.SessionCacheSize < 0 {
 		return false
 	}
 	for _, m := range ch.tls13.pskModes {
@@ -245,7 +170,7 @@ func (hs *serverHandshakeStateTLS13) newTicket(resumptionSecret []byte) (*newSes
 	if err != nil {
 		return nil, err
 	}
-	if m.ticket, err = cfg.sealTicket(plain); err != nil {
+	if m.ticket, err = sealTicket(cfg.sessionKeysOwner(hs.orig), plain); err != nil {
 		return nil, err
 	}
 	if len(m.ticket) > maxTicketLen {

@@ -21,7 +21,7 @@ import (
 )
 
 // Server returns a server-side TLCP connection over conn. config must hold
-// at least one CertificatePair (or GetCertificate).
+// at least one CertificatePair (or set GetCertificate or GetConfigForClient).
 func Server(conn net.Conn, config *Config) *Conn {
 	c := &Conn{conn: conn, config: config}
 	c.handshakeFn = c.serverHandshake
@@ -60,8 +60,8 @@ func NewListener(inner net.Listener, config *Config) net.Listener {
 
 // Listen listens on laddr and returns a TLCP listener.
 func Listen(network, laddr string, config *Config) (net.Listener, error) {
-	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil) {
-		return nil, errors.New("tlcp: a server needs a CertificatePair in Config.Certificates or Config.GetCertificate")
+	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil && config.GetConfigForClient == nil) {
+		return nil, errors.New("tlcp: a server needs a CertificatePair in Config.Certificates, or Config.GetCertificate or GetConfigForClient")
 	}
 	l, err := net.Listen(network, laddr)
 	if err != nil {

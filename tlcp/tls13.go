@@ -253,7 +253,7 @@ func (c *Conn) verifyPeerLeafTLS13(raw [][]byte, peer string, roots *smx509.Cert
 			if roots == nil && peer == "server" {
 				err = fmt.Errorf("%w (Config.RootCAs is not set, and there are no built-in SM2 roots)", err)
 			}
-			return certificateAlert(peer+"'s certificate", err)
+			return certificateAlert(peer+"'s certificate", certs, err)
 		}
 	}
 	if cfg.VerifyPeerCertificate != nil {

@@ -447,8 +447,8 @@ func TestTLS13Resumption(t *testing.T) {
 	t.Run("shared and rotated keys", func(t *testing.T) {
 		k1, k2 := [32]byte{1}, [32]byte{2}
 		s1, s2 := testServerConfig(t), testServerConfig(t)
-		s1.SetSessionTicketKeys([][32]byte{k1})
-		s2.SetSessionTicketKeys([][32]byte{k2, k1})
+		s1.SetSessionCacheKeys([][32]byte{k1})
+		s2.SetSessionCacheKeys([][32]byte{k2, k1})
 		ccfg := tls13ClientConfig(t)
 		ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
 		client, server := mustHandshake13(t, ccfg, s1)
@@ -820,8 +820,23 @@ func TestTLS13CombinedHello(t *testing.T) {
 	// The default client is plain TLCP.
 	c = Client(nil, testClientConfig(t))
 	hello, _ = c.makeClientHello()
-	if hs, _ := c.offerTLS13(context.Background(), hello); hs != nil || hello.hasExtensions {
-		t.Error("the default client offers TLS 1.3 or extensions")
+	if hs, _ := c.offerTLS13(context.Background(), hello); hs != nil || hello.tls13.supportedVersions != nil || hello.tls13.keyShareSeen {
+		t.Error("the default client offers TLS 1.3")
+	}
+	// Nor does one that sends no extensions at all, even if asked to.
+	ccfg = testClientConfig(t)
+	ccfg.MaxVersion = VersionTLS13
+	ccfg.ClientHelloNoExtensions = true
+	c = Client(nil, ccfg)
+	hello, _ = c.makeClientHello()
+	if hs, err := c.offerTLS13(context.Background(), hello); hs != nil || err != nil {
+		t.Errorf("ClientHelloNoExtensions with TLCP and TLS 1.3: %v, %v", hs, err)
+	}
+	ccfg.MinVersion = VersionTLS13
+	c = Client(nil, ccfg)
+	hello, _ = c.makeClientHello()
+	if _, err := c.offerTLS13(context.Background(), hello); err == nil {
+		t.Error("ClientHelloNoExtensions with TLS 1.3 only: no error")
 	}
 	// MinVersion alone is enough for TLS 1.3.
 	ccfg = testClientConfig(t)

@@ -13,11 +13,26 @@
 // C1 || C2 || C3, compressed C1, or the GM/T 0009 ASN.1 form that TLCP uses.
 // Every decryption failure is reported as ErrDecryption.
 //
-// The arithmetic lives in internal packages: constant-time field and scalar
-// arithmetic, and points with complete addition formulas. Only signature
-// verification, which handles public values alone, uses variable-time
-// multi-scalar multiplication, with a fixed table of odd multiples of G and,
-// from a key's second verification on, a table of the key cached in it.
+// The arithmetic lives in internal packages. Field elements are Montgomery
+// residues modulo p, multiplied by assembly kernels on amd64 (MULX/ADCX/ADOX
+// with BMI2 and ADX, MULQ otherwise) and arm64 (MUL/UMULH), and by Go code
+// elsewhere and with the purego build tag; on amd64 the point doubling and
+// additions are assembly functions over those kernels, and table scans use
+// AVX-512 or AVX2. Inversion uses the constant-time safegcd divsteps.
+//
+// Every operation on secrets runs in constant time on every path: key
+// generation, signing and the C1 of encryption use a fixed-base comb of
+// signed 7-bit windows (37 windows of 64 precomputed points, selected by
+// scanning whole windows); decryption, key exchange and ECDH use signed
+// 5-bit windows over a table of the point, also scanned whole. Only
+// signature verification, which handles public values alone, uses
+// variable-time multi-scalar multiplication (wNAF), with a fixed table of
+// odd multiples of G.
+//
+// A public key used more than once (from its second verification,
+// encryption or ECDH on) caches a 4 KiB table of multiples of 2^(64j)·P,
+// j = 0…3, which cuts those operations to a quarter of their doublings;
+// encryption and ECDH use it in constant time.
 //
 // Public keys are parsed at the cost of one on-curve check (plus a square
 // root for compressed input): a valid uncompressed encoding is kept as the

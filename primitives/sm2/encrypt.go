@@ -93,7 +93,12 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 	if err != nil {
 		return nil, false
 	}
-	s, err := sm2ec.NewPoint().ScalarMult(pub.point, kb)
+	var s *sm2ec.Point
+	if table := pub.pointTable(); table != nil {
+		s, err = sm2ec.NewPoint().ScalarMultTable(table, kb)
+	} else {
+		s, err = sm2ec.NewPoint().ScalarMult(pub.point, kb)
+	}
 	if err != nil {
 		return nil, false
 	}

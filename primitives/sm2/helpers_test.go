@@ -2,8 +2,10 @@ package sm2
 
 import (
 	"encoding/json"
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
 	"os"
 	"path/filepath"
+	"testing"
 
 	"golang.org/x/crypto/cryptobyte"
 	"golang.org/x/crypto/cryptobyte/asn1"
@@ -40,4 +42,12 @@ func (s cryptobyteString) readCiphertextParts() (x, y, h, c []byte, ok bool) {
 		return
 	}
 	return x, y, hh, cc, true
+}
+
+// eachImpl runs f with the CPU's default choice of kernels, then once per
+// implementation alone (the generic Go code and each field, point and
+// lookup kernel this CPU has), so that every path is exercised.
+func eachImpl(t *testing.T, f func(t *testing.T)) {
+	t.Run("default", f)
+	impl.ForEach("sm2", func(name string) { t.Run(name, f) })
 }

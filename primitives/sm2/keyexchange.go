@@ -233,7 +233,13 @@ func ECDH(priv *PrivateKey, pub *PublicKey) ([]byte, error) {
 	if priv == nil || priv.pub == nil || pub == nil || pub.point == nil {
 		return nil, errKeyExchangeInput
 	}
-	p, err := sm2ec.NewPoint().ScalarMult(pub.point, priv.enc[:])
+	var p *sm2ec.Point
+	var err error
+	if table := pub.pointTable(); table != nil {
+		p, err = sm2ec.NewPoint().ScalarMultTable(table, priv.enc[:])
+	} else {
+		p, err = sm2ec.NewPoint().ScalarMult(pub.point, priv.enc[:])
+	}
 	if err != nil {
 		return nil, errKeyExchange
 	}

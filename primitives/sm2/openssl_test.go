@@ -98,7 +98,9 @@ func (o *opensslEnv) keyFiles(priv *PrivateKey) (privPEM, pubPEM string) {
 	return
 }
 
-func TestOpenSSLSignatures(t *testing.T) {
+func TestOpenSSLSignatures(t *testing.T) { eachImpl(t, testOpenSSLSignatures) }
+
+func testOpenSSLSignatures(t *testing.T) {
 	o := newOpenSSL(t)
 	priv, err := GenerateKey(rand.Reader)
 	if err != nil {
@@ -142,7 +144,9 @@ func TestOpenSSLSignatures(t *testing.T) {
 	}
 }
 
-func TestOpenSSLEncryption(t *testing.T) {
+func TestOpenSSLEncryption(t *testing.T) { eachImpl(t, testOpenSSLEncryption) }
+
+func testOpenSSLEncryption(t *testing.T) {
 	o := newOpenSSL(t)
 	priv, err := GenerateKey(rand.Reader)
 	if err != nil {

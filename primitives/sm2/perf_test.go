@@ -81,6 +81,9 @@ func TestAllocations(t *testing.T) {
 		{"Encrypt", 4, func() { Encrypt(rand.Reader, pub, msg, nil) }},
 		{"Decrypt", 3, func() { Decrypt(priv, ct, nil) }},
 		{"GenerateKey", 3, func() { GenerateKey(rand.Reader) }},
+		// The result is the only allocation; the key's table, built on its
+		// second use, is amortised away.
+		{"ECDH", 1, func() { ECDH(priv, pub) }},
 	} {
 		if n := testing.AllocsPerRun(20, c.f); n > c.max {
 			t.Errorf("%s: %v allocations, want at most %v", c.name, n, c.max)
@@ -141,5 +144,46 @@ func TestVerifyConcurrent(t *testing.T) {
 		if !<-done {
 			t.Fatal("concurrent verification gave a wrong answer")
 		}
+	}
+}
+
+// TestEncryptTable checks that encryption with a fixed nonce gives the same
+// ciphertext before and after the recipient key's table is cached, and that
+// ECDH agrees too.
+func TestEncryptTable(t *testing.T) { eachImpl(t, testEncryptTable) }
+
+func testEncryptTable(t *testing.T) {
+	priv := mustKey(t)
+	pub, err := NewPublicKey(priv.PublicKey().Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("encrypted to the same key again and again")
+	other := mustKey(t)
+	var first []byte
+	var firstDH []byte
+	for round := range 4 {
+		nonce := mustKey(t).Bytes()
+		ct1, ok := encryptWithNonce(pub, msg, nonce, &EncrypterOpts{})
+		fresh, _ := NewPublicKey(pub.Bytes())
+		ct2, ok2 := encryptWithNonce(fresh, msg, nonce, &EncrypterOpts{})
+		if !ok || !ok2 || string(ct1) != string(ct2) {
+			t.Fatalf("round %d: ciphertexts with and without the table differ", round)
+		}
+		if pt, err := Decrypt(priv, ct1, nil); err != nil || string(pt) != string(msg) {
+			t.Fatalf("round %d: decryption failed: %v", round, err)
+		}
+		dh, err := ECDH(other, pub)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if round == 0 {
+			first, firstDH = ct1, dh
+		} else if string(dh) != string(firstDH) {
+			t.Fatalf("round %d: ECDH changed once the table was cached", round)
+		}
+	}
+	if pub.table == nil || first == nil {
+		t.Fatal("table not cached after repeated use")
 	}
 }

@@ -215,7 +215,7 @@ func verify(pub *PublicKey, e, rb, sb []byte) bool {
 	t.PutBytes(&tb)
 	var p sm2ec.Point
 	var err error
-	if table := pub.verifyTable(); table != nil {
+	if table := pub.pointTable(); table != nil {
 		_, err = p.DoubleScalarMultTableVarTime(sb, table, tb[:])
 	} else {
 		_, err = p.DoubleScalarMultVarTime(sb, pub.point, tb[:])

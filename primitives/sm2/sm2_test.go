@@ -163,7 +163,9 @@ func TestCurveInterface(t *testing.T) {
 	}
 }
 
-func TestSignVerify(t *testing.T) {
+func TestSignVerify(t *testing.T) { eachImpl(t, testSignVerify) }
+
+func testSignVerify(t *testing.T) {
 	priv := mustKey(t)
 	pub := priv.PublicKey()
 	msg := []byte("message to sign")
@@ -296,7 +298,9 @@ func TestSignatureRejects(t *testing.T) {
 	}
 }
 
-func TestEncryptDecrypt(t *testing.T) {
+func TestEncryptDecrypt(t *testing.T) { eachImpl(t, testEncryptDecrypt) }
+
+func testEncryptDecrypt(t *testing.T) {
 	priv := mustKey(t)
 	pub := priv.PublicKey()
 	msg := []byte("the premaster secret, 48 bytes long, more or less")
@@ -368,7 +372,9 @@ func TestDecryptEmptyC2(t *testing.T) {
 	}
 }
 
-func TestKeyExchangeTLCP(t *testing.T) {
+func TestKeyExchangeTLCP(t *testing.T) { eachImpl(t, testKeyExchangeTLCP) }
+
+func testKeyExchangeTLCP(t *testing.T) {
 	server, client := mustKey(t), mustKey(t)
 
 	// The server (initiator) makes R_A before it knows the client's key.
@@ -439,7 +445,9 @@ func TestKeyExchangeTLCP(t *testing.T) {
 	}
 }
 
-func TestECDH(t *testing.T) {
+func TestECDH(t *testing.T) { eachImpl(t, testECDH) }
+
+func testECDH(t *testing.T) {
 	a, b := mustKey(t), mustKey(t)
 	s1, err := ECDH(a, b.PublicKey())
 	if err != nil {

@@ -36,14 +36,14 @@ package sm3
 
 import "math/bits"
 
-// blockGeneric compresses every whole 64-byte block of p into dig.h
+// blockGeneric compresses every whole 64-byte block of p into h
 // (GB/T 32905-2016, 5.3). The 64 rounds are unrolled so that the round
 // constants T_j <<< j become immediates and the eight working variables are
 // renamed from round to round instead of being shuffled. The message
 // expansion runs on the fly in sixteen local words used as a ring: round j
 // computes W[j+4] over W[j-12], which nothing reads after that.
-func blockGeneric(dig *digest, p []byte) {
-	h0, h1, h2, h3, h4, h5, h6, h7 := dig.h[0], dig.h[1], dig.h[2], dig.h[3], dig.h[4], dig.h[5], dig.h[6], dig.h[7]
+func blockGeneric(hp *[8]uint32, p []byte) {
+	h0, h1, h2, h3, h4, h5, h6, h7 := hp[0], hp[1], hp[2], hp[3], hp[4], hp[5], hp[6], hp[7]
 	for len(p) >= BlockSize {
 		q := p[:BlockSize] // one bounds check for the whole block
 		var a12, ss1, x uint32
@@ -106,7 +106,7 @@ func blockGeneric(dig *digest, p []byte) {
 		h7 ^= h
 		p = p[BlockSize:]
 	}
-	dig.h[0], dig.h[1], dig.h[2], dig.h[3], dig.h[4], dig.h[5], dig.h[6], dig.h[7] = h0, h1, h2, h3, h4, h5, h6, h7
+	hp[0], hp[1], hp[2], hp[3], hp[4], hp[5], hp[6], hp[7] = h0, h1, h2, h3, h4, h5, h6, h7
 }
 `)
 	src, err := format.Source(b.Bytes())

@@ -4,7 +4,10 @@
 
 package sm3
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // MaxKDFLen is the longest output the KDF of GB/T 32918.4-2016 defines:
 // klen must be less than (2^32 - 1) * 256 bits, since the 32-bit counter
@@ -33,6 +36,15 @@ func KDF(z []byte, keyLen int) []byte {
 // z the concatenation of the parts, so that SM2 can pass x2 and y2 (or
 // xV, yV, ZA, ZB) without joining them first. It does not allocate.
 // A dst longer than MaxKDFLen is a programming error and panics.
+//
+// z is hashed once. Every output block then hashes the same z followed by
+// a different counter, so the final one or two blocks (the buffered tail
+// of z, the counter, the padding and the length) are laid out once and
+// each output block compresses them from the chaining value after z with
+// only the four counter bytes rewritten; with a 64-byte z, as in SM2
+// encryption, that is a single compression per 32 output bytes. Where the
+// CPU has a multi-buffer kernel, the output blocks run side by side, one
+// counter per vector lane.
 func KDFInto(dst []byte, z ...[]byte) {
 	if uint64(len(dst)) > MaxKDFLen {
 		panic("sm3: KDF output longer than MaxKDFLen")
@@ -46,40 +58,97 @@ func KDFInto(dst []byte, z ...[]byte) {
 		base.Write(p)
 	}
 
-	// Every output block hashes the same z followed by a different counter,
-	// so the final one or two blocks (the buffered tail of z, the counter,
-	// the padding and the length) are laid out once, and each iteration only
-	// rewrites the four counter bytes and compresses them from a copy of the
-	// chaining value after z.
-	var tail [2 * BlockSize]byte
-	n := copy(tail[:], base.x[:base.nx])
-	ctAt := n
-	n += 4
-	tail[n] = 0x80
-	tailLen := BlockSize
-	if n+1 > BlockSize-8 {
-		tailLen = 2 * BlockSize
+	var k kdfTail
+	k.init(&base)
+	ct := uint32(1)
+	for len(dst) > 0 {
+		blocks := (len(dst) + Size - 1) / Size
+		if lanes := kdfLanes(blocks); lanes > 0 {
+			dst = k.multi(dst, &base.h, ct, lanes)
+			ct += uint32(lanes)
+			continue
+		}
+		h := base.h
+		binary.BigEndian.PutUint32(k.tail[k.ctAt:], ct)
+		block(&h, k.tail[:k.tailLen])
+		ct++
+		s := stateBytes(&h)
+		dst = dst[copy(dst, s[:]):]
+		clear(s[:])
 	}
-	binary.BigEndian.PutUint64(tail[tailLen-8:tailLen], (base.len+4)<<3)
+	clear(k.tail[:])
+	clear(base.x[:])
+}
 
-	var d digest
-	for ct := uint32(1); ; ct++ {
-		binary.BigEndian.PutUint32(tail[ctAt:], ct)
-		d.h = base.h
-		block(&d, tail[:tailLen])
-		if len(dst) < Size {
-			s := d.digestBytes()
-			copy(dst, s[:])
-			clear(s[:])
-			break
+// kdfTail is the layout of the final blocks shared by every output block.
+type kdfTail struct {
+	tail    [2 * BlockSize]byte
+	ctAt    int // offset of the counter in tail
+	tailLen int // one or two blocks
+}
+
+func (k *kdfTail) init(base *digest) {
+	n := copy(k.tail[:], base.x[:base.nx])
+	k.ctAt = n
+	n += 4
+	k.tail[n] = 0x80
+	k.tailLen = BlockSize
+	if n+1 > BlockSize-8 {
+		k.tailLen = 2 * BlockSize
+	}
+	binary.BigEndian.PutUint64(k.tail[k.tailLen-8:k.tailLen], (base.len+4)<<3)
+}
+
+// multi writes the output blocks for counters ct, ct+1, ..., computed
+// lanes at a time by kdfBlocks, to dst and returns what is left of dst.
+func (k *kdfTail) multi(dst []byte, h *[8]uint32, ct uint32, lanes int) []byte {
+	// The kernels take the tail as words, with the counter bytes zero.
+	var msg [32]uint32
+	clear(k.tail[k.ctAt : k.ctAt+4])
+	for i := range k.tailLen / 4 {
+		msg[i] = binary.BigEndian.Uint32(k.tail[4*i:])
+	}
+	n := Size * lanes
+	if len(dst) >= n {
+		kdfBlocks(lanes, &dst[0], h, &msg, ct, k.ctAt/4, k.ctAt%4, k.tailLen/BlockSize)
+		clear(msg[:])
+		return dst[n:]
+	}
+	var out [32 * Size]byte
+	kdfBlocks(lanes, &out[0], h, &msg, ct, k.ctAt/4, k.ctAt%4, k.tailLen/BlockSize)
+	copy(dst, out[:])
+	clear(out[:])
+	clear(msg[:])
+	return nil
+}
+
+// kdfViaMulti computes lanes KDF output blocks, as the dedicated KDF
+// kernels do, with the multi-buffer kernel of width lanes: each lane gets
+// the tail with its own counter.
+func kdfViaMulti(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
+	var bufs [maxLanes][2 * BlockSize]byte
+	var st [8][16]uint32
+	var ptr [16]*byte
+	for l := range lanes {
+		b := &bufs[l]
+		for i := range 16 * blocks {
+			binary.BigEndian.PutUint32(b[4*i:], msg[i])
 		}
-		for i, v := range d.h {
-			binary.BigEndian.PutUint32(dst[4*i:], v)
-		}
-		dst = dst[Size:]
-		if len(dst) == 0 {
-			break
+		c := ct + uint32(l)
+		at := 4*ctw + cts
+		b[at], b[at+1], b[at+2], b[at+3] = byte(c>>24), byte(c>>16), byte(c>>8), byte(c)
+		ptr[l] = &b[0]
+		for i := range h {
+			st[i][l] = h[i]
 		}
 	}
-	clear(tail[:])
+	multiBlock(lanes, &st, &ptr, blocks)
+	dst := unsafe.Slice(out, Size*lanes)
+	for l := range lanes {
+		for i := range 8 {
+			binary.BigEndian.PutUint32(dst[Size*l+4*i:], st[i][l])
+		}
+	}
+	clear(bufs[:lanes])
+	clear(st[:])
 }

@@ -5,6 +5,8 @@
 package sm3
 
 //go:generate go run gen.go -output sm3block.go
+//go:generate sh -c "cd _asm && go run . -out ../sm3block_amd64.s"
+//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s"
 
 import (
 	"encoding/binary"
@@ -79,14 +81,14 @@ func (d *digest) Write(p []byte) (int, error) {
 		if d.nx < BlockSize {
 			return nn, nil
 		}
-		block(d, d.x[:])
+		block(&d.h, d.x[:])
 		d.nx = 0
 		p = p[n:]
 	}
 	if len(p) >= BlockSize {
 		// Whole blocks are compressed straight from p, without a copy.
 		n := len(p) &^ (BlockSize - 1)
-		block(d, p[:n])
+		block(&d.h, p[:n])
 		p = p[n:]
 	}
 	if len(p) > 0 {
@@ -105,6 +107,13 @@ func (d *digest) Sum(in []byte) []byte {
 
 // checkSum pads the message and returns the final digest. It consumes d.
 func (d *digest) checkSum() [Size]byte {
+	d.pad()
+	return d.digestBytes()
+}
+
+// pad appends the padding and compresses the final block or two. It
+// consumes d.
+func (d *digest) pad() {
 	// GB/T 32905-2016, 5.2: append a 1 bit, then zeros until the length is
 	// 448 mod 512 bits, then the message length in bits as 64 bits, big
 	// endian. The padding is built in place in the buffer, which always has
@@ -113,12 +122,11 @@ func (d *digest) checkSum() [Size]byte {
 	d.x[n] = 0x80
 	clear(d.x[n+1:])
 	if n >= BlockSize-8 {
-		block(d, d.x[:])
+		block(&d.h, d.x[:])
 		clear(d.x[:BlockSize-8])
 	}
 	binary.BigEndian.PutUint64(d.x[BlockSize-8:], d.len<<3)
-	block(d, d.x[:])
-	return d.digestBytes()
+	block(&d.h, d.x[:])
 }
 
 // digestBytes returns the chaining value as bytes.

@@ -6,24 +6,78 @@
 
 package sm3
 
-import "github.com/shangmi-go/shangmi/primitives/internal/impl"
+import (
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"golang.org/x/sys/cpu"
+)
 
-// This file is the single dispatch point for SM3 on arm64. A kernel using
-// the Armv8.2 SM3 instructions (SM3SS1, SM3TT1A/B, SM3TT2A/B, SM3PARTW1/2)
-// will be chosen here with a plain if-ladder on this flag, read once from
-// the CPU. Until the kernel exists the flag stays false, so impl.List
-// reports no alternative, the tests' impl.ForEach("sm3", ...) runs the
-// generic code only, and every call goes to blockGeneric.
+// This file is the single dispatch point for SM3 on arm64: the one-message
+// kernel for block, the four-lane NEON kernel for the batch code in mb.go
+// and for the KDF.
 //
 // Dispatch is a function with an if-ladder rather than a function variable:
 // a call through a variable hides the callee from escape analysis, and the
 // digests that Sum and KDFInto keep on the stack would move to the heap.
-var useSM3Ext = false
+var (
+	useNEON   = cpu.ARM64.HasASIMD
+	useSM3Ext = cpu.ARM64.HasSM3
+)
 
 func init() {
+	impl.Register("sm3", "neon", &useNEON)
 	impl.Register("sm3", "sm3-ext", &useSM3Ext)
 }
 
-func block(dig *digest, p []byte) {
-	blockGeneric(dig, p)
+// block compresses the whole blocks of p into h.
+func block(h *[8]uint32, p []byte) {
+	switch {
+	case useSM3Ext:
+		blockSM3(h, p)
+	case useNEON:
+		blockNEON(h, p)
+	default:
+		blockGeneric(h, p)
+	}
+}
+
+// multiLanes is the most messages one multi-buffer call takes.
+func multiLanes() int {
+	if useNEON {
+		return 4
+	}
+	return 1
+}
+
+// multiWidth returns the width of the kernel to run while k >= 1 lanes
+// have blocks left, or 1 for one message at a time. With the SM3
+// instructions a single message runs at a few cycles per round, faster
+// than a round of four NEON lanes, so the lanes are only used without
+// them, and from three lanes on: a four-lane round is some forty NEON
+// instructions against about a dozen scalar ones for one message, so two
+// lanes would not pay. (These thresholds are estimates from instruction
+// counts; the tests run under qemu, which says nothing about speed.)
+func multiWidth(k int) int {
+	if useNEON && !useSM3Ext && k >= 3 {
+		return 4
+	}
+	return 1
+}
+
+// multiBlock runs the four-lane kernel over n blocks of each lane.
+func multiBlock(w int, st *[8][16]uint32, p *[16]*byte, n int) {
+	blockMulti4NEON(st, p, n)
+}
+
+// kdfLanes returns how many KDF output blocks one kdfBlocks call computes
+// when k >= 1 are wanted, or 0 to compute them one at a time.
+func kdfLanes(k int) int {
+	if multiWidth(k) == 4 {
+		return 4
+	}
+	return 0
+}
+
+// kdfBlocks computes the output blocks with the four-lane kernel.
+func kdfBlocks(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
+	kdfViaMulti(4, out, h, msg, ct, ctw, cts, blocks)
 }

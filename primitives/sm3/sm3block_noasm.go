@@ -6,8 +6,22 @@
 
 package sm3
 
-// block always runs the generic code: either the architecture has no
-// kernel or the purego build tag asked for none.
-func block(dig *digest, p []byte) {
-	blockGeneric(dig, p)
+// The generic code only: either the architecture has no kernel or the
+// purego build tag asked for none. The batch code hashes one message at a
+// time.
+
+func block(h *[8]uint32, p []byte) { blockGeneric(h, p) }
+
+func multiLanes() int { return 1 }
+
+func multiWidth(k int) int { return 1 }
+
+func multiBlock(w int, st *[8][16]uint32, p *[16]*byte, n int) {
+	panic("sm3: no multi-buffer kernel")
+}
+
+func kdfLanes(k int) int { return 0 }
+
+func kdfBlocks(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
+	panic("sm3: no KDF kernel")
 }

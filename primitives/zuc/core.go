@@ -177,12 +177,13 @@ func unpackIV256(dst *[25]uint8, iv []byte) bool {
 	return false
 }
 
-// initialise runs the 32 initialisation rounds, in which F's output
+// initialiseGeneric runs the 32 initialisation rounds, in which F's output
 // (shifted right by one) is fed into the LFSR, and then the one work-mode
 // round whose output is discarded, leaving s ready to produce z1. Each
 // round writes its new cell after the 16 current ones, so the register
 // shifts by moving a window over buf rather than by moving 16 words.
-func initialise(s *state) {
+// initState dispatches to it or to an assembly kernel.
+func initialiseGeneric(s *state) {
 	var buf [16 + 33]uint32
 	copy(buf[:16], s.lfsr[:])
 	r1, r2 := s.r1, s.r2

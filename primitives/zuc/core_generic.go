@@ -104,3 +104,41 @@ func clmulLow(k uint64, m uint32) uint64 {
 	z3 := k0*m3 ^ k1*m2 ^ k2*m1 ^ k3*m0
 	return z0&c0 | z1&c1 | z2&c2 | z3&c3
 }
+
+// xorKeyStreamGeneric sets dst = src XOR the next len(src) keystream bytes
+// of s; len(src) is a multiple of 64 and len(dst) >= len(src).
+func xorKeyStreamGeneric(s *state, dst, src []byte) {
+	var ks [bulkWords]uint32
+	for len(src) > 0 {
+		n := min(len(src)/4, bulkWords)
+		genKeyStreamGeneric(s, ks[:n])
+		xorWords(dst[:4*n], src[:4*n], ks[:n])
+		dst, src = dst[4*n:], src[4*n:]
+	}
+}
+
+// macBlocksGeneric absorbs the 64-byte blocks of p into the first words
+// words of tag. ks is the keystream window of the MAC: ks[off+i+j] ‖
+// ks[off+i+j+1] pairs with message word j of the current block for tag
+// word i, and ks[16:] is the next batch. After each block the window moves
+// on by one batch, generated from s.
+func macBlocksGeneric(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uint32, p []byte) {
+	for len(p) >= macBlock {
+		b := p[:macBlock]
+		for i := range words {
+			tag[i] = eiaUpdateGeneric(tag[i], ks[off+i:], b)
+		}
+		copy(ks[:blockWords], ks[blockWords:])
+		genKeyStreamGeneric(s, ks[blockWords:])
+		p = p[macBlock:]
+	}
+}
+
+// macUpdateGeneric folds the 64-byte blocks of p into the first words words
+// of tag: tag word i uses the keystream windows starting at word i of ks,
+// so len(ks) must be at least len(p)/4 + words + 1.
+func macUpdateGeneric(tag *[4]uint32, words int, ks []uint32, p []byte) {
+	for i := range words {
+		tag[i] = eiaUpdateGeneric(tag[i], ks[i:], p)
+	}
+}

@@ -26,10 +26,40 @@
 // The MACs implement [hash.Hash] and [hash.Cloner]. 3GPP messages need not
 // be whole bytes; the FinishBits methods take a message length in bits.
 //
-// The keystream and MAC kernels are chosen once, at start-up, in a small
-// architecture-specific dispatch file. Today every architecture runs the
-// generic Go code in core_generic.go; the build tag purego forces it even
-// once assembly kernels exist. The generic code looks up ZUC's S-boxes in
-// tables with secret-dependent indices, as every portable ZUC does; the MAC
-// accumulation is free of tables and branches.
+// [Batch] computes many keystreams or 128-EIA3 MACs at once, one message
+// per lane of a multi-lane kernel ([Lanes] of them), for callers with many
+// independent messages: the packets of a 3GPP stack, or the records a
+// TLCP connection has queued under a ZUC-128 suite (one key, an IV per
+// record). Where there is no multi-lane kernel it processes the messages
+// one after the other.
+//
+// # Implementations
+//
+// The kernels are chosen once, at start-up, in one dispatch file per
+// architecture (zuc_amd64.go, zuc_arm64.go); the build tag purego forces
+// the generic Go code. Per path:
+//
+//   - amd64 with AVX-512 (F, BW, VL, VBMI, VBMI2, GFNI, VPCLMULQDQ): S0 by
+//     VPERMT2B over the 256-byte table held in four ZMM registers, S1 by
+//     VGF2P8AFFINEQB and VGF2P8AFFINEINVQB; 16 lanes. Constant time: no
+//     memory access or branch depends on the key, the IV, the keystream
+//     or the message.
+//   - amd64 with AVX2, AES-NI and PCLMULQDQ: S0 by its three-round
+//     structure on nibbles (VPSHUFB lookups in registers), S1 by
+//     AESENCLAST between two nibble-table linear maps; 8 lanes. Constant
+//     time.
+//   - arm64 with NEON, AES and PMULL: S0 by TBL over the table held in
+//     sixteen vector registers, S1 by AESE between two TBL linear maps; 4
+//     lanes. Constant time.
+//   - everything else (other architectures, older CPUs, purego): the
+//     generic Go code, which looks up the S-boxes in tables with
+//     secret-dependent indices, as every portable ZUC does, so it is not
+//     constant time on CPUs with data caches.
+//
+// On every path the MACs are accumulated without tables or
+// message-dependent branches (PCLMULQDQ, PMULL, or a multiplication-based
+// carry-less product in the generic code). A single keystream is a chain
+// of dependent rounds, so its speed is bounded by the latency of one round
+// of the nonlinear function; the multi-lane kernels run as many rounds as
+// there are lanes in the time of about one.
 package zuc

@@ -59,15 +59,7 @@ func (m *mac) reset() {
 
 // blocks absorbs whole 64-byte blocks of p.
 func (m *mac) blocks(p []byte) {
-	for len(p) >= macBlock {
-		b := p[:macBlock]
-		for i := range m.words {
-			m.tag[i] = eiaUpdate(m.tag[i], m.ks[m.off+i:], b)
-		}
-		copy(m.ks[:blockWords], m.ks[blockWords:])
-		genKeyStream(&m.st, m.ks[blockWords:])
-		p = p[macBlock:]
-	}
+	macBlocks(&m.st, &m.ks, m.off, m.words, &m.tag, p[:len(p)&^(macBlock-1)])
 }
 
 func (m *mac) write(p []byte) {
@@ -100,23 +92,30 @@ func (m *mac) sum(last byte, extra int) [4]uint32 {
 	if extra > 0 {
 		x[m.nx] = last & (0xff << (8 - extra))
 	}
-	// Whole words through the kernel; the last partial word has its
-	// unused low bits cleared, and zero bits add nothing.
-	n := (nbits + 31) / 32 * 4
 	tag := m.tag
-	for i := range m.words {
-		t := eiaUpdate(tag[i], m.ks[m.off+i:], x[:n])
-		tag[i] = t ^ window(&m.ks, 32*(m.off+i)+nbits)
-	}
-	if m.eia3 {
-		// 128-EIA3 adds keystream word z_L, L = ⌈LENGTH/32⌉ + 2.
-		tag[0] ^= m.ks[(nbits+31)/32+1]
-	}
+	finishTag(&tag, m.words, m.eia3, m.ks[m.off:], &x, nbits)
 	return tag
 }
 
+// finishTag adds the last nbits (< 512) message bits, x, to the first words
+// words of tag. ks is the keystream from the window of x's first word on
+// (for tag word 0); bits of x beyond nbits must be zero.
+func finishTag(tag *[4]uint32, words int, eia3 bool, ks []uint32, x *[macBlock]byte, nbits int) {
+	// Whole words through the generic kernel; the last partial word has
+	// its unused low bits cleared, and zero bits add nothing.
+	n := (nbits + 31) / 32 * 4
+	for i := range words {
+		t := eiaUpdateGeneric(tag[i], ks[i:], x[:n])
+		tag[i] = t ^ window(ks, 32*i+nbits)
+	}
+	if eia3 {
+		// 128-EIA3 adds keystream word z_L, L = ⌈LENGTH/32⌉ + 2.
+		tag[0] ^= ks[(nbits+31)/32+1]
+	}
+}
+
 // window returns the 32 keystream bits starting at bit b of ks.
-func window(ks *[2 * blockWords]uint32, b int) uint32 {
+func window(ks []uint32, b int) uint32 {
 	k := uint64(ks[b/32])<<32 | uint64(ks[b/32+1])
 	return uint32(k << (b % 32) >> 32)
 }
@@ -182,7 +181,7 @@ func NewEIA3(key []byte, count, bearer, direction uint32) (*EIA3, error) {
 	var pre [16]uint32
 	loadKey128(&pre, key)
 	loadIV128(&h.m.st, &pre, iv[:])
-	initialise(&h.m.st)
+	initState(&h.m.st)
 	h.m.setup()
 	return h, nil
 }
@@ -263,7 +262,7 @@ func NewMAC256(key, iv []byte, tagSize int) (hash.Hash, error) {
 	var pre [16]uint32
 	loadKey256(&pre, key, &d)
 	loadIV256(&h.m.st, &pre, &v)
-	initialise(&h.m.st)
+	initState(&h.m.st)
 	h.m.setup()
 	return h, nil
 }

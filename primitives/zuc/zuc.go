@@ -52,10 +52,6 @@ type Cipher struct {
 	// ks[used:] have not been used yet.
 	ks   [4 * blockWords]byte
 	used int
-
-	// words is XORKeyStream's scratch space, kept here rather than on the
-	// stack so that short calls do not pay for zeroing it.
-	words [bulkWords]uint32
 }
 
 // NewCipher returns a ZUC keystream generator: ZUC-128 for a 16-byte key and
@@ -91,7 +87,9 @@ func (c *Cipher) init(key, iv []byte) error {
 // Reset restarts the keystream for a new IV under the key c was created
 // with, as if [NewCipher] had been called again, but without allocating and
 // without redoing the key loading. The IV must have the length NewCipher
-// accepts for the key. On error c is unchanged.
+// accepts for the key. On error c is unchanged. The assembly kernels make
+// the first 64 keystream bytes in the same call as the initialisation, so
+// a short message after Reset costs one kernel call.
 //
 // The ZUC-128 record protection of this project's TLCP suites calls it once
 // per record with write_IV XOR the sequence number.
@@ -115,8 +113,10 @@ func (c *Cipher) Reset(iv []byte) error {
 		loadIV128(&c.st, &c.pre, iv)
 	}
 	c.st.r1, c.st.r2 = 0, 0
-	initialise(&c.st)
-	c.used = len(c.ks)
+	// The first keystream batch is made with the initialisation, in one
+	// kernel call: a record or packet always needs it.
+	initStateBlock(&c.st, &c.ks)
+	c.used = 0
 	return nil
 }
 
@@ -139,30 +139,29 @@ func (c *Cipher) XORKeyStream(dst, src []byte) {
 		c.used += n
 		dst, src = dst[n:], src[n:]
 	}
-	// Whole batches go straight from the kernel's words into dst.
-	ks := &c.words
-	for len(src) >= 4*blockWords {
-		n := min(len(src)/(4*blockWords)*blockWords, bulkWords)
-		genKeyStream(&c.st, ks[:n])
-		xorWords(dst[:4*n], src[:4*n], ks[:n])
-		dst, src = dst[4*n:], src[4*n:]
+	// Whole batches go through the kernel, which XORs as it generates.
+	if n := len(src) &^ (4*blockWords - 1); n > 0 {
+		xorKeyStream(&c.st, dst[:n], src[:n])
+		dst, src = dst[n:], src[n:]
 	}
 	if len(src) > 0 {
-		genKeyStream(&c.st, ks[:blockWords])
-		for i, w := range ks[:blockWords] {
-			binary.BigEndian.PutUint32(c.ks[4*i:], w)
-		}
+		xorKeyStream(&c.st, c.ks[:], zeroBlock[:])
 		c.used = subtle.XORBytes(dst, src, c.ks[:])
 	}
 }
 
-// bulkWords is how many keystream words XORKeyStream asks the kernel for at
-// once: enough to make the call overhead vanish, small enough for the stack.
+// zeroBlock is the source XORed with one batch of keystream to get the
+// keystream bytes themselves.
+var zeroBlock [4 * blockWords]byte
+
+// bulkWords is how many keystream words the generic code produces at once
+// before XORing them in: enough to make the loop overhead vanish, small
+// enough for the stack.
 const bulkWords = 8 * blockWords
 
-// xorWords sets dst = src XOR the big-endian bytes of ks; len(dst) ==
+// xorWordsGeneric sets dst = src XOR the big-endian bytes of ks; len(dst) ==
 // len(src) == 4*len(ks), len(ks) even.
-func xorWords(dst, src []byte, ks []uint32) {
+func xorWordsGeneric(dst, src []byte, ks []uint32) {
 	for len(ks) >= 2 && len(src) >= 8 && len(dst) >= 8 {
 		k := uint64(ks[0])<<32 | uint64(ks[1])
 		binary.BigEndian.PutUint64(dst, binary.BigEndian.Uint64(src)^k)

@@ -6,37 +6,109 @@
 
 package zuc
 
-import "github.com/shangmi-go/shangmi/primitives/internal/impl"
-
-// This file is the single dispatch point for ZUC on arm64. A NEON kernel
-// (several keystream words per call, table-free S-boxes through the AES
-// instructions) and a PMULL kernel for the EIA3/ZUC-256 MAC will be chosen
-// here with a plain if-ladder on these flags, read once from the CPU. Until
-// the kernels exist the flags stay false, so impl.List reports no
-// alternative, the tests' impl.ForEach("zuc", ...) runs the generic code
-// only, and every call goes to the generic Go code.
-//
-// Dispatch is a function with an if-ladder rather than a function variable:
-// a call through a variable hides the callee from escape analysis, and the
-// keystream buffers the callers keep on the stack would move to the heap.
-var (
-	useNEON  = false
-	usePMULL = false
+import (
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"golang.org/x/sys/cpu"
 )
+
+// This file is the single dispatch point for ZUC on arm64: the flag is
+// read once from the CPU, every kernel entry point below is a plain
+// if-ladder on it (not a function variable, which would hide the callee
+// from escape analysis).
+//
+// useNEON: S0 by TBL over the table in V16-V31, S1 by AESE, the MACs by
+// PMULL, 4 lanes.
+var useNEON = cpu.ARM64.HasASIMD && cpu.ARM64.HasAES && cpu.ARM64.HasPMULL
 
 func init() {
 	impl.Register("zuc", "neon", &useNEON)
-	impl.Register("zuc", "pmull", &usePMULL)
 }
 
-// genKeyStream fills ks (a multiple of 16 words) with the next keystream
-// words of s.
+func initState(s *state) {
+	if useNEON {
+		initNEON(s)
+		return
+	}
+	initialiseGeneric(s)
+}
+
+func initStateBlock(s *state, ks *[4 * blockWords]byte) {
+	initState(s)
+	xorKeyStream(s, ks[:], zeroBlock[:])
+}
+
 func genKeyStream(s *state, ks []uint32) {
+	ks = ks[:len(ks)&^(blockWords-1)]
+	if useNEON {
+		keyStreamNEON(s, ks)
+		return
+	}
 	genKeyStreamGeneric(s, ks)
 }
 
-// eiaUpdate folds the words of p into the tag t with keystream ks; see
-// eiaUpdateGeneric.
-func eiaUpdate(t uint32, ks []uint32, p []byte) uint32 {
-	return eiaUpdateGeneric(t, ks, p)
+func xorKeyStream(s *state, dst, src []byte) {
+	src = src[:len(src)&^(4*blockWords-1)]
+	dst = dst[:len(src)]
+	if useNEON {
+		xorKeyStreamNEON(s, dst, src)
+		return
+	}
+	xorKeyStreamGeneric(s, dst, src)
+}
+
+func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uint32, p []byte) {
+	p = p[:len(p)&^(macBlock-1)]
+	if useNEON && off <= 4 {
+		macBlocksNEON(s, ks, off, tag, p)
+		return
+	}
+	macBlocksGeneric(s, ks, off, words, tag, p)
+}
+
+func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
+	if useNEON && len(p)%macBlock == 0 && len(ks) >= len(p)/4+4 {
+		macUpdatePMULL(tag, ks, p)
+		return
+	}
+	macUpdateGeneric(tag, words, ks, p)
+}
+
+func laneCount() int {
+	if useNEON {
+		return 4
+	}
+	return testLanes
+}
+
+func lanesInit(ls *laneState) {
+	if useNEON {
+		lanesInitNEON(ls)
+		return
+	}
+	lanesInitGeneric(ls, testLanes)
+}
+
+func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
+	n := laneCount()
+	if blocks <= 0 || n == 0 {
+		return
+	}
+	_ = ks[(n-1)*stride+blocks*blockWords-1] // every lane's output fits
+	if useNEON {
+		lanesKeyStreamNEON(ls, ks, stride, blocks)
+		return
+	}
+	lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
+}
+
+// xorWords sets dst = src XOR the big-endian bytes of ks; len(dst) ==
+// len(src) == 4*len(ks), len(ks) even.
+func xorWords(dst, src []byte, ks []uint32) {
+	if useNEON {
+		n := len(src) &^ 15
+		_, _ = dst[:n], ks[:n/4]
+		xorWordsNEON(dst, src, ks)
+		dst, src, ks = dst[n:], src[n:], ks[n/4:]
+	}
+	xorWordsGeneric(dst, src, ks)
 }

@@ -6,10 +6,34 @@
 
 package zuc
 
-func genKeyStream(s *state, ks []uint32) {
-	genKeyStreamGeneric(s, ks)
+// Without assembly every kernel is the generic Go code; see the dispatch
+// files zuc_amd64.go and zuc_arm64.go for what the kernels do.
+
+func initState(s *state) { initialiseGeneric(s) }
+
+func initStateBlock(s *state, ks *[4 * blockWords]byte) {
+	initialiseGeneric(s)
+	xorKeyStreamGeneric(s, ks[:], zeroBlock[:])
 }
 
-func eiaUpdate(t uint32, ks []uint32, p []byte) uint32 {
-	return eiaUpdateGeneric(t, ks, p)
+func genKeyStream(s *state, ks []uint32) { genKeyStreamGeneric(s, ks) }
+
+func xorKeyStream(s *state, dst, src []byte) { xorKeyStreamGeneric(s, dst, src) }
+
+func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uint32, p []byte) {
+	macBlocksGeneric(s, ks, off, words, tag, p)
 }
+
+func macUpdate(tag *[4]uint32, words int, ks []uint32, p []byte) {
+	macUpdateGeneric(tag, words, ks, p)
+}
+
+func laneCount() int { return testLanes }
+
+func lanesInit(ls *laneState) { lanesInitGeneric(ls, testLanes) }
+
+func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
+	lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
+}
+
+func xorWords(dst, src []byte, ks []uint32) { xorWordsGeneric(dst, src, ks) }

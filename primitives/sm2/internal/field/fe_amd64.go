@@ -2,23 +2,54 @@
 
 package field
 
-import "github.com/shangmi-go/shangmi/primitives/internal/impl"
+//go:generate sh -c "cd ../../_asm && go run . -gen field -pkg field -out ../internal/field/fe_amd64.s"
 
-// This is the one place where an amd64 field multiplication kernel plugs in.
-// None is written yet: the flag stays false (so the registry reports the
-// kernel as unavailable) and the generic Go code runs.
-var useAsm = false
+import (
+	"golang.org/x/sys/cpu"
 
-func init() { impl.Register("sm2", "amd64-field", &useAsm) }
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+)
+
+// The amd64 dispatch point for the field kernels. useADX selects the
+// MULX/ADCX/ADOX kernels, useMULQ the ones that need only the base
+// instruction set; with both cleared (impl.Select "generic") the Go code
+// runs. Every CPU has the MULQ kernels, so tests run them here too.
+var (
+	useADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
+	useMULQ = true
+)
+
+func init() {
+	impl.Register("sm2", "amd64-adx", &useADX)
+	impl.Register("sm2", "amd64-mulq", &useMULQ)
+}
 
 func feMul(out, a, b *Element) {
-	feMulGeneric(out, a, b)
+	if useADX {
+		feMulADX(out, a, b)
+	} else if useMULQ {
+		feMulMULQ(out, a, b)
+	} else {
+		feMulGeneric(out, a, b)
+	}
 }
 
 func feSquare(out, a *Element) {
-	feSquareGeneric(out, a)
+	if useADX {
+		feSqrADX(out, a, 1)
+	} else if useMULQ {
+		feSqrMULQ(out, a, 1)
+	} else {
+		feSquareGeneric(out, a)
+	}
 }
 
 func feSquareN(out, a *Element, n int) {
-	feSquareNGeneric(out, a, n)
+	if useADX {
+		feSqrADX(out, a, n)
+	} else if useMULQ {
+		feSqrMULQ(out, a, n)
+	} else {
+		feSquareNGeneric(out, a, n)
+	}
 }

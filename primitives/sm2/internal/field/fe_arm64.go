@@ -4,21 +4,33 @@ package field
 
 import "github.com/shangmi-go/shangmi/primitives/internal/impl"
 
-// This is the one place where an arm64 field multiplication kernel plugs in.
-// None is written yet: the flag stays false (so the registry reports the
-// kernel as unavailable) and the generic Go code runs.
-var useAsm = false
+// The arm64 dispatch point for the field kernels. MUL/UMULH are in the base
+// instruction set, so the kernels are always available; clearing the flag
+// (impl.Select "generic") runs the Go code.
+var useARM64 = true
 
-func init() { impl.Register("sm2", "arm64-field", &useAsm) }
+func init() { impl.Register("sm2", "arm64-field", &useARM64) }
 
 func feMul(out, a, b *Element) {
-	feMulGeneric(out, a, b)
+	if useARM64 {
+		feMulARM64(out, a, b)
+	} else {
+		feMulGeneric(out, a, b)
+	}
 }
 
 func feSquare(out, a *Element) {
-	feSquareGeneric(out, a)
+	if useARM64 {
+		feSqrARM64(out, a, 1)
+	} else {
+		feSquareGeneric(out, a)
+	}
 }
 
 func feSquareN(out, a *Element, n int) {
-	feSquareNGeneric(out, a, n)
+	if useARM64 {
+		feSqrARM64(out, a, n)
+	} else {
+		feSquareNGeneric(out, a, n)
+	}
 }

@@ -3,7 +3,14 @@
 //	p = 2^256 - 2^224 - 2^96 + 2^64 - 1
 //
 // on four 64-bit limbs in the Montgomery domain (R = 2^256). Every operation
-// runs in time independent of the values involved.
+// runs in time independent of the values involved, on every path.
+//
+// Multiplication and squaring have assembly kernels: MULX/ADCX/ADOX (BMI2
+// and ADX) and MULQ on amd64, MUL/UMULH on arm64, generic Go otherwise and
+// with the purego tag. Since p ≡ -1 mod 2^64 the Montgomery quotient digit
+// is the low limb itself, and the reduction takes shifts and additions
+// only. The dispatch is in fe_amd64.go and fe_arm64.go; inversion
+// (invert.go) runs the safegcd divsteps, in Go on all paths.
 //
 // Methods follow the crypto/internal/fips140/nistec/fiat convention: they
 // take the operands as arguments, store into the receiver and return it, so
@@ -199,9 +206,10 @@ func (e *Element) squareN(a *Element, n int) *Element {
 	return e
 }
 
-// Invert sets e = 1/a (and 0 for a = 0) and returns e. It computes a^(p-2)
-// with a fixed addition chain, so its running time does not depend on a.
-func (e *Element) Invert(a *Element) *Element {
+// invertFermat sets e = 1/a (and 0 for a = 0) and returns e. It computes
+// a^(p-2) with a fixed addition chain, so its running time does not depend
+// on a. It is the reference the tests hold Invert to.
+func (e *Element) invertFermat(a *Element) *Element {
 	// p-2 in binary, from the top: 31 ones, 0, 128 ones, 32 zeros, 32 ones,
 	// 30 ones, 0, 1.
 	t, x30, x32 := powTop160(a)
@@ -234,7 +242,7 @@ func (e *Element) Sqrt(a *Element) (*Element, int) {
 
 // powTop160 returns a raised to the 160-bit pattern that p-2 and (p+1)/4
 // both start with (31 ones, 0, 128 ones), and the powers a^(2^30-1) and
-// a^(2^32-1) that Invert needs to finish.
+// a^(2^32-1) that invertFermat needs to finish.
 func powTop160(a *Element) (t, x30, x32 Element) {
 	var x2, x3, x6, x12, x24, x31 Element
 	x2.Square(a)
@@ -287,3 +295,8 @@ func putUint64(b []byte, v uint64) {
 	b[6] = byte(v >> 8)
 	b[7] = byte(v)
 }
+
+// Invert sets e = 1/a (and 0 for a = 0) and returns e, in constant time. It
+// runs the safegcd divsteps (invert.go), a quarter faster here than the
+// exponentiation to p-2 that invertFermat computes.
+func (e *Element) Invert(a *Element) *Element { return e.invertSafegcd(a) }

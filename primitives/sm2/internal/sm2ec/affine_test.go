@@ -24,6 +24,9 @@ func TestWNAFTableIsGenerated(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "wnaf.bin")
 	cmd := exec.Command(goTool, "run", "gen_table.go", "-wnaf", "-o", out)
+	// Build the generator for the machine running the go tool, also when
+	// this test runs under an emulator with GOARCH set for the target.
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen_table.go -wnaf: %v\n%s", err, b)
 	}
@@ -37,16 +40,21 @@ func TestWNAFTableIsGenerated(t *testing.T) {
 }
 
 // TestWNAFTable checks the loaded table against the package's own
-// arithmetic: entry i must be (2i+1)·G.
-func TestWNAFTable(t *testing.T) {
+// arithmetic: entry i of chunk k must be (2i+1)·2^(64k)·G.
+func TestWNAFTable(t *testing.T) { eachImpl(t, testWNAFTable) }
+
+func testWNAFTable(t *testing.T) {
 	gt := getGenTable()
-	for i := range gt {
-		want, _ := new(Point).ScalarBaseMult(scalar32(big.NewInt(int64(2*i + 1))))
-		var got Point
-		got.x, got.y = gt[i].x, gt[i].y
-		got.z.One()
-		if got.Equal(want) != 1 {
-			t.Fatalf("table entry %d is not %d·G", i, 2*i+1)
+	for k := range gt {
+		for i := range genEntries {
+			m := new(big.Int).Lsh(big.NewInt(int64(2*i+1)), uint(64*k))
+			want, _ := new(Point).ScalarBaseMult(scalar32(m))
+			var got Point
+			got.x, got.y = gt[k][2*i], gt[k][2*i+1]
+			got.z.One()
+			if got.Equal(want) != 1 {
+				t.Fatalf("table entry %d of chunk %d is not %d·2^%d·G", i, k, 2*i+1, 64*k)
+			}
 		}
 	}
 }
@@ -98,7 +106,9 @@ func TestWNAFForm(t *testing.T) {
 
 // TestDoubleScalarMultRandom compares DoubleScalarMultVarTime with the
 // constant-time multiplications on many random and sparse scalars.
-func TestDoubleScalarMultRandom(t *testing.T) {
+func TestDoubleScalarMultRandom(t *testing.T) { eachImpl(t, testDoubleScalarMultRandom) }
+
+func testDoubleScalarMultRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	q, _ := new(Point).ScalarBaseMult(scalar32(hexInt("fedcba9876543210")))
 	n := 300
@@ -125,7 +135,9 @@ func TestDoubleScalarMultRandom(t *testing.T) {
 	}
 }
 
-func TestNormalizeEncodeAffine(t *testing.T) {
+func TestNormalizeEncodeAffine(t *testing.T) { eachImpl(t, testNormalizeEncodeAffine) }
+
+func testNormalizeEncodeAffine(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 16))
 	var out [65]byte
 	for _, k := range testScalars(r) {
@@ -155,7 +167,9 @@ func TestNormalizeEncodeAffine(t *testing.T) {
 
 // TestXModNEqual covers both candidates x = c and x = c + n, the latter
 // with a point whose x lies in [n, p), which no random scalar would give.
-func TestXModNEqual(t *testing.T) {
+func TestXModNEqual(t *testing.T) { eachImpl(t, testXModNEqual) }
+
+func testXModNEqual(t *testing.T) {
 	var z field.Element
 	z.One()
 	z.Add(&z, &z)
@@ -198,7 +212,9 @@ func TestXModNEqual(t *testing.T) {
 // TestScalarMultProjectiveInput checks that ScalarMult gives the same result
 // for a point in affine form (mixed additions for the table) and for the
 // same point with Z ≠ 1 (full additions).
-func TestScalarMultProjectiveInput(t *testing.T) {
+func TestScalarMultProjectiveInput(t *testing.T) { eachImpl(t, testScalarMultProjectiveInput) }
+
+func testScalarMultProjectiveInput(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	q, _ := new(Point).SetBytes(refBytes(refMul(refG, hexInt("abcdef0123456789"))))
 	var z field.Element
@@ -227,7 +243,9 @@ func TestScalarMultProjectiveInput(t *testing.T) {
 // TestPointTable checks the cached table and the multiplication that uses
 // it against DoubleScalarMultVarTime, including the cancelling and doubling
 // cases of the variable-time additions.
-func TestPointTable(t *testing.T) {
+func TestPointTable(t *testing.T) { eachImpl(t, testPointTable) }
+
+func testPointTable(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	if _, err := NewPointTable(NewPoint()); err == nil {
 		t.Fatal("table of the identity accepted")
@@ -240,13 +258,16 @@ func TestPointTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range qt.t {
-			want, _ := new(Point).ScalarMult(pt, scalar32(big.NewInt(int64(2*i+1))))
-			var got Point
-			got.x, got.y = qt.t[i].x, qt.t[i].y
-			got.z.One()
-			if got.Equal(want) != 1 {
-				t.Fatalf("table entry %d wrong", i)
+		for j := range qt.t {
+			for i := range cachedEntries {
+				m := new(big.Int).Lsh(big.NewInt(int64(2*i+1)), uint(64*j))
+				want, _ := new(Point).ScalarMult(pt, scalar32(m))
+				var got Point
+				got.x, got.y = qt.t[j][2*i], qt.t[j][2*i+1]
+				got.z.One()
+				if got.Equal(want) != 1 {
+					t.Fatalf("table entry %d of chunk %d wrong", i, j)
+				}
 			}
 		}
 		ks := testScalars(r)
@@ -264,8 +285,57 @@ func TestPointTable(t *testing.T) {
 			if got.Equal(want) != 1 {
 				t.Fatalf("DoubleScalarMultTableVarTime(%x, _, %x) wrong", u, u)
 			}
+			// The constant-time multiplication with the table, against
+			// ScalarMult and the math/big reference.
+			got.ScalarMultTable(qt, u)
+			want.ScalarMult(pt, u)
+			if got.Equal(want) != 1 {
+				t.Fatalf("ScalarMultTable(_, %x) wrong", u)
+			}
+		}
+		for _, k := range tableEdgeScalars() {
+			got, _ := new(Point).ScalarMultTable(qt, scalar32(k))
+			want, _ := new(Point).ScalarMult(pt, scalar32(k))
+			if got.Equal(want) != 1 {
+				t.Fatalf("ScalarMultTable(_, %x) wrong", k)
+			}
+			s := scalar32(new(big.Int).Sub(refN, k))
+			got.DoubleScalarMultTableVarTime(s, qt, scalar32(k))
+			want.DoubleScalarMultVarTime(s, pt, scalar32(k))
+			if got.Equal(want) != 1 {
+				t.Fatalf("DoubleScalarMultTableVarTime(n-%x, _, %x) wrong", k, k)
+			}
 		}
 	}
+}
+
+// tableEdgeScalars are scalars whose 64-bit chunks sit at the edges of the
+// recodings: zero and all-ones chunks, even and odd ones, 0, 1, n-1, n,
+// n+1 and 2^256-1.
+func tableEdgeScalars() []*big.Int {
+	one := big.NewInt(1)
+	ks := []*big.Int{big.NewInt(0), one, big.NewInt(2), new(big.Int).Sub(refN, one), refN,
+		new(big.Int).Add(refN, one), new(big.Int).Sub(new(big.Int).Lsh(one, 256), one)}
+	for mask := 0; mask < 81; mask++ {
+		// Each chunk 0, 1, 2^64-1 or 2^64-2 (base-3 digits pick 0, odd, even).
+		k := new(big.Int)
+		m := mask
+		for j := range 4 {
+			var c *big.Int
+			switch m % 3 {
+			case 0:
+				c = new(big.Int)
+			case 1:
+				c = new(big.Int).SetUint64(^uint64(0))
+			case 2:
+				c = new(big.Int).SetUint64(^uint64(1))
+			}
+			m /= 3
+			k.Or(k, c.Lsh(c, uint(64*j)))
+		}
+		ks = append(ks, k)
+	}
+	return ks
 }
 
 func BenchmarkDoubleScalarMultTableVarTime(b *testing.B) {
@@ -285,4 +355,96 @@ func BenchmarkNewPointTable(b *testing.B) {
 	for b.Loop() {
 		NewPointTable(q)
 	}
+}
+
+// TestChunkRecodings checks the 64-bit recodings: the width-w NAF (digits
+// odd, bounded, w-1 zeros after each, summing to k) and the regular one
+// (13 odd digits in [-31, 31], the top one in [1, 17], summing to k).
+func TestChunkRecodings(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	ks := []uint64{0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 1<<63 - 1, 1 << 63, 1<<63 + 1, ^uint64(0), ^uint64(1), ^uint64(0) >> 5}
+	for range 500 {
+		ks = append(ks, r.Uint64(), r.Uint64()>>r.IntN(64))
+	}
+	for _, k := range ks {
+		for _, w := range []uint{cachedWindow, genWindow} {
+			var d [65]int8
+			n := chunkWNAF(&d, k, w)
+			sum, last := new(big.Int), -100
+			for i := 64; i >= 0; i-- {
+				sum.Lsh(sum, 1).Add(sum, big.NewInt(int64(d[i])))
+				if d[i] != 0 {
+					if di := int(d[i]); di%2 == 0 || di >= 1<<(w-1) || di <= -(1<<(w-1)) || i >= n {
+						t.Fatalf("chunkWNAF(%x, %d): bad digit %d at %d", k, w, d[i], i)
+					}
+					if last >= 0 && last-i < int(w) {
+						t.Fatalf("chunkWNAF(%x, %d): digits too close", k, w)
+					}
+					last = i
+				}
+			}
+			if sum.Cmp(new(big.Int).SetUint64(k)) != 0 {
+				t.Fatalf("chunkWNAF(%x, %d) sums to %x", k, w, sum)
+			}
+		}
+		odd := k | 1
+		var d [13]int8
+		recodeRegular(&d, odd)
+		sum := new(big.Int)
+		for i := 12; i >= 0; i-- {
+			sum.Lsh(sum, 5).Add(sum, big.NewInt(int64(d[i])))
+			if d[i]%2 == 0 || d[i] > 31 || d[i] < -31 {
+				t.Fatalf("recodeRegular(%x): bad digit %d", odd, d[i])
+			}
+		}
+		if d[12] < 1 || d[12] > 17 {
+			t.Fatalf("recodeRegular(%x): top digit %d", odd, d[12])
+		}
+		if sum.Cmp(new(big.Int).SetUint64(odd)) != 0 {
+			t.Fatalf("recodeRegular(%x) sums to %x", odd, sum)
+		}
+	}
+}
+
+// TestScalarMultTableReference compares ScalarMultTable with the math/big
+// reference directly.
+func TestScalarMultTableReference(t *testing.T) { eachImpl(t, testScalarMultTableReference) }
+
+func testScalarMultTableReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	q := refMul(refG, hexInt("fedcba98765432100123456789abcdef"))
+	qp, _ := new(Point).SetBytes(refBytes(q))
+	qt, err := NewPointTable(qp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range append(testScalars(r), tableEdgeScalars()[:20]...) {
+		want := refBytes(refMul(q, k))
+		got, _ := new(Point).ScalarMultTable(qt, scalar32(k))
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarMultTable(Q, %x) = %x, want %x", k, got.Bytes(), want)
+		}
+	}
+}
+
+func BenchmarkCPUScalarMultTable(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	qt, _ := NewPointTable(NewGenerator())
+	var p Point
+	cpuLoop(b, func() { p.ScalarMultTable(qt, s) })
+}
+
+func BenchmarkCPUDoubleScalarMultTable(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	u := scalar32(hexInt("0badf00d0badf00d0badf00d0badf00d0badf00d0badf00d0badf00d0badf0"))
+	q, _ := new(Point).ScalarBaseMult(u)
+	q.Normalize()
+	qt, _ := NewPointTable(q)
+	var p Point
+	cpuLoop(b, func() { p.DoubleScalarMultTableVarTime(s, qt, u) })
+}
+
+func BenchmarkCPUNewPointTable(b *testing.B) {
+	q, _ := new(Point).ScalarBaseMult(scalar32(hexInt("1234")))
+	cpuLoop(b, func() { NewPointTable(q) })
 }

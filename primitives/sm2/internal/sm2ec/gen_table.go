@@ -1,12 +1,13 @@
 //go:build ignore
 
 // gen_table writes p256_table.bin, the fixed-base table used by
-// ScalarBaseMult: for each of the 43 signed 6-bit windows k, the points
-// j·2^(6k)·G for j = 1…32, each as 32-byte big-endian affine x then y.
+// ScalarBaseMult: for each of the 37 signed 7-bit windows k, the points
+// j·2^(7k)·G for j = 1…64, each as 32-byte big-endian affine x then y.
 //
-// With -wnaf it writes p256_wnaf_table.bin instead, the odd multiples
-// G, 3G, 5G, …, 127G (same layout) that signature verification adds for the
-// width-8 NAF digits of the G scalar.
+// With -wnaf it writes p256_wnaf_table.bin instead: for k = 0…3 the odd
+// multiples 1·G_k, 3·G_k, …, 127·G_k of G_k = 2^(64k)·G (same layout), which
+// signature verification adds for the width-8 NAF digits of the G scalar,
+// whole (k = 0 only) or split into four 64-bit chunks.
 //
 // It deliberately uses only math/big affine arithmetic, independent of the
 // package's own field and point code, so that regenerating the table (as
@@ -74,29 +75,37 @@ func main() {
 	var buf []byte
 	if *wnaf {
 		g := point{gx, gy}
-		g2 := add(g, g)
-		q := g
-		for i := 0; i < 64; i++ {
-			buf = append(buf, q.x.FillBytes(make([]byte, 32))...)
-			buf = append(buf, q.y.FillBytes(make([]byte, 32))...)
-			q = add(q, g2)
+		for k := 0; k < 4; k++ {
+			if k > 0 {
+				for range 64 {
+					g = add(g, g)
+				}
+			}
+			g2 := add(g, g)
+			q := g
+			for i := 0; i < 64; i++ {
+				buf = append(buf, q.x.FillBytes(make([]byte, 32))...)
+				buf = append(buf, q.y.FillBytes(make([]byte, 32))...)
+				q = add(q, g2)
+			}
 		}
 		if err := os.WriteFile(*out, buf, 0o644); err != nil {
 			log.Fatal(err)
 		}
 		return
 	}
+	const windows, entries = 37, 64
 	base := point{gx, gy}
-	for k := 0; k < 43; k++ {
+	for k := 0; k < windows; k++ {
 		q := base
-		for j := 1; j <= 32; j++ {
+		for j := 1; j <= entries; j++ {
 			buf = append(buf, q.x.FillBytes(make([]byte, 32))...)
 			buf = append(buf, q.y.FillBytes(make([]byte, 32))...)
-			if j < 32 {
+			if j < entries {
 				q = add(q, base)
 			}
 		}
-		// Next window base: 2^6 · base = 2·(32·base).
+		// Next window base: 2^7 · base = 2·(64·base).
 		base = add(q, q)
 	}
 	if err := os.WriteFile(*out, buf, 0o644); err != nil {

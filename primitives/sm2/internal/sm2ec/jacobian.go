@@ -39,14 +39,14 @@ func (p *jacobianPoint) fromProjective(q *Point) {
 	p.z = q.z
 }
 
-// double sets p = 2a for a = -3, and maps the identity to the identity.
+// doubleGeneric sets p = 2a for a = -3, and maps the identity to the identity.
 //
 // It is dbl-2001-b of Bernstein and Lange rearranged around 2Y: with
 // γ' = (2Y)² = 4γ and β' = X·γ' = 4β, the terms 8β and 8γ² become 2β' and
 // γ'²/2, and Z3 = 2YZ is one multiplication. That is 4M+4S and ten
 // additions against 3M+5S and sixteen, which is cheaper here because a
 // field addition costs about a quarter of a multiplication.
-func (p *jacobianPoint) double(a *jacobianPoint) {
+func (p *jacobianPoint) doubleGeneric(a *jacobianPoint) {
 	var delta, y2, gamma4, beta4, alpha, t, u field.Element
 	delta.Square(&a.z)
 	y2.Add(&a.y, &a.y)
@@ -72,7 +72,7 @@ func (p *jacobianPoint) double(a *jacobianPoint) {
 	p.y.Sub(&t, &gamma4)
 }
 
-// add sets p = a + b and returns 1 if a and b were the same point other
+// addGeneric sets p = a + b and returns 1 if a and b were the same point other
 // than the identity (when the result is wrong and a doubling is needed).
 // With a = -b it correctly yields the identity; with either input the
 // identity the result is wrong and the caller must select.
@@ -80,7 +80,7 @@ func (p *jacobianPoint) double(a *jacobianPoint) {
 // The formula is add-1998-cmo-2 (12M+4S), which spends one multiplication
 // more than add-2007-bl (11M+5S) but six field additions fewer, a net gain
 // at this package's relative costs.
-func (p *jacobianPoint) add(a, b *jacobianPoint) (equal int) {
+func (p *jacobianPoint) addGeneric(a, b *jacobianPoint) (equal int) {
 	var z1z1, z2z2, u1, u2, s1, s2, h, r, hh, hhh, v, t field.Element
 	z1z1.Square(&a.z)
 	z2z2.Square(&b.z)
@@ -112,11 +112,11 @@ func (p *jacobianPoint) add(a, b *jacobianPoint) (equal int) {
 	return equal
 }
 
-// addAffine sets p = a + b for an affine b and returns 1 if a == b (result
+// addAffineGeneric sets p = a + b for an affine b and returns 1 if a == b (result
 // wrong). The identity a gives a wrong result. The formula is
 // madd-2004-hmv (8M+3S), chosen over madd-2007-bl (7M+4S) for its six
 // fewer field additions, as for add.
-func (p *jacobianPoint) addAffine(a *jacobianPoint, b *affinePoint) (equal int) {
+func (p *jacobianPoint) addAffineGeneric(a *jacobianPoint, b *affinePoint) (equal int) {
 	var z1z1, u2, s2, h, r, hh, hhh, v, t field.Element
 	z1z1.Square(&a.z)
 	u2.Mul(&b.x, &z1z1)
@@ -183,4 +183,53 @@ func (p *jacobianPoint) addAffineVarTime(a *jacobianPoint, b *affinePoint) {
 		return
 	}
 	*p = sum
+}
+
+// addAffineSelectGeneric is one window step of the constant-time fixed-base
+// multiplication: with t' = t, or -t if neg is 1, it sets p = p + t', except
+// that p becomes t' if p is the identity (where the formula fails), and p
+// stays unchanged if keep is 1 (a zero digit). It must not be used where p
+// may equal t' (see ScalarBaseMult).
+func (p *jacobianPoint) addAffineSelectGeneric(t *affinePoint, neg, keep int) {
+	var tn affinePoint
+	var negY field.Element
+	tn.x = t.x
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	var sum, tj jacobianPoint
+	sum.addAffineGeneric(p, &tn)
+	tj.fromAffine(&tn)
+	sum.selectFrom(&tj, &sum, p.z.IsZero())
+	p.selectFrom(p, &sum, keep)
+}
+
+// addSelectGeneric is addAffineSelectGeneric for a Jacobian t, the window
+// step of ScalarMult.
+func (p *jacobianPoint) addSelectGeneric(t *jacobianPoint, neg, keep int) {
+	tn := *t
+	var negY field.Element
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	var sum jacobianPoint
+	sum.addGeneric(p, &tn)
+	sum.selectFrom(&tn, &sum, p.z.IsZero())
+	p.selectFrom(p, &sum, keep)
+}
+
+// addAffineComplete is addAffineSelectGeneric made right for every input:
+// it also covers p = t' (with a doubling) and p = -t' (giving the identity),
+// at the cost of the doubling, for the few additions where they can occur.
+func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
+	var tn affinePoint
+	var negY field.Element
+	tn.x = t.x
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	var sum, dbl, tj jacobianPoint
+	eq := sum.addAffine(p, &tn)
+	dbl.double(p)
+	sum.selectFrom(&dbl, &sum, eq)
+	tj.fromAffine(&tn)
+	sum.selectFrom(&tj, &sum, p.z.IsZero())
+	p.selectFrom(p, &sum, keep)
 }

@@ -95,7 +95,9 @@ func testScalars(r *rand.Rand) []*big.Int {
 	return ks
 }
 
-func TestScalarMultAgainstReference(t *testing.T) {
+func TestScalarMultAgainstReference(t *testing.T) { eachImpl(t, testScalarMultAgainstReference) }
+
+func testScalarMultAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	q := refMul(refG, hexInt("123456789abcdef0fedcba9876543210deadbeef"))
 	qp, err := new(Point).SetBytes(refBytes(q))
@@ -133,7 +135,9 @@ func TestScalarMultAgainstReference(t *testing.T) {
 	}
 }
 
-func TestGroupLaw(t *testing.T) {
+func TestGroupLaw(t *testing.T) { eachImpl(t, testGroupLaw) }
+
+func testGroupLaw(t *testing.T) {
 	g := NewGenerator()
 	inf := NewPoint()
 	var a, b Point
@@ -157,7 +161,9 @@ func TestGroupLaw(t *testing.T) {
 	}
 }
 
-func TestEncoding(t *testing.T) {
+func TestEncoding(t *testing.T) { eachImpl(t, testEncoding) }
+
+func testEncoding(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, k := range testScalars(r)[1:] {
 		ref := refMul(refG, k)
@@ -232,6 +238,9 @@ func TestTableIsGenerated(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "table.bin")
 	cmd := exec.Command(goTool, "run", "gen_table.go", "-o", out)
+	// Build the generator for the machine running the go tool, also when
+	// this test runs under an emulator with GOARCH set for the target.
+	cmd.Env = append(os.Environ(), "GOOS=", "GOARCH=")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gen_table.go: %v\n%s", err, b)
 	}
@@ -272,7 +281,9 @@ func BenchmarkDoubleScalarMultVarTime(b *testing.B) {
 
 // TestScalarMultNearOrder covers the scalars for which the last window of
 // ScalarMult adds a point to itself (s = n + 2d for a negative last digit d).
-func TestScalarMultNearOrder(t *testing.T) {
+func TestScalarMultNearOrder(t *testing.T) { eachImpl(t, testScalarMultNearOrder) }
+
+func testScalarMultNearOrder(t *testing.T) {
 	q := refMul(refG, big.NewInt(0x1234567))
 	qp, err := new(Point).SetBytes(refBytes(q))
 	if err != nil {
@@ -296,7 +307,26 @@ func TestScalarMultNearOrder(t *testing.T) {
 // TestScalarBaseMultTopWindow covers scalars s ≡ 2d·2^252 (mod n), those
 // closest to making the top window of ScalarBaseMult add a point to itself,
 // and their neighbours.
-func TestScalarBaseMultTopWindow(t *testing.T) {
+func TestScalarBaseMultTopWindow(t *testing.T) { eachImpl(t, testScalarBaseMultTopWindow) }
+
+func testScalarBaseMultTopWindow(t *testing.T) {
+	// Only the top window nonzero (the accumulator is still the identity
+	// there), and the largest scalars.
+	for d := int64(0); d < 16; d++ {
+		for _, k := range []*big.Int{new(big.Int).Lsh(big.NewInt(d), 252), new(big.Int).Lsh(big.NewInt(2*d+1), 251)} {
+			want := refBytes(refMul(refG, new(big.Int).Mod(k, refN)))
+			if got, _ := new(Point).ScalarBaseMult(scalar32(k)); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("ScalarBaseMult(%x) = %x, want %x", k, got.Bytes(), want)
+			}
+		}
+	}
+	for i := int64(1); i <= 3; i++ {
+		k := new(big.Int).Sub(new(big.Int).Lsh(bigOne, 256), big.NewInt(i))
+		want := refBytes(refMul(refG, new(big.Int).Mod(k, refN)))
+		if got, _ := new(Point).ScalarBaseMult(scalar32(k)); !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarBaseMult(2^256-%d) wrong", i)
+		}
+	}
 	for d := int64(-16); d <= 16; d++ {
 		base := new(big.Int).Lsh(big.NewInt(2*d), 252)
 		base.Mod(base, refN)
@@ -322,7 +352,9 @@ func TestScalarBaseMultTopWindow(t *testing.T) {
 
 // TestDoubleScalarMultSpecialCases exercises the branches of the variable
 // time additions: equal points, opposite points and the identity.
-func TestDoubleScalarMultSpecialCases(t *testing.T) {
+func TestDoubleScalarMultSpecialCases(t *testing.T) { eachImpl(t, testDoubleScalarMultSpecialCases) }
+
+func testDoubleScalarMultSpecialCases(t *testing.T) {
 	g := NewGenerator()
 	negG := new(Point).Negate(g)
 	for _, k := range []*big.Int{big.NewInt(1), big.NewInt(7), big.NewInt(64), hexInt("123456789abcdef"),
@@ -353,7 +385,9 @@ func TestDoubleScalarMultSpecialCases(t *testing.T) {
 	}
 }
 
-func TestBytesPair(t *testing.T) {
+func TestBytesPair(t *testing.T) { eachImpl(t, testBytesPair) }
+
+func testBytesPair(t *testing.T) {
 	g := NewGenerator()
 	q, _ := new(Point).ScalarBaseMult(scalar32(big.NewInt(12345)))
 	a, b := BytesPair(g, q)

@@ -1,0 +1,17 @@
+module github.com/shangmi-go/shangmi/examples/sessioncache-redis
+
+go 1.26.0
+
+require (
+	github.com/redis/go-redis/v9 v9.23.0
+	github.com/shangmi-go/shangmi v0.0.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace github.com/shangmi-go/shangmi => ../..

@@ -1,0 +1,5 @@
+//go:build purego
+
+package field
+
+const purego = true

@@ -1,0 +1,5 @@
+//go:build purego
+
+package sm2ec
+
+const purego = true
