@@ -266,11 +266,19 @@ func (c *Conn) handleChangeCipherSpecTLS13(data []byte) error {
 	return nil
 }
 
-// writeRaw sends records, or holds them while a flight is buffered.
+// writeRaw sends records, or holds them while a flight is buffered. A
+// record held outside a flight (the server's ticket) goes out with the next
+// one, in the same write.
 func (c *Conn) writeRaw(b []byte) (int, error) {
 	if c.tls13.buffering {
 		c.tls13.sendBuf = append(c.tls13.sendBuf, b...)
 		return len(b), nil
+	}
+	if len(c.tls13.sendBuf) > 0 {
+		c.tls13.sendBuf = append(c.tls13.sendBuf, b...)
+		_, err := c.conn.Write(c.tls13.sendBuf)
+		c.tls13.sendBuf = c.tls13.sendBuf[:0]
+		return len(b), err
 	}
 	return c.conn.Write(b)
 }
@@ -394,16 +402,28 @@ func (c *Conn) sendPendingTicketLocked() error {
 		return nil
 	}
 	c.tls13.pendingTicket = nil
+	// Held in sendBuf, the ticket goes out with the data that follows.
+	c.tls13.buffering = true
 	_, err := c.writeRecordLocked(recordTypeHandshake, t)
+	c.tls13.buffering = false
 	if err == nil {
 		c.traceMessage(true, recordTypeHandshake, t)
 	}
 	return err
 }
 
-// maybeUpdateWriteKeyLocked updates the write key once it has protected
-// keyUpdateInterval records. c.out is held.
+// maybeUpdateWriteKeyLocked runs after each Write: it sends a held ticket
+// that no data took along, and updates the write key once it has
+// protected keyUpdateInterval records. c.out is held.
 func (c *Conn) maybeUpdateWriteKeyLocked() error {
+	if len(c.tls13.sendBuf) > 0 && !c.tls13.buffering {
+		// A held ticket that no data followed (an empty Write).
+		_, err := c.conn.Write(c.tls13.sendBuf)
+		c.tls13.sendBuf = c.tls13.sendBuf[:0]
+		if err != nil {
+			return c.out.setErrorLocked(err)
+		}
+	}
 	if c.out.rp13 == nil || c.out.rp13.Sequence() < keyUpdateInterval || !c.isHandshakeComplete.Load() {
 		return nil
 	}

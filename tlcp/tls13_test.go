@@ -421,6 +421,20 @@ func TestTLS13SM2ID(t *testing.T) {
 
 // TestTLS13Resumption covers what may and may not be resumed.
 func TestTLS13Resumption(t *testing.T) {
+	t.Run("ticket after an empty Write", func(t *testing.T) {
+		ccfg := tls13ClientConfig(t)
+		cache := NewLRUClientSessionCache(2)
+		ccfg.ClientSessionCache = cache
+		client, server := mustHandshake13(t, ccfg, testServerConfig(t))
+		if _, err := server.Write(nil); err != nil {
+			t.Fatal(err)
+		}
+		client.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		client.Read(make([]byte, 1)) // times out, having taken in the ticket
+		if s, ok := cache.Get("tlcp.test"); !ok || s == nil || s.vers != VersionTLS13 {
+			t.Fatal("no ticket after the server's empty Write")
+		}
+	})
 	t.Run("tickets disabled", func(t *testing.T) {
 		ccfg := tls13ClientConfig(t)
 		ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
