@@ -956,3 +956,24 @@ func TestTLS13ServerChain(t *testing.T) {
 		t.Fatalf("server: %v", serr)
 	}
 }
+
+// TestTLS13CloseNotify: close_notify ends the peer's reading with io.EOF;
+// after CloseWrite the other direction still carries data, as TLS 1.3
+// allows (RFC 8446 §6.1).
+func TestTLS13CloseNotify(t *testing.T) {
+	client, server := mustHandshake13(t, tls13ClientConfig(t), testServerConfig(t))
+	if err := client.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.Read(make([]byte, 1)); err != io.EOF {
+		t.Fatalf("server Read after close_notify: %v", err)
+	}
+	go func() { server.Write([]byte("still here")); server.Close() }()
+	got, err := io.ReadAll(client)
+	if err != nil || string(got) != "still here" {
+		t.Fatalf("client read %q, %v", got, err)
+	}
+	if _, err := client.Write([]byte("x")); err == nil {
+		t.Error("Write after CloseWrite")
+	}
+}
