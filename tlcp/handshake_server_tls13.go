@@ -213,10 +213,6 @@ func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 	if err := c.writeHandshake(hrr, hs.transcript); err != nil {
 		return err
 	}
-	if err := c.flush(); err != nil {
-		return err
-	}
-	c.tls13.buffering = true
 
 	msg, err := c.readHandshake(nil)
 	if err != nil {
