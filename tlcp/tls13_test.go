@@ -977,3 +977,33 @@ func TestTLS13CloseNotify(t *testing.T) {
 		t.Error("Write after CloseWrite")
 	}
 }
+
+// TestTLS13GetConfigForClient: the Config GetConfigForClient returns
+// decides the protocol and the certificate, and a fresh Config per
+// connection still resumes, with the original Config's session cache keys.
+func TestTLS13GetConfigForClient(t *testing.T) {
+	p := getPKI(t)
+	base := testServerConfig(t)
+	var versions [][]uint16
+	base.GetConfigForClient = func(info *ClientHelloInfo) (*Config, error) {
+		versions = append(versions, info.SupportedVersions)
+		cfg := testServerConfig(t)
+		cfg.Certificates = []CertificatePair{{Sign: p.serverViaInter.Sign}}
+		cfg.MinVersion = VersionTLS13
+		return cfg, nil
+	}
+	ccfg := testClientConfig(t)
+	ccfg.MaxVersion = VersionTLS13 // offers TLCP too
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
+	for i, resume := range []bool{false, true} {
+		client, server := mustHandshake13(t, ccfg, base)
+		st := client.ConnectionState()
+		if st.Version != VersionTLS13 || st.DidResume != resume || len(st.PeerCertificates) != 2 {
+			t.Fatalf("handshake %d: %+v", i, st)
+		}
+		readTickets(t, client, server)
+	}
+	if len(versions) != 2 || !equalUint16s(versions[0], []uint16{VersionTLS13, VersionTLCP}) {
+		t.Errorf("SupportedVersions seen: %x", versions)
+	}
+}
