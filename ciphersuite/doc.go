@@ -3,7 +3,8 @@
 // license that can be found in the LICENSE file.
 
 // Package ciphersuite holds the TLCP (GB/T 38636-2020) cipher suite table, the key
-// schedule and the record protection of each suite.
+// schedule and the record protection of each suite, and the same for the TLS 1.3
+// suites of RFC 8998 (TLS_SM4_GCM_SM3, TLS_SM4_CCM_SM3).
 //
 // # API
 //
@@ -41,6 +42,28 @@
 //	const MaxPlaintext (2^14), MaxCiphertext (2^14+2048)
 //	var ErrBadRecordMAC, ErrRecordOverflow, ErrSequenceOverflow, ErrUnsupported error
 //
+// TLS 1.3 (tls13.go, tls13_record.go):
+//
+//	const TLS_SM4_GCM_SM3 = 0x00C6, TLS_SM4_CCM_SM3 = 0x00C7; CipherSM4CCM
+//	type TLS13Suite struct{ ID ID; Name string; Cipher Cipher; Hash Hash; KeyLen, IVLen int }
+//	func LookupTLS13(id ID) *TLS13Suite; func TLS13Suites() []*TLS13Suite; func TLS13DefaultPreference() []ID
+//	func (s *TLS13Suite) TrafficKey(secret []byte) (key, iv []byte)
+//	func (s *TLS13Suite) NewRecordProtection(trafficSecret []byte) (*TLS13RecordProtection, error)
+//	func (p *TLS13RecordProtection) Seal(dst []byte, typ uint8, plaintext []byte) ([]byte, error)
+//	func (p *TLS13RecordProtection) Open(fragment []byte) (typ uint8, content []byte, err error)
+//	func (p *TLS13RecordProtection) Overhead() int; Sequence() uint64
+//	const MaxTLS13Ciphertext (2^14+256); var ErrMissingContentType error
+//
+//	// The HKDF-SM3 key schedule, one type per stage (RFC 8446 §7.1):
+//	func NewTLS13EarlySecret(psk []byte) *TLS13EarlySecret   // ResumptionBinderKey, ClientEarlyTrafficSecret, HandshakeSecret
+//	(*TLS13HandshakeSecret) ClientHandshakeTrafficSecret, ServerHandshakeTrafficSecret, MasterSecret
+//	(*TLS13MasterSecret) Client/ServerApplicationTrafficSecret, ExporterMasterSecret, ResumptionMasterSecret
+//	func TLS13FinishedVerifyData(baseKey, transcriptHash []byte) []byte   // Finished and PSK binders
+//	func TLS13NextTrafficSecret(secret []byte) []byte                      // KeyUpdate
+//	func TLS13ResumptionPSK(resumptionMasterSecret, ticketNonce []byte) []byte
+//	func TLS13Exporter(exporterMasterSecret []byte, label string, context []byte, length int) []byte
+//	func TLS13Extract(salt, ikm []byte) []byte; func TLS13ExpandLabel(secret []byte, label string, context []byte, length int) []byte
+//
 // # Record protection
 //
 // A RecordProtection protects one direction of a connection: the writer Seals with
@@ -69,6 +92,14 @@
 //     The key block gives each direction a 32-byte MAC key, a 16-byte ZUC key
 //     and a 16-byte IV. ZUC.md, shipped beside this package's source, is the
 //     complete definition with known-answer values.
+//   - TLS 1.3 (RFC 8446 §5.2 with RFC 8998's AEADs): each traffic secret
+//     expands into a 16-byte SM4 key and a 12-byte IV; the nonce is the IV XOR
+//     the 64-bit sequence number; the inner plaintext is the content followed
+//     by its content type (no padding is sent; any is accepted); the record
+//     header 17 03 03 u16(len) is the additional data; SM4-GCM or SM4-CCM,
+//     both with a 16-byte tag. The known-answer values in
+//     ../testdata/tls13/hkdf_sm3.json were computed by an independent script
+//     (../testdata/tls13/kat.py) and cross-checked with the openssl CLI.
 //
 // The record formats of the SM4 suites, and where deployed peers read them
 // differently, are described in tlcp/INTEROP.md §1.

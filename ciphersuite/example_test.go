@@ -60,3 +60,24 @@ func ExampleFinishedVerifyData() {
 	fmt.Println(len(vd))
 	// Output: 12
 }
+
+// A TLS 1.3 record under TLS_SM4_GCM_SM3: the traffic secret comes from the
+// HKDF-SM3 key schedule, and both directions' keys come from their own
+// secrets.
+func ExampleTLS13Suite_NewRecordProtection() {
+	suite := ciphersuite.LookupTLS13(ciphersuite.TLS_SM4_GCM_SM3)
+
+	// In a handshake these come from the key share and the transcript.
+	shared, helloHash := make([]byte, 32), make([]byte, 32)
+	rand.Read(shared)
+	rand.Read(helloHash)
+	hs := ciphersuite.NewTLS13EarlySecret(nil).HandshakeSecret(shared)
+	clientSecret := hs.ClientHandshakeTrafficSecret(helloHash)
+
+	sealer, _ := suite.NewRecordProtection(clientSecret)
+	opener, _ := suite.NewRecordProtection(clientSecret)
+	fragment, _ := sealer.Seal(nil, 22, []byte("Finished…"))
+	typ, content, err := opener.Open(fragment)
+	fmt.Println(typ, string(content), err, len(fragment)-len(content))
+	// Output: 22 Finished… <nil> 17
+}

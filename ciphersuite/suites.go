@@ -91,6 +91,8 @@ const (
 	CipherZUC128
 	// CipherSM1: SM1-CBC with HMAC. SM1 has no software implementation.
 	CipherSM1
+	// CipherSM4CCM: SM4-CCM with a 16-byte tag, TLS 1.3 only (RFC 8998; tls13.go).
+	CipherSM4CCM
 )
 
 func (c Cipher) String() string {
@@ -103,6 +105,8 @@ func (c Cipher) String() string {
 		return "ZUC-128"
 	case CipherSM1:
 		return "SM1-CBC"
+	case CipherSM4CCM:
+		return "SM4-CCM"
 	}
 	return fmt.Sprintf("Cipher(%d)", int(c))
 }
@@ -259,10 +263,13 @@ func (s *Suite) supportedErr() error {
 	return fmt.Errorf("%w: %s (0x%04X): %s", ErrUnsupported, s.Name, s.ID, why)
 }
 
-// Name returns the name of the suite with the given code point, or its value in
-// hexadecimal ("0xE0A1") if it is not a TLCP suite.
+// Name returns the name of the TLCP or TLS 1.3 suite with the given code point, or
+// its value in hexadecimal ("0xE0A1") if it is neither.
 func Name(id ID) string {
 	if s := Lookup(id); s != nil {
+		return s.Name
+	}
+	if s := LookupTLS13(id); s != nil {
 		return s.Name
 	}
 	if id == 0x00FF {

@@ -54,6 +54,16 @@ const (
 	alertIdentityNeed           alert = 205
 )
 
+// Alert descriptions that only TLS 1.3 has (RFC 8446 §6.2).
+const (
+	alertMissingExtension      alert = 109
+	alertUnsupportedExtension  alert = 110
+	alertUnrecognizedName      alert = 112
+	alertUnknownPSKIdentity    alert = 115
+	alertCertificateRequired   alert = 116
+	alertNoApplicationProtocol alert = 120
+)
+
 var alertText = map[alert]string{
 	alertCloseNotify:            "close notify",
 	alertUnexpectedMessage:      "unexpected message",
@@ -83,6 +93,12 @@ var alertText = map[alert]string{
 	alertBadIBCParam:            "bad IBC parameters",
 	alertUnsupportedIBCParam:    "unsupported IBC parameters",
 	alertIdentityNeed:           "identity needed",
+	alertMissingExtension:       "missing extension",
+	alertUnsupportedExtension:   "unsupported extension",
+	alertUnrecognizedName:       "unrecognized name",
+	alertUnknownPSKIdentity:     "unknown PSK identity",
+	alertCertificateRequired:    "certificate required",
+	alertNoApplicationProtocol:  "no application protocol",
 }
 
 func (e alert) String() string {

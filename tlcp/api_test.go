@@ -353,6 +353,8 @@ func TestCloneCopiesEveryField(t *testing.T) {
 			f.SetBool(true)
 		case reflect.Int, reflect.Int64:
 			f.SetInt(7)
+		case reflect.Uint16:
+			f.SetUint(7)
 		case reflect.String:
 			f.SetString("x")
 		case reflect.Slice:

@@ -21,8 +21,9 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
-// VersionTLCP is the only protocol version, 0x0101 (GB/T 38636-2020), on
-// every record and in both hellos.
+// VersionTLCP is TLCP's protocol version, 0x0101 (GB/T 38636-2020), on
+// every record and in both hellos. TLS 1.3 with the ShangMi suites is
+// VersionTLS13.
 const VersionTLCP = 0x0101
 
 // Record layer constants (INTEROP.md §1).
@@ -144,8 +145,12 @@ type ClientHelloInfo struct {
 	CipherSuites    []uint16
 	ServerName      string
 	SupportedProtos []string
-	Conn            net.Conn
-	ctx             context.Context
+	// SupportedVersions are the versions the client offers: VersionTLCP,
+	// VersionTLS13 or both. A TLS 1.3 handshake uses only the Sign half
+	// of the pair GetCertificate returns.
+	SupportedVersions []uint16
+	Conn              net.Conn
+	ctx               context.Context
 }
 
 // Context returns the context of the handshake in progress.
@@ -160,7 +165,10 @@ type CertificateRequestInfo struct {
 	// CipherSuite is the negotiated suite; for ECDHE suites the returned
 	// pair must include the encryption certificate.
 	CipherSuite uint16
-	ctx         context.Context
+	// Version is the negotiated version. In TLS 1.3 only the Sign half of
+	// the returned pair is used.
+	Version uint16
+	ctx     context.Context
 }
 
 // Context returns the context of the handshake in progress.
@@ -187,7 +195,7 @@ func (c *CertificateRequestInfo) SupportsCertificate(p *CertificatePair) error {
 
 // ConnectionState records facts about the connection.
 type ConnectionState struct {
-	Version            uint16 // always VersionTLCP once the handshake is done
+	Version            uint16 // VersionTLCP or VersionTLS13 once the handshake is done
 	HandshakeComplete  bool
 	DidResume          bool
 	CipherSuite        uint16
@@ -199,7 +207,8 @@ type ConnectionState struct {
 	PeerCertificates []*smx509.Certificate
 	// PeerSignCertificate and PeerEncCertificate are the peer's signing and
 	// encryption certificates. A client that authenticated with an ECC suite
-	// may have sent no encryption certificate.
+	// may have sent no encryption certificate. In TLS 1.3 a peer has a
+	// single certificate, PeerSignCertificate, and PeerEncCertificate is nil.
 	PeerSignCertificate *smx509.Certificate
 	PeerEncCertificate  *smx509.Certificate
 	// VerifiedChains are the chains built for PeerSignCertificate, if it
@@ -214,10 +223,14 @@ type ClientSessionState struct {
 	masterSecret []byte
 	server       sessionPeer
 	receivedAt   time.Time
+	// vers is VersionTLS13 for a TLS 1.3 ticket (ticket.go), else 0.
+	vers   uint16
+	ticket *clientTicket
 }
 
-// ClientSessionCache caches sessions for resumption by session ID, as in
-// crypto/tls. Keys are the server name or address. Put with a nil state
+// ClientSessionCache caches sessions for resumption, as in crypto/tls:
+// TLCP sessions by session ID, TLS 1.3 sessions by ticket, one per server.
+// Keys are the server name or address. Put with a nil state
 // removes an entry (done after a fatal alert).
 type ClientSessionCache interface {
 	Get(sessionKey string) (session *ClientSessionState, ok bool)
@@ -233,7 +246,8 @@ type Config struct {
 	Time func() time.Time
 
 	// Certificates holds the local double certificates. A server uses
-	// the first pair unless GetCertificate is set. A client without
+	// the first pair unless GetCertificate is set. TLS 1.3 uses only a
+	// pair's Sign half, so a pair without Enc serves TLS 1.3 alone. A client without
 	// GetClientCertificate answers a CertificateRequest with the first pair
 	// that CertificateRequestInfo.SupportsCertificate accepts (issued by a
 	// CA the server lists; with an encryption key for ECDHE suites), or
@@ -299,9 +313,27 @@ type Config struct {
 	// verified, in full and resumed handshakes.
 	VerifyConnection func(ConnectionState) error
 
-	// CipherSuites lists enabled suites in order of preference; nil means
-	// ciphersuite.DefaultPreference(). The server uses its own preference.
+	// CipherSuites lists the enabled suites of both protocols, each in
+	// order of preference: TLCP suites (ciphersuite.ECC_SM4_GCM_SM3, …)
+	// and TLS 1.3 suites (ciphersuite.TLS_SM4_GCM_SM3 and
+	// TLS_SM4_CCM_SM3). nil means ciphersuite.DefaultPreference() and
+	// ciphersuite.TLS13DefaultPreference(). A list without suites of a
+	// protocol disables that protocol. The server uses its own preference.
 	CipherSuites []uint16
+
+	// MinVersion and MaxVersion bound the protocols this side speaks,
+	// compared as numbers: VersionTLCP (0x0101) and VersionTLS13
+	// (0x0304). Zero MinVersion means VersionTLCP. Zero MaxVersion means
+	// VersionTLS13 for a server; for a client it means VersionTLS13 if
+	// CipherSuites names a TLS 1.3 suite or MinVersion is VersionTLS13,
+	// and VersionTLCP otherwise, so that a client keeps sending the TLCP
+	// ClientHello that TLCP servers accept, without TLS 1.3's extensions,
+	// unless told otherwise. A client whose range holds both protocols
+	// sends one TLCP-shaped ClientHello that offers both, which this
+	// package's servers and Tongsuo's answer (TLS13.md §1); a client with
+	// TLS 1.3 alone sends an ordinary TLS 1.3 ClientHello. TLS 1.3 needs
+	// extensions: ClientHelloNoExtensions leaves it out.
+	MinVersion, MaxVersion uint16
 	// NextProtos lists ALPN protocols, most preferred first. A client sends
 	// the ALPN extension only if this is set (and ClientHelloNoExtensions
 	// is not).
@@ -319,7 +351,8 @@ type Config struct {
 	// they were not verified, the DER of its two leaf certificates only.
 	SessionCacheSize int
 	// SessionLifetime bounds how long a session may be resumed: 0 means
-	// one hour.
+	// one hour. It is also the lifetime of TLS 1.3 tickets (at most 7
+	// days).
 	SessionLifetime time.Duration
 	// ServerSessionCache, if set, is where a server keeps its sessions
 	// instead of its in-memory cache: a store that servers behind a load
@@ -329,6 +362,13 @@ type Config struct {
 	// on every server). SessionCacheSize does not apply to it, except that
 	// a negative value still turns resumption off.
 	ServerSessionCache ServerSessionCache
+	// SessionTicketsDisabled stops a TLS 1.3 server from sending
+	// NewSessionTicket, and so from resuming, as does a negative
+	// SessionCacheSize. A server keeps nothing of
+	// TLS 1.3 sessions: the tickets are sealed with the session cache keys
+	// (SetSessionCacheKeys), so that servers sharing keys resume each
+	// other's tickets. TLCP never uses tickets.
+	SessionTicketsDisabled bool
 
 	// KeyLogWriter, if set, receives master secrets in NSS key log format
 	// ("CLIENT_RANDOM <client_random> <master_secret>"), for debugging with
@@ -375,11 +415,25 @@ type Config struct {
 	// (INTEROP.md D3). ECDHE suites always send it.
 	ClientCertIncludeEnc bool
 
+	// TLS13DefaultSM2ID makes TLS 1.3 CertificateVerify signatures use
+	// the default SM2 ID 1234567812345678 instead of RFC 8998's
+	// "TLSv1.3+GM+Cipher+Suite" (TLS13SM2ID), which Tongsuo and GmSSL
+	// use; a side with it set accepts a peer's signature with either ID.
+	// Certificate signatures always use the default ID.
+	TLS13DefaultSM2ID bool
+	// TLS13NoMiddleboxCompat turns off TLS 1.3's middlebox
+	// compatibility mode (RFC 8446 D.4): a client sends an empty
+	// legacy_session_id and no ChangeCipherSpec, and a server sends no
+	// ChangeCipherSpec. GmSSL's server mistakes a client's
+	// ChangeCipherSpec for its Certificate under client authentication
+	// (TLS13.md §7).
+	TLS13NoMiddleboxCompat bool
+
 	mu          sync.Mutex
 	serverCache *serverSessionCache
-	// sessionKeys seal what goes into ServerSessionCache, the first
-	// sealing (sessioncache.go); sessionKeysSet says they were set by
-	// SetSessionCacheKeys rather than made here.
+	// sessionKeys seal what goes into ServerSessionCache and TLS 1.3
+	// tickets, the first sealing (sessioncache.go); sessionKeysSet says
+	// they were set by SetSessionCacheKeys rather than made here.
 	sessionKeys    []sessionKey
 	sessionKeysSet bool
 }
@@ -419,6 +473,11 @@ func (c *Config) Clone() *Config {
 		ClientECDHEFraming71:           c.ClientECDHEFraming71,
 		CertificateVerifyRawTranscript: c.CertificateVerifyRawTranscript,
 		ClientCertIncludeEnc:           c.ClientCertIncludeEnc,
+		MinVersion:                     c.MinVersion,
+		MaxVersion:                     c.MaxVersion,
+		SessionTicketsDisabled:         c.SessionTicketsDisabled,
+		TLS13DefaultSM2ID:              c.TLS13DefaultSM2ID,
+		TLS13NoMiddleboxCompat:         c.TLS13NoMiddleboxCompat,
 		serverCache:                    c.serverCache,
 		sessionKeys:                    c.sessionKeys,
 		sessionKeysSet:                 c.sessionKeysSet,

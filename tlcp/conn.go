@@ -84,6 +84,8 @@ type Conn struct {
 	// renegotiations counts the renegotiations declined so far.
 	renegotiations int
 
+	tls13 tls13ConnState // conn_tls13.go
+
 	tmp [2]byte
 }
 
@@ -98,6 +100,11 @@ type halfConn struct {
 	err    error                        // first permanent error
 	rp     ciphersuite.RecordProtection // nil until ChangeCipherSpec
 	nextRP ciphersuite.RecordProtection // installed by ChangeCipherSpec
+
+	// TLS 1.3 protection, and the secret it was made from (for KeyUpdate).
+	rp13     *ciphersuite.TLS13RecordProtection
+	suite13  *ciphersuite.TLS13Suite
+	secret13 []byte
 }
 
 func (hc *halfConn) setErrorLocked(err error) error {
@@ -284,6 +291,9 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 		return 0, nil, c.readFailure(err, false)
 	}
 	data := c.rawInput.Next(recordHeaderLen + n)[recordHeaderLen:]
+	if c.vers == VersionTLS13 {
+		return c.openTLS13(typ, data)
+	}
 	if c.in.rp == nil {
 		return typ, data, nil
 	}
@@ -316,7 +326,7 @@ func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
 		}
 		return &protocolError{alert: a, err: e}
 	}
-	if vers != VersionTLCP {
+	if !c.recordVersionOK(vers) {
 		if !c.isHandshakeComplete.Load() && looksLikeHTTP(hdr, c.isClient) {
 			// Port mix-ups are common enough to name, as crypto/tls
 			// and net/http do.
@@ -325,13 +335,9 @@ func (c *Conn) checkRecordHeader(hdr []byte, vers uint16, n int) error {
 			}
 			return headerError(alertProtocolVersion, strings.TrimPrefix(errClientSpeaksHTTP.Error(), "tlcp: "), errClientSpeaksHTTP)
 		}
-		return headerError(alertProtocolVersion, fmt.Sprintf("received a record with version 0x%04x, want 0x0101 (is the peer speaking TLS?)", vers), nil)
+		return headerError(alertProtocolVersion, c.recordVersionMessage(vers), nil)
 	}
-	limit := maxCiphertext
-	if c.in.rp == nil {
-		limit = maxPlaintext
-	}
-	if n > limit {
+	if limit := c.recordLimit(); n > limit {
 		return headerError(alertRecordOverflow, fmt.Sprintf("received a record of %d bytes, over the limit of %d", n, limit), nil)
 	}
 	c.recordSeen = true
@@ -378,6 +384,9 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 // handleRecord acts on one record's plaintext and reports whether it
 // moved the connection forward.
 func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec bool) (progress bool, err error) {
+	if typ == recordTypeSkipped {
+		return false, nil // rejected TLS 1.3 early data
+	}
 	// A handshake message split over records must not have other records
 	// inside it (INTEROP.md §1.7).
 	if typ != recordTypeHandshake && c.hand.Len() > 0 {
@@ -393,14 +402,19 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 		switch {
 		case desc == alertCloseNotify:
 			return false, io.EOF
-		case level == alertLevelWarning:
-			// no_renegotiation, user_canceled: noted and skipped.
+		case level == alertLevelWarning && (c.vers != VersionTLS13 || desc == alertUserCanceled):
+			// no_renegotiation, user_canceled: noted and skipped. TLS
+			// 1.3 treats every alert but user_canceled as fatal,
+			// whatever its level (RFC 8446 §6).
 			return false, nil
 		}
 		c.invalidateSession()
 		return false, &net.OpError{Op: "remote error", Err: AlertError(desc)}
 
 	case recordTypeChangeCipherSpec:
+		if c.vers == VersionTLS13 {
+			return false, c.handleChangeCipherSpecTLS13(data)
+		}
 		if len(data) != 1 || data[0] != 1 {
 			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed ChangeCipherSpec"))
 		}
@@ -473,19 +487,17 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 	var n int
 	for len(data) > 0 {
 		m := min(len(data), maxPlaintext)
-		need := recordHeaderLen + m
-		if c.out.rp != nil {
-			need += c.out.rp.Overhead()
-		}
+		need := recordHeaderLen + m + c.out.overhead()
 		if cap(c.outBuf) < need {
 			// Grow to what this record needs: handshakes send small
 			// records, and bulk writers reach full size after one.
 			c.outBuf = make([]byte, 0, need)
 		}
-		out := append(c.outBuf[:0], byte(typ), byte(VersionTLCP>>8), byte(VersionTLCP&0xff), 0, 0)
-		if c.out.rp != nil {
+		vers := c.outRecordVersion()
+		out := append(c.outBuf[:0], c.outerRecordType(typ), byte(vers>>8), byte(vers), 0, 0)
+		if c.out.protected() {
 			var err error
-			out, err = c.out.rp.Seal(out, uint8(typ), data[:m], c.config.rand())
+			out, err = c.out.seal(out, typ, data[:m], c.config.rand())
 			if err != nil {
 				if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
 					// Nothing more can be sent, not even an alert (it
@@ -501,13 +513,13 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 		body := len(out) - recordHeaderLen
 		out[3], out[4] = byte(body>>8), byte(body)
 		c.outBuf = out
-		if _, err := c.conn.Write(out); err != nil {
+		if _, err := c.writeRaw(out); err != nil {
 			return n, c.out.setErrorLocked(err)
 		}
 		n += m
 		data = data[m:]
 	}
-	if typ == recordTypeChangeCipherSpec {
+	if typ == recordTypeChangeCipherSpec && c.vers != VersionTLS13 {
 		if err := c.out.changeCipherSpec(); err != nil {
 			return n, c.out.setErrorLocked(err)
 		}
@@ -633,9 +645,9 @@ func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, erro
 	data := bytes.Clone(c.hand.Next(4 + n))
 	c.noteHandshakeMsg(messageName(typ))
 	c.traceMessage(false, recordTypeHandshake, data)
-	msg, ok := parseHandshakeMessage(data)
+	msg, ok := c.parseHandshake(data)
 	if !ok {
-		if newHandshakeMessage(typ) == nil {
+		if !c.knownMessageType(typ) {
 			return nil, errorf(alertUnexpectedMessage, "tlcp: unknown handshake message type %d", typ)
 		}
 		return nil, errorf(alertDecodeError, "tlcp: malformed %s message", messageName(typ))
@@ -669,6 +681,9 @@ func messageName(t uint8) string {
 	case typeFinished:
 		return "Finished"
 	}
+	if name := messageNameTLS13(t); name != "" {
+		return name
+	}
 	return fmt.Sprintf("handshake message %d", t)
 }
 
@@ -697,6 +712,9 @@ const maxRenegotiations = 3
 // times in the connection's life; anything else, or one more request, is
 // fatal.
 func (c *Conn) handlePostHandshakeMessage() error {
+	if c.vers == VersionTLS13 {
+		return c.handlePostHandshakeMessageTLS13()
+	}
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return c.in.setErrorLocked(c.fail(err))
@@ -745,7 +763,14 @@ func (c *Conn) Write(b []byte) (int, error) {
 	if c.closeNotifySent {
 		return 0, errShutdown
 	}
-	return c.writeRecordLocked(recordTypeApplicationData, b)
+	if err := c.sendPendingTicketLocked(); err != nil {
+		return 0, err
+	}
+	n, err := c.writeRecordLocked(recordTypeApplicationData, b)
+	if err == nil {
+		err = c.maybeUpdateWriteKeyLocked()
+	}
+	return n, err
 }
 
 var (

@@ -59,10 +59,13 @@ func wantAlert(t testing.TB, err error, a alert) {
 	t.Fatalf("error %v, want alert %v", err, a)
 }
 
-// TestWrongRecordVersion: a TLS 1.2 record gets protocol_version.
+// TestWrongRecordVersion: a TLS 1.2 record gets protocol_version from a
+// TLCP-only server (tls13_test.go has the TLS 1.3-capable one).
 func TestWrongRecordVersion(t *testing.T) {
 	c, s := tcpPair(t)
-	server := Server(s, testServerConfig(t))
+	cfg := testServerConfig(t)
+	cfg.MaxVersion = VersionTLCP
+	server := Server(s, cfg)
 	errc := make(chan error, 1)
 	go func() { errc <- server.Handshake() }()
 	// A ClientHello record with version 0x0303.

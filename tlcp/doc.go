@@ -4,11 +4,39 @@
 
 // Package tlcp implements TLCP, the Transport Layer Cryptography Protocol of
 // GB/T 38636-2020 (protocol version 0x0101, the protocol also called GM/T
-// 0024 "GMSSL" and Tongsuo "NTLS").
+// 0024 "GMSSL" and Tongsuo "NTLS"), and beside it TLS 1.3 with the ShangMi
+// cipher suites of RFC 8998 ([VersionTLS13]).
 //
 // The package is shaped like crypto/tls: a [Config] describes one side,
 // [Client] and [Server] wrap a net.Conn into a [Conn], and [Dial],
 // [Dialer], [Listen] and [NewListener] cover the usual cases.
+// [NewAutoListener] serves TLCP, TLS 1.3-SM and, through crypto/tls,
+// ordinary TLS on one port.
+//
+// # TLS 1.3 with the ShangMi suites
+//
+// One Config and one Conn type serve both protocols. TLS 1.3 uses the
+// suites TLS_SM4_GCM_SM3 and TLS_SM4_CCM_SM3 (ciphersuite.TLS_SM4_GCM_SM3,
+// TLS_SM4_CCM_SM3, listed in [Config.CipherSuites] beside the TLCP suites),
+// curveSM2 key shares, sm2sig_sm3 signatures with the SM2 ID
+// "TLSv1.3+GM+Cipher+Suite" ([TLS13SM2ID]; [Config.TLS13DefaultSM2ID] for the
+// default ID), HKDF over HMAC-SM3, and one certificate per side: the Sign
+// half of a [CertificatePair]. The full handshake, HelloRetryRequest,
+// client authentication, resumption with sealed session tickets
+// ([Config.SetSessionCacheKeys]), KeyUpdate, ALPN and SNI are supported;
+// 0-RTT is refused.
+//
+// [Config.MinVersion] and [Config.MaxVersion] choose the protocols. A
+// server answers each client in the protocol it asks for (TLS 1.3 and TLCP
+// by default). A client speaks TLCP by default, TLS 1.3 if its CipherSuites
+// names a TLS 1.3 suite or its range allows only TLS 1.3, and offers both
+// in one TLCP-shaped ClientHello if its range holds both.
+// [ConnectionState.Version] says what was negotiated. A server that could
+// have spoken TLS 1.3 marks its TLCP ServerHellos with RFC 8446's downgrade
+// sentinel, and a client that offered TLS 1.3 refuses a marked TLCP answer.
+// TLS13.md, shipped beside this package's source, describes all of it with
+// what Tongsuo and GmSSL needed ([Config.TLS13NoMiddleboxCompat] for
+// GmSSL's server with client authentication).
 //
 // # HTTP
 //
@@ -130,7 +158,8 @@
 // declined with a no_renegotiation warning), no session tickets, no
 // extended master secret and no compression. Sessions resume by session ID
 // on both sides (D12; GmSSL does not resume); a session is forgotten when
-// its connection ends with a fatal alert. Tickets are never used (D13).
+// its connection ends with a fatal alert. TLCP never uses tickets (D13);
+// TLS 1.3 resumes only with them.
 //
 // # Keys in hardware
 //

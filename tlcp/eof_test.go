@@ -70,6 +70,12 @@ func TestPeerClosesDuringHandshake(t *testing.T) {
 		go func() {
 			server.in.Lock()
 			defer server.in.Unlock()
+			msg, err := server.readHandshake(hs.transcript)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			hs.clientHello = msg.(*clientHelloMsg)
 			if err := hs.processClientHello(); err != nil {
 				t.Error(err)
 			}

@@ -78,13 +78,19 @@ func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 	}
 	ecdhe := clientCanDoECDHE(cfg)
 	var suites []uint16
-	for _, id := range cfg.cipherSuites() {
-		if ciphersuite.Lookup(id).KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdhe {
-			continue
+	if cfg.versionEnabled(VersionTLCP, true) {
+		for _, id := range cfg.cipherSuites() {
+			if ciphersuite.Lookup(id).KeyExchange == ciphersuite.KeyExchangeECDHE && !ecdhe {
+				continue
+			}
+			suites = append(suites, id)
 		}
-		suites = append(suites, id)
 	}
-	if len(suites) == 0 {
+	// TLS 1.3 suites are added by offerTLS13.
+	if len(suites) == 0 && !cfg.versionEnabled(VersionTLS13, true) {
+		if cfg.minVersion() > cfg.maxVersion(true) {
+			return nil, fmt.Errorf("tlcp: Config.MinVersion 0x%04x is above MaxVersion 0x%04x", cfg.minVersion(), cfg.maxVersion(true))
+		}
 		return nil, errors.New("tlcp: no cipher suites to offer (ECDHE suites need a client encryption certificate)")
 	}
 	random, err := makeRandom(cfg)
@@ -155,9 +161,10 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 
 	var session *ClientSessionState
 	var cacheKey string
-	if cache := c.config.ClientSessionCache; cache != nil {
+	if cache := c.config.ClientSessionCache; cache != nil && len(hello.cipherSuites) > 0 {
 		cacheKey = clientSessionCacheKey(c)
-		if s, ok := cache.Get(cacheKey); ok && s != nil {
+		// A TLS 1.3 ticket (vers set) is offered by offerTLS13.
+		if s, ok := cache.Get(cacheKey); ok && s != nil && s.vers == 0 {
 			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
 			var sign, enc *smx509.Certificate
 			if fresh {
@@ -189,10 +196,20 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		session:    session,
 		transcript: newTranscript(c.config.CertificateVerifyRawTranscript),
 	}
+	offerTLCP := len(hello.cipherSuites) > 0
+	hs13, err := c.offerTLS13(ctx, hello)
+	if err != nil {
+		return err
+	}
 	if err := c.writeHandshake(hello, hs.transcript); err != nil {
 		return err
 	}
 	c.quirks.helloExtensions = extensionNames(hello)
+	if hs13 != nil && c.tls13.hooks != nil {
+		if err := hs13.sendEarlyDataForTest(); err != nil {
+			return err
+		}
+	}
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
 		return err
@@ -202,6 +219,17 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		return unexpectedMessageError("ServerHello", msg)
 	}
 	c.quirks.serverHelloSeen = true
+	switch {
+	case hs13 != nil && sh.isTLS13():
+		return hs13.run(sh)
+	case hs13 != nil && sh.tls13.supportedVersion != 0:
+		return errorf(alertIllegalParameter, "tlcp: the server selected %s in supported_versions, which was not offered", versionName(sh.tls13.supportedVersion))
+	case !offerTLCP:
+		return errorf(alertProtocolVersion, "tlcp: the server answered in %s, but only TLS 1.3 was offered", versionName(sh.vers))
+	}
+	if err := c.checkTLCPServerHello(sh); err != nil {
+		return err
+	}
 	hs.serverHello = sh
 	if err := hs.handshake(); err != nil {
 		return err

@@ -114,6 +114,8 @@ type clientHelloMsg struct {
 	// hasExtensions records that an extension block was present, even an
 	// empty one.
 	hasExtensions bool
+	// tls13 holds the TLS 1.3 extensions (handshake_messages_tls13.go).
+	tls13 clientHelloTLS13
 }
 
 func (m *clientHelloMsg) marshal() ([]byte, error) {
@@ -148,6 +150,7 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 			})
 		})
 	}
+	m.tls13.marshal(&exts)
 	extBytes, err := exts.Bytes()
 	if err != nil {
 		return nil, errMessageTooLarge
@@ -202,7 +205,8 @@ func (m *clientHelloMsg) unmarshal(data []byte) bool {
 	for !exts.Empty() {
 		var typ uint16
 		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] ||
+			seen[extensionPreSharedKey] { // pre_shared_key must come last (RFC 8446 §4.2.11)
 			return false
 		}
 		seen[typ] = true
@@ -239,8 +243,11 @@ func (m *clientHelloMsg) unmarshal(data []byte) bool {
 				m.alpnProtocols = append(m.alpnProtocols, string(p))
 			}
 		default:
-			// Unknown extensions (supported_groups, signature_algorithms,
-			// session_ticket, …) are ignored, INTEROP.md §8.
+			// TLS 1.3's extensions are kept for a TLS 1.3 handshake;
+			// unknown ones (session_ticket, …) are ignored, INTEROP.md §8.
+			if !m.tls13.parse(typ, ext) {
+				return false
+			}
 		}
 	}
 	return true
@@ -272,6 +279,9 @@ type serverHelloMsg struct {
 	// unknownExtension is set if the server sent an extension this
 	// package never offers; the client answers it with illegal_parameter.
 	unknownExtension bool
+	// tls13 holds the extensions of a TLS 1.3 ServerHello or
+	// HelloRetryRequest (handshake_messages_tls13.go).
+	tls13 serverHelloTLS13
 }
 
 func (m *serverHelloMsg) marshal() ([]byte, error) {
@@ -296,6 +306,7 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 			})
 		})
 	}
+	m.tls13.marshal(&exts)
 	extBytes, err := exts.Bytes()
 	if err != nil {
 		return nil, errMessageTooLarge
@@ -358,7 +369,11 @@ func (m *serverHelloMsg) unmarshal(data []byte) bool {
 			}
 			m.alpnProtocol = string(p)
 		default:
-			m.unknownExtension = true
+			known, ok := m.tls13.parse(typ, ext)
+			if !ok {
+				return false
+			}
+			m.unknownExtension = m.unknownExtension || !known
 		}
 	}
 	return true

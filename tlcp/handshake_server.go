@@ -28,19 +28,62 @@ type serverHandshakeState struct {
 	masterSecret []byte
 	session      *serverSession // the session being resumed, if any
 	ka           keyAgreement
+	// info describes the ClientHello, and orig is the Config that
+	// GetConfigForClient replaced (nil if none).
+	info *ClientHelloInfo
+	orig *Config
 }
 
 func (c *Conn) serverHandshake(ctx context.Context) error {
 	if c.config == nil {
 		return errors.New("tlcp: a server needs a Config")
 	}
+	// The ClientHello, and the Config GetConfigForClient chooses for it,
+	// decide the protocol (TLS13.md §1).
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return err
+	}
+	ch, ok := msg.(*clientHelloMsg)
+	if !ok {
+		return unexpectedMessageError("ClientHello", msg)
+	}
+	c.serverName = ch.serverName
+	info := &ClientHelloInfo{
+		CipherSuites:      ch.cipherSuites,
+		ServerName:        ch.serverName,
+		SupportedProtos:   ch.alpnProtocols,
+		SupportedVersions: supportedVersionsOf(ch),
+		Conn:              c.conn,
+		ctx:               ctx,
+	}
+	var orig *Config
+	if cfg := c.config; cfg.GetConfigForClient != nil {
+		newCfg, err := cfg.GetConfigForClient(info)
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: GetConfigForClient: %w", err)
+		}
+		if newCfg != nil {
+			orig = cfg
+			c.config = newCfg
+		}
+	}
+	if tls13, err := c.chooseServerVersion(ch); err != nil {
+		return err
+	} else if tls13 {
+		return c.serverHandshakeTLS13(ctx, ch, info, orig)
+	}
 	hs := &serverHandshakeState{
-		c:   c,
-		ctx: ctx,
+		c:           c,
+		ctx:         ctx,
+		clientHello: ch,
+		info:        info,
+		orig:        orig,
 		// The raw transcript is kept until it is known whether a
 		// CertificateVerify will come: it may be of either form (D1).
 		transcript: newTranscript(true),
 	}
+	hs.transcript.Write(ch.original)
 	if err := hs.processClientHello(); err != nil {
 		return err
 	}
@@ -80,19 +123,11 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	return nil
 }
 
-// processClientHello reads ClientHello, picks the certificate pair and the
-// suite, and decides whether to resume.
+// processClientHello checks the ClientHello, picks the certificate pair
+// and the suite, and decides whether to resume.
 func (hs *serverHandshakeState) processClientHello() error {
 	c, cfg := hs.c, hs.c.config
-	msg, err := c.readHandshake(hs.transcript)
-	if err != nil {
-		return err
-	}
-	ch, ok := msg.(*clientHelloMsg)
-	if !ok {
-		return unexpectedMessageError("ClientHello", msg)
-	}
-	hs.clientHello = ch
+	ch := hs.clientHello
 	if ch.vers != VersionTLCP {
 		return errorf(alertProtocolVersion, "tlcp: client offered version 0x%04x; this server speaks only TLCP 0x0101", ch.vers)
 	}
@@ -100,30 +135,10 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if !slices.Contains(ch.compressionMethods, 0) {
 		return errorf(alertIllegalParameter, "tlcp: client does not offer the null compression method")
 	}
-	c.serverName = ch.serverName
-
-	info := &ClientHelloInfo{
-		CipherSuites:    ch.cipherSuites,
-		ServerName:      ch.serverName,
-		SupportedProtos: ch.alpnProtocols,
-		Conn:            c.conn,
-		ctx:             hs.ctx,
-	}
-	var orig *Config
-	if cfg.GetConfigForClient != nil {
-		newCfg, err := cfg.GetConfigForClient(info)
-		if err != nil {
-			return errorf(alertInternalError, "tlcp: GetConfigForClient: %w", err)
-		}
-		if newCfg != nil {
-			orig, cfg = cfg, newCfg
-			c.config = newCfg
-		}
-	}
-	c.sessions = cfg.sessionStoreFor(orig)
+	c.sessions = cfg.sessionStoreFor(hs.orig)
 
 	if cfg.GetCertificate != nil {
-		p, err := cfg.GetCertificate(info)
+		p, err := cfg.GetCertificate(hs.info)
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
 		}
@@ -134,6 +149,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if hs.pair == nil {
 		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
 	}
+	var err error
 	if _, hs.encCert, err = checkPair(hs.pair, true); err != nil {
 		return errorf(alertInternalError, "%w", err)
 	}
@@ -146,6 +162,7 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if err != nil {
 		return err
 	}
+	c.markDowngrade(random)
 	hs.hello = &serverHelloMsg{
 		vers:          VersionTLCP,
 		random:        random,

@@ -71,7 +71,13 @@ func ListenAndServe(addr string, config *Config, handler http.Handler) error {
 // ServeHTTP wraps srv.ConnContext (keeping any function already set) to
 // record each request's connection for ConnectionStateFromRequest, so it
 // must be called before srv serves on any other listener. Only HTTP/1.x
-// is served.
+// is served over TLCP and TLS 1.3-SM.
+//
+// With ln from NewAutoListener, one port serves TLCP, TLS 1.3-SM and
+// ordinary TLS: connections that the listener hands to crypto/tls reach
+// net/http as *tls.Conn, and net/http serves them as it does for
+// srv.ServeTLS (handshake timeouts, r.TLS, HTTP/2 if the tls.Config offers
+// "h2"; ConnectionStateFromRequest reports false for them).
 func ServeHTTP(srv *http.Server, ln net.Listener, config *Config) error {
 	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil && config.GetConfigForClient == nil) {
 		return errors.New("tlcp: a server needs a CertificatePair in Config.Certificates, or Config.GetCertificate or GetConfigForClient")
@@ -134,6 +140,14 @@ func (l *httpListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
+	}
+	switch c := c.(type) {
+	case *tls.Conn:
+		// Ordinary TLS from an AutoListener: net/http serves it itself.
+		return c, nil
+	case *Conn:
+		// TLCP or TLS 1.3-SM from an AutoListener.
+		return &httpConn{Conn: c, srv: l.srv}, nil
 	}
 	return &httpConn{Conn: Server(c, l.config), srv: l.srv}, nil
 }

@@ -77,7 +77,8 @@ const SessionCacheKeySize = 32
 // and drop the old key SessionLifetime later.
 //
 // It may be called while the Config is in use. The keys are not used for
-// the in-memory cache, which never leaves the process.
+// the in-memory cache, which never leaves the process. They also seal TLS
+// 1.3 session tickets (TLS13.md §6).
 func (c *Config) SetSessionCacheKeys(keys [][SessionCacheKeySize]byte) {
 	if len(keys) == 0 {
 		panic("tlcp: SetSessionCacheKeys called with no keys")

@@ -203,9 +203,10 @@ func Dial(network, addr string, config *Config) (*Conn, error) {
 	return DialWithDialer(new(net.Dialer), network, addr, config)
 }
 
-// CipherSuites returns the suites this package can negotiate, default ones
-// first. The private ZUC suites are included but are used only when listed
-// in Config.CipherSuites.
+// CipherSuites returns the TLCP suites this package can negotiate, default
+// ones first. The private ZUC suites are included but are used only when
+// listed in Config.CipherSuites. The TLS 1.3 suites are
+// ciphersuite.TLS13Suites().
 func CipherSuites() []*ciphersuite.Suite {
 	var out []*ciphersuite.Suite
 	for _, id := range ciphersuite.DefaultPreference() {
@@ -229,8 +230,8 @@ func containsSuite(list []*ciphersuite.Suite, s *ciphersuite.Suite) bool {
 	return false
 }
 
-// CipherSuiteName returns the name of a suite, e.g. "ECC_SM4_GCM_SM3", or
-// its value in hexadecimal.
+// CipherSuiteName returns the name of a TLCP or TLS 1.3 suite, e.g.
+// "ECC_SM4_GCM_SM3" or "TLS_SM4_GCM_SM3", or its value in hexadecimal.
 func CipherSuiteName(id uint16) string { return ciphersuite.Name(id) }
 
 // LoadX509KeyPair reads a certificate chain and its private key from PEM

@@ -2,19 +2,26 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
-// Command tlcpdemo shows TLCP (GB/T 38636-2020) end to end, in one process
+// Command tlcpdemo shows TLCP (GB/T 38636-2020), TLS 1.3 with the ShangMi
+// suites (RFC 8998) and ordinary TLS on one port, end to end, in one process
 // and with nothing on disk: it makes a CA and double certificates (signing +
-// encryption) for a server and a client, serves HTTPS over TLCP on
-// 127.0.0.1, and fetches a page over every cipher suite, with and without
-// client authentication, then again on a resumed session, printing what was
-// negotiated, handshake times and download throughput.
+// encryption) for a server and a client and an ECDSA certificate for
+// crypto/tls, serves HTTPS on 127.0.0.1 through tlcp.NewAutoListener and
+// tlcp.ServeHTTP, and fetches a page over every TLCP and TLS 1.3-SM cipher
+// suite, with and without client authentication, then again on a resumed
+// session, and once more with a crypto/tls client (HTTP/2), printing what
+// was negotiated, handshake times and download throughput.
 //
 //	go run ./examples/tlcpdemo
 package main
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
 	"crypto/x509/pkix"
 	"fmt"
 	"io"
@@ -53,25 +60,31 @@ func main() {
 	fmt.Printf("PKI: root %q; server and client each hold a signing and an encryption certificate (SM2)\n",
 		ca.Subject.CommonName)
 
-	// 2. HTTPS over TLCP: an http.Server served by tlcp.ServeHTTP, which
-	// bounds each handshake and logs failures to ErrorLog, as net/http
-	// does for TLS. Every suite is enabled, including this project's
-	// opt-in ZUC-128 suites; client certificates are verified when sent
-	// (ECDHE suites always send them).
+	// 2. One port, three protocols: tlcp.NewAutoListener reads each
+	// ClientHello and hands TLCP and TLS 1.3-SM to this package, ordinary
+	// TLS (browsers) to crypto/tls with an ECDSA certificate; the
+	// http.Server is served by tlcp.ServeHTTP, which bounds each handshake
+	// and logs failures to ErrorLog, as net/http does for TLS. Every suite
+	// is enabled, including this project's opt-in ZUC-128 suites; client
+	// certificates are verified when sent (ECDHE suites always send them).
 	var all []uint16
 	for _, s := range tlcp.CipherSuites() {
 		all = append(all, s.ID)
 	}
+	all = append(all, ciphersuite.TLS13DefaultPreference()...)
 	serverConfig := &tlcp.Config{
 		Certificates: []tlcp.CertificatePair{serverPair},
 		ClientCAs:    roots,
 		ClientAuth:   tlcp.VerifyClientCertIfGiven,
 		CipherSuites: all,
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ecdsaCert, ecdsaRoots := ecdsaCertificate()
+	tlsConfig := &tls.Config{Certificates: []tls.Certificate{ecdsaCert}, NextProtos: []string{"h2", "http/1.1"}}
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		log.Fatal(err)
 	}
+	ln := tlcp.NewAutoListener(inner, serverConfig, tlsConfig)
 	srv := &http.Server{
 		Handler:           http.HandlerFunc(handle),
 		ReadHeaderTimeout: 5 * time.Second, // also bounds each TLCP handshake
@@ -80,22 +93,34 @@ func main() {
 	go tlcp.ServeHTTP(srv, ln, serverConfig)
 	defer srv.Close()
 	base := "https://" + ln.Addr().String()
-	fmt.Printf("server: HTTPS over TLCP on %s\n\n", base)
+	fmt.Printf("server: HTTPS over TLCP, TLS 1.3-SM and TLS on one port, %s\n\n", base)
 
-	// 3. A page over every suite.
-	fmt.Printf("%-18s %-11s %10s %10s %8s %11s  %s\n", "suite", "client cert", "full", "resumed", "resumed?", "download", "page")
+	// 3. A page over every TLCP and TLS 1.3-SM suite.
+	fmt.Printf("%-8s %-18s %-11s %10s %10s %8s %11s  %s\n", "protocol", "suite", "client cert", "full", "resumed", "resumed?", "download", "page")
 	for _, s := range tlcp.CipherSuites() {
 		for _, auth := range []bool{false, true} {
 			if s.KeyExchange == ciphersuite.KeyExchangeECDHE && !auth {
 				continue // ECDHE always authenticates the client (§3.2)
 			}
-			if err := runSuite(base, s, auth, roots, clientPair); err != nil {
+			if err := runSuite(base, "TLCP", s.ID, auth, roots, clientPair); err != nil {
 				log.Fatalf("%s: %v", s.Name, err)
 			}
 		}
 	}
+	for _, s := range ciphersuite.TLS13Suites() {
+		for _, auth := range []bool{false, true} {
+			if err := runSuite(base, "TLS 1.3", s.ID, auth, roots, clientPair); err != nil {
+				log.Fatalf("%s: %v", s.Name, err)
+			}
+		}
+	}
+
+	// 4. An ordinary TLS client (a browser's part) on the same port.
+	if err := runStdTLS(base, ecdsaRoots); err != nil {
+		log.Fatalf("crypto/tls: %v", err)
+	}
 	fmt.Printf("\nECDHE suites always use client authentication: the SM2 key exchange needs the client's encryption key.\n")
-	fmt.Printf("ZUC-128 suites are this project's private, opt-in suites (never offered by default).\n")
+	fmt.Printf("TLS 1.3 uses the signing certificate of each pair only; ZUC-128 suites are this project's private, opt-in suites.\n")
 	fmt.Printf("done in %.1f s\n", time.Since(start).Seconds())
 }
 
@@ -115,11 +140,16 @@ func handle(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	// r.TLS is set as for TLS; the TLCP details, both of the client's
-	// certificates among them, come from ConnectionStateFromRequest.
+	// r.TLS is set for every protocol; the TLCP and TLS 1.3-SM details,
+	// both of a TLCP client's certificates among them, come from
+	// ConnectionStateFromRequest, which reports false for crypto/tls.
+	if r.TLS == nil {
+		http.Error(w, "not over TLS", http.StatusInternalServerError)
+		return
+	}
 	st, ok := tlcp.ConnectionStateFromRequest(r)
-	if !ok || r.TLS == nil {
-		http.Error(w, "not TLCP", http.StatusInternalServerError)
+	if !ok {
+		fmt.Fprintf(w, "hello browser, over %s %s", r.Proto, tls.CipherSuiteName(r.TLS.CipherSuite))
 		return
 	}
 	who := "anonymous client"
@@ -130,12 +160,13 @@ func handle(w http.ResponseWriter, r *http.Request) {
 }
 
 // runSuite does a full and a resumed handshake and two requests with one
-// suite.
-func runSuite(base string, s *ciphersuite.Suite, auth bool, roots *smx509.CertPool, pair tlcp.CertificatePair) error {
+// suite of TLCP or TLS 1.3 (naming a TLS 1.3 suite makes the client speak
+// TLS 1.3).
+func runSuite(base, protocol string, id uint16, auth bool, roots *smx509.CertPool, pair tlcp.CertificatePair) error {
 	cfg := &tlcp.Config{
 		RootCAs:            roots,
 		ServerName:         "localhost",
-		CipherSuites:       []uint16{s.ID},
+		CipherSuites:       []uint16{id},
 		ClientSessionCache: tlcp.NewLRUClientSessionCache(1),
 	}
 	if auth {
@@ -176,7 +207,7 @@ func runSuite(base string, s *ciphersuite.Suite, auth bool, roots *smx509.CertPo
 	if auth {
 		authText = "yes"
 	}
-	fmt.Printf("%-18s %-11s %10s %10s %8v %8.1f MB/s  %s\n", s.Name, authText,
+	fmt.Printf("%-8s %-18s %-11s %10s %10s %8v %8.1f MB/s  %s\n", protocol, tlcp.CipherSuiteName(id), authText,
 		hs[0].Round(10*time.Microsecond), hs[1].Round(10*time.Microsecond), resumed,
 		float64(downloadSize)/elapsed.Seconds()/1e6, page)
 	return nil
@@ -248,4 +279,74 @@ func init() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./examples/tlcpdemo   (no arguments)")
 		os.Exit(2)
 	}
+}
+
+// runStdTLS fetches the page and the download with crypto/tls (TLS 1.3,
+// HTTP/2), as a browser would, full and resumed.
+func runStdTLS(base string, roots *x509.CertPool) error {
+	var hs []time.Duration
+	var resumed bool
+	tr := &http.Transport{
+		TLSClientConfig:   &tls.Config{RootCAs: roots, ServerName: "localhost", ClientSessionCache: tls.NewLRUClientSessionCache(1)},
+		ForceAttemptHTTP2: true,
+	}
+	tr.DialTLSContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		t0 := time.Now()
+		d := &tls.Dialer{Config: tr.TLSClientConfig.Clone()}
+		d.Config.NextProtos = []string{"h2", "http/1.1"}
+		c, err := d.DialContext(ctx, network, addr)
+		if err == nil {
+			hs = append(hs, time.Since(t0))
+			resumed = c.(*tls.Conn).ConnectionState().DidResume
+		}
+		return c, err
+	}
+	client := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	defer tr.CloseIdleConnections()
+	page, err := get(client, base+"/")
+	if err != nil {
+		return err
+	}
+	tr.CloseIdleConnections()
+	t0 := time.Now()
+	body, err := get(client, base+"/bulk?n="+strconv.Itoa(downloadSize))
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(t0)
+	if len(body) != downloadSize || len(hs) != 2 {
+		return fmt.Errorf("downloaded %d bytes over %d connections", len(body), len(hs))
+	}
+	fmt.Printf("%-8s %-18s %-11s %10s %10s %8v %8.1f MB/s  %s\n", "TLS", "(crypto/tls)", "no",
+		hs[0].Round(10*time.Microsecond), hs[1].Round(10*time.Microsecond), resumed,
+		float64(downloadSize)/elapsed.Seconds()/1e6, page)
+	return nil
+}
+
+// ecdsaCertificate makes a self-signed ECDSA P-256 certificate for
+// localhost, the ordinary-TLS side of the port, and a pool trusting it.
+func ecdsaCertificate() (tls.Certificate, *x509.CertPool) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "localhost"},
+		DNSNames:              []string{"localhost"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pool
 }

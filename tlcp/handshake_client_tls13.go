@@ -1,0 +1,660 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"errors"
+	"io"
+	"slices"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// The client side of a TLS 1.3 handshake with the RFC 8998 suites
+// (TLS13.md §2). The steps follow RFC 8446 §2's full and PSK flows:
+//
+//	ClientHello              →
+//	                         ← [HelloRetryRequest → ClientHello]
+//	                         ← ServerHello, [ChangeCipherSpec],
+//	                           {EncryptedExtensions}, {CertificateRequest},
+//	                           {Certificate, CertificateVerify}, {Finished}
+//	[ChangeCipherSpec],
+//	{Certificate, CertificateVerify}, {Finished} →
+//	                         ← [NewSessionTicket]   (after the handshake)
+
+// clientHandshakeStateTLS13 is one TLS 1.3 handshake of a client.
+type clientHandshakeStateTLS13 struct {
+	c           *Conn
+	ctx         context.Context
+	hello       *clientHelloMsg
+	ecdhe       *sm2.PrivateKey // for the curveSM2 share in hello, nil if none was sent
+	serverHello *serverHelloMsg
+	suite       *ciphersuite.TLS13Suite
+	transcript  *transcriptHash
+
+	session   *ClientSessionState // the ticket offered, if any
+	pskEarly  *ciphersuite.TLS13EarlySecret
+	usingPSK  bool
+	certReq   *certificateRequestMsgTLS13
+	hsSecret  *ciphersuite.TLS13HandshakeSecret
+	master    *ciphersuite.TLS13MasterSecret
+	clientHS  []byte // client_handshake_traffic_secret
+	serverHS  []byte
+	clientAP  []byte // client_application_traffic_secret_0
+	sentHRRCH bool   // a second ClientHello was sent
+}
+
+// offerTLS13 adds TLS 1.3 to a ClientHello if the Config enables it: the
+// suites, curveSM2 key share, sm2sig_sm3, supported_versions and, with a
+// cached ticket, a PSK. A hello that already offers TLCP suites stays
+// TLCP-shaped (version 0x0101 on record and hello) and lists both
+// versions; one without becomes an ordinary TLS 1.3 ClientHello. It
+// returns nil if TLS 1.3 is not offered.
+func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHandshakeStateTLS13, error) {
+	cfg := c.config
+	if !cfg.versionEnabled(VersionTLS13, true) {
+		return nil, nil
+	}
+	if cfg.ClientHelloNoExtensions {
+		// TLS 1.3 cannot be offered without extensions.
+		if len(hello.cipherSuites) > 0 {
+			return nil, nil
+		}
+		return nil, errors.New("tlcp: TLS 1.3 needs ClientHello extensions, but Config.ClientHelloNoExtensions is set")
+	}
+	hs := &clientHandshakeStateTLS13{c: c, ctx: ctx, hello: hello}
+	c.tls13.offered = true
+	if len(hello.cipherSuites) == 0 {
+		// TLS 1.3 alone: the record and hello versions of RFC 8446 §4.1.2
+		// and §5.1, and 32 random bytes.
+		hello.vers = 0x0303
+		c.tls13.helloRecordVers = 0x0301
+		hello.tls13.supportedVersions = []uint16{VersionTLS13}
+		if _, err := io.ReadFull(cfg.rand(), hello.random); err != nil {
+			return nil, errors.New("tlcp: short read from Rand: " + err.Error())
+		}
+	} else {
+		hello.tls13.supportedVersions = []uint16{VersionTLS13, VersionTLCP}
+	}
+	hello.cipherSuites = append(cfg.tls13CipherSuites(), hello.cipherSuites...)
+	if len(hello.sessionID) == 0 && !cfg.TLS13NoMiddleboxCompat {
+		// Middlebox compatibility mode (RFC 8446 D.4).
+		hello.sessionID = make([]byte, 32)
+		if _, err := io.ReadFull(cfg.rand(), hello.sessionID); err != nil {
+			return nil, errors.New("tlcp: short read from Rand: " + err.Error())
+		}
+	}
+	hello.tls13.supportedGroups = []uint16{groupCurveSM2}
+	hello.tls13.signatureAlgorithms = []uint16{signatureSM2SM3}
+	hello.tls13.keyShareSeen = true
+	if c.tls13.hooks == nil || !c.tls13.hooks.omitKeyShare {
+		priv, ks, err := newKeyShare(cfg.rand())
+		if err != nil {
+			return nil, err
+		}
+		hs.ecdhe = priv
+		hello.tls13.keyShares = []keyShare{ks}
+	}
+	if cfg.ClientSessionCache != nil {
+		hello.tls13.pskModes = []uint8{pskModeDHE}
+		hs.offerTicket()
+	}
+	if c.tls13.hooks != nil && c.tls13.hooks.sendEarlyData != nil {
+		hello.tls13.earlyData = true
+	}
+	if err := hs.updateBinders(nil); err != nil {
+		return nil, err
+	}
+	return hs, nil
+}
+
+// offerTicket adds the cached ticket for this server to the hello if it
+// may still be used.
+func (hs *clientHandshakeStateTLS13) offerTicket() {
+	c, cfg := hs.c, hs.c.config
+	key := clientSessionCacheKey(c)
+	s, ok := cfg.ClientSessionCache.Get(key)
+	if !ok || s == nil || s.vers != VersionTLS13 || s.ticket == nil {
+		return
+	}
+	now := cfg.time()
+	age := now.Sub(s.receivedAt)
+	sign, _, _, err := s.server.certificates()
+	usable := age >= 0 && age < s.ticket.lifetime && err == nil && !certsExpired(now, sign) &&
+		// A ticket from a connection that skipped verification must
+		// not let this Config skip it (the cache may be shared).
+		(cfg.InsecureSkipVerify || s.server.verified()) &&
+		slices.Contains(cfg.tls13CipherSuites(), s.cipherSuite)
+	if !usable {
+		if age >= s.ticket.lifetime {
+			cfg.ClientSessionCache.Put(key, nil)
+		}
+		return
+	}
+	hs.session = s
+	hs.pskEarly = ciphersuite.NewTLS13EarlySecret(s.ticket.psk)
+	ageMillis := uint32(age.Milliseconds())
+	hs.hello.tls13.pskIdentities = []pskIdentity{{label: s.ticket.label, obfuscatedTicketAge: ageMillis + s.ticket.ageAdd}}
+	hs.hello.tls13.pskBinders = nil
+	c.sessionMu.Lock()
+	c.clientSessionKey = key // a fatal alert drops the offered ticket
+	c.sessionMu.Unlock()
+}
+
+// updateBinders computes the PSK binder over the hello without its
+// binders, after prefix (the transcript before a second ClientHello), and
+// re-marshals the hello (RFC 8446 §4.2.11.2).
+func (hs *clientHandshakeStateTLS13) updateBinders(prefix []byte) error {
+	h := hs.hello
+	h.original = nil
+	if hs.session == nil {
+		return nil
+	}
+	h.tls13.pskBinders = [][]byte{make([]byte, finishedLenTLS13)}
+	b, err := h.marshal()
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: %w", err)
+	}
+	t := sm3.New()
+	t.Write(prefix)
+	t.Write(b[:len(b)-h.tls13.bindersSize()])
+	h.tls13.pskBinders[0] = ciphersuite.TLS13FinishedVerifyData(hs.pskEarly.ResumptionBinderKey(), t.Sum(nil))
+	if hs.c.tls13.hooks != nil && hs.c.tls13.hooks.corruptBinder {
+		h.tls13.pskBinders[0][0] ^= 1
+	}
+	h.original = nil
+	_, err = h.marshal()
+	return err
+}
+
+// isTLS13 reports whether a ServerHello (or HelloRetryRequest) selects TLS
+// 1.3.
+func (m *serverHelloMsg) isTLS13() bool { return m.tls13.supportedVersion == VersionTLS13 }
+
+// isHelloRetryRequest reports whether a TLS 1.3 ServerHello is a
+// HelloRetryRequest.
+func (m *serverHelloMsg) isHelloRetryRequest() bool {
+	return bytes.Equal(m.random, helloRetryRequestRandom)
+}
+
+// run completes the handshake after the first ServerHello.
+func (hs *clientHandshakeStateTLS13) run(sh *serverHelloMsg) (err error) {
+	c := hs.c
+	defer c.unbufferOnError(&err)
+	c.vers = VersionTLS13
+	hs.transcript = newTranscript(false)
+	hs.transcript.Write(hs.hello.original)
+	if sh.isHelloRetryRequest() {
+		if err := hs.processHelloRetryRequest(sh); err != nil {
+			return err
+		}
+		msg, err := c.readHandshake(nil)
+		if err != nil {
+			return err
+		}
+		var ok bool
+		if sh, ok = msg.(*serverHelloMsg); !ok {
+			return unexpectedMessageError("ServerHello", msg)
+		}
+		if sh.isHelloRetryRequest() {
+			return errorf(alertUnexpectedMessage, "tlcp: the server sent a second HelloRetryRequest")
+		}
+		if sh.cipherSuite != hs.serverHello.cipherSuite {
+			return errorf(alertIllegalParameter, "tlcp: the server's ServerHello changed the cipher suite of its HelloRetryRequest")
+		}
+	}
+	hs.serverHello = sh
+	if err := hs.processServerHello(); err != nil {
+		return err
+	}
+	hs.transcript.Write(sh.original)
+	if err := hs.establishHandshakeKeys(); err != nil {
+		return err
+	}
+	if err := hs.readServerParameters(); err != nil {
+		return err
+	}
+	if err := hs.readServerCertificate(); err != nil {
+		return err
+	}
+	if err := hs.readServerFinished(); err != nil {
+		return err
+	}
+	if err := hs.sendClientFlight(); err != nil {
+		return err
+	}
+	c.isHandshakeComplete.Store(true)
+	return nil
+}
+
+// checkServerHelloCommon checks what a ServerHello and a
+// HelloRetryRequest share (RFC 8446 §4.1.3, §4.1.4).
+func (hs *clientHandshakeStateTLS13) checkServerHelloCommon(sh *serverHelloMsg) error {
+	if sh.vers != 0x0303 {
+		return errorf(alertIllegalParameter, "tlcp: the server's TLS 1.3 ServerHello has legacy_version 0x%04x, want 0x0303", sh.vers)
+	}
+	if sh.compressionMethod != 0 {
+		return errorf(alertIllegalParameter, "tlcp: the server selected compression method %d", sh.compressionMethod)
+	}
+	if !bytes.Equal(sh.sessionID, hs.hello.sessionID) {
+		return errorf(alertIllegalParameter, "tlcp: the server did not echo the client's legacy_session_id")
+	}
+	if !slices.Contains(hs.c.config.tls13CipherSuites(), sh.cipherSuite) || !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
+		return errorf(alertIllegalParameter, "tlcp: the server selected cipher suite %s, which was not offered for TLS 1.3", ciphersuite.Name(sh.cipherSuite))
+	}
+	if sh.serverNameAck || sh.alpnProtocol != "" {
+		return errorf(alertIllegalParameter, "tlcp: the server sent server_name or ALPN in its TLS 1.3 ServerHello, where they may not appear")
+	}
+	if sh.unknownExtension {
+		return errorf(alertUnsupportedExtension, "tlcp: the server sent an extension in its ServerHello that was not offered")
+	}
+	hs.suite = ciphersuite.LookupTLS13(sh.cipherSuite)
+	return nil
+}
+
+// processHelloRetryRequest answers a HelloRetryRequest with a second
+// ClientHello (RFC 8446 §4.1.4).
+func (hs *clientHandshakeStateTLS13) processHelloRetryRequest(hrr *serverHelloMsg) error {
+	c := hs.c
+	hs.serverHello = hrr
+	if err := hs.checkServerHelloCommon(hrr); err != nil {
+		return err
+	}
+	e := &hrr.tls13
+	if e.serverShare.group != 0 || e.selectedPSK {
+		return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest carries a key share or a PSK")
+	}
+	if e.selectedGroup == 0 && e.cookie == nil {
+		return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for nothing")
+	}
+	h := hs.hello
+	if e.selectedGroup != 0 {
+		if e.selectedGroup != groupCurveSM2 {
+			return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for group %d, which was not offered (only curveSM2, 41)", e.selectedGroup)
+		}
+		if hs.ecdhe != nil {
+			return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for a curveSM2 key share, which the ClientHello had")
+		}
+		priv, ks, err := newKeyShare(c.config.rand())
+		if err != nil {
+			return err
+		}
+		hs.ecdhe = priv
+		h.tls13.keyShares = []keyShare{ks}
+	}
+	h.tls13.cookie = e.cookie
+	h.tls13.earlyData = false // RFC 8446 §4.2.10
+	// The transcript restarts from the hash of the first ClientHello.
+	prefix := append(messageHash(h.original), hrr.original...)
+	hs.transcript = newTranscript(false)
+	hs.transcript.Write(prefix)
+	if hs.session != nil {
+		// The ticket's age moves on; its binder now covers the
+		// HelloRetryRequest too.
+		age := uint32(c.config.time().Sub(hs.session.receivedAt).Milliseconds())
+		h.tls13.pskIdentities[0].obfuscatedTicketAge = age + hs.session.ticket.ageAdd
+	}
+	if err := hs.updateBinders(prefix); err != nil {
+		return err
+	}
+	hs.sentHRRCH = true
+	return c.writeHandshake(h, hs.transcript)
+}
+
+// processServerHello checks the ServerHello and computes the shared
+// secret, with or without the offered PSK.
+func (hs *clientHandshakeStateTLS13) processServerHello() error {
+	c, sh := hs.c, hs.serverHello
+	if err := hs.checkServerHelloCommon(sh); err != nil {
+		return err
+	}
+	e := &sh.tls13
+	if e.cookie != nil || e.selectedGroup != 0 {
+		return errorf(alertIllegalParameter, "tlcp: the server's ServerHello carries HelloRetryRequest extensions")
+	}
+	if e.serverShare.group != groupCurveSM2 || hs.ecdhe == nil {
+		return errorf(alertIllegalParameter, "tlcp: the server's key share is for group %d, not the curveSM2 share that was sent", e.serverShare.group)
+	}
+	shared, err := sharedSecret(hs.ecdhe, e.serverShare.data)
+	if err != nil {
+		return err
+	}
+	early := ciphersuite.NewTLS13EarlySecret(nil)
+	if e.selectedPSK {
+		if hs.session == nil || e.selectedIdentity != 0 {
+			return errorf(alertIllegalParameter, "tlcp: the server selected PSK %d, which was not offered", e.selectedIdentity)
+		}
+		hs.usingPSK = true
+		early = hs.pskEarly
+		c.didResume = true
+		sign, _, list, err := hs.session.server.certificates()
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: the cached session's server certificate no longer parses: %w", err)
+		}
+		c.peerCertificates = list
+		c.peerSignCert, c.peerEncCert = sign, nil
+		c.verifiedChains = hs.session.server.chains
+	}
+	c.cipherSuite = hs.suite.ID
+	hs.hsSecret = early.HandshakeSecret(shared)
+	return nil
+}
+
+// establishHandshakeKeys derives the handshake traffic secrets and
+// switches the read side to the server's; the write side switches when
+// the client's flight starts.
+func (hs *clientHandshakeStateTLS13) establishHandshakeKeys() error {
+	c, cfg := hs.c, hs.c.config
+	th := hs.transcript.Sum()
+	hs.clientHS = hs.hsSecret.ClientHandshakeTrafficSecret(th)
+	hs.serverHS = hs.hsSecret.ServerHandshakeTrafficSecret(th)
+	if err := cfg.writeKeyLogTLS13(keyLogClientHandshake, hs.hello.random, hs.clientHS); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	if err := cfg.writeKeyLogTLS13(keyLogServerHandshake, hs.hello.random, hs.serverHS); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	return c.setReadSecretTLS13(hs.suite, hs.serverHS)
+}
+
+// setReadSecretTLS13 switches the read side to a new traffic secret; no
+// handshake message may straddle the change (RFC 8446 §5.1).
+func (c *Conn) setReadSecretTLS13(suite *ciphersuite.TLS13Suite, secret []byte) error {
+	if c.hand.Len() > 0 {
+		return errorf(alertUnexpectedMessage, "tlcp: a handshake message straddles a TLS 1.3 key change")
+	}
+	return c.in.setTrafficSecret(suite, secret)
+}
+
+// setWriteSecretTLS13 switches the write side to a new traffic secret.
+func (c *Conn) setWriteSecretTLS13(suite *ciphersuite.TLS13Suite, secret []byte) error {
+	c.out.Lock()
+	defer c.out.Unlock()
+	return c.out.setTrafficSecret(suite, secret)
+}
+
+func (hs *clientHandshakeStateTLS13) readServerParameters() error {
+	c := hs.c
+	msg, err := c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	ee, ok := msg.(*encryptedExtensionsMsg)
+	if !ok {
+		return unexpectedMessageError("EncryptedExtensions", msg)
+	}
+	switch {
+	case ee.unexpected != 0:
+		return errorf(alertUnsupportedExtension, "tlcp: the server sent extension %d in EncryptedExtensions, which was not offered", ee.unexpected)
+	case ee.earlyData:
+		return errorf(alertUnsupportedExtension, "tlcp: the server accepted early data, which was not offered")
+	case ee.serverNameAck && hs.hello.serverName == "":
+		return errorf(alertUnsupportedExtension, "tlcp: the server acknowledged a server_name that was not sent")
+	}
+	if ee.alpnProtocol != "" {
+		if !slices.Contains(hs.hello.alpnProtocols, ee.alpnProtocol) {
+			return errorf(alertIllegalParameter, "tlcp: the server selected ALPN protocol %q, which was not offered", ee.alpnProtocol)
+		}
+		c.clientProtocol = ee.alpnProtocol
+	}
+	return nil
+}
+
+// readServerCertificate reads CertificateRequest, Certificate and
+// CertificateVerify of a full handshake.
+func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
+	c, cfg := hs.c, hs.c.config
+	if hs.usingPSK {
+		if cfg.VerifyConnection != nil {
+			if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
+				return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+			}
+		}
+		return nil
+	}
+	msg, err := c.readHandshake(hs.transcript)
+	if err != nil {
+		return err
+	}
+	if req, ok := msg.(*certificateRequestMsgTLS13); ok {
+		if len(req.context) != 0 {
+			return errorf(alertIllegalParameter, "tlcp: the server's CertificateRequest has a certificate_request_context, which only post-handshake requests have")
+		}
+		hs.certReq = req
+		if msg, err = c.readHandshake(hs.transcript); err != nil {
+			return err
+		}
+	}
+	certMsg, ok := msg.(*certificateMsgTLS13)
+	if !ok {
+		return unexpectedMessageError("Certificate", msg)
+	}
+	if len(certMsg.context) != 0 {
+		return errorf(alertIllegalParameter, "tlcp: the server's Certificate has a certificate_request_context")
+	}
+	if len(certMsg.certificates) == 0 {
+		return errorf(alertDecodeError, "tlcp: the server sent no certificate")
+	}
+	if err := c.verifyPeerLeafTLS13(certMsg.certificates, "server", cfg.RootCAs, cfg.ServerName, smx509.ExtKeyUsageServerAuth, !cfg.InsecureSkipVerify); err != nil {
+		return err
+	}
+
+	// CertificateVerify signs the transcript up to the Certificate.
+	signed := certificateVerifyContext(true, hs.transcript.Sum())
+	if msg, err = c.readHandshake(hs.transcript); err != nil {
+		return err
+	}
+	cv, ok := msg.(*certificateVerifyMsgTLS13)
+	if !ok {
+		return unexpectedMessageError("CertificateVerify", msg)
+	}
+	if cv.scheme != signatureSM2SM3 {
+		return errorf(alertIllegalParameter, "tlcp: the server signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was offered", cv.scheme)
+	}
+	if !cfg.verifyTLS13(c.peerSignCert, signed, cv.signature) {
+		return errorf(alertDecryptError, "tlcp: the server's CertificateVerify signature is invalid (checked with the SM2 ID %q)", TLS13SM2ID)
+	}
+	if cfg.VerifyConnection != nil {
+		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
+	return nil
+}
+
+// readServerFinished checks the server's Finished and moves the read side
+// to the application traffic secret.
+func (hs *clientHandshakeStateTLS13) readServerFinished() error {
+	c, cfg := hs.c, hs.c.config
+	want := ciphersuite.TLS13FinishedVerifyData(hs.serverHS, hs.transcript.Sum())
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return err
+	}
+	fin, ok := msg.(*finishedMsgTLS13)
+	if !ok {
+		return unexpectedMessageError("Finished", msg)
+	}
+	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
+		return errorf(alertDecryptError, "tlcp: the server's Finished is incorrect (wrong keys, or a tampered handshake)")
+	}
+	hs.transcript.Write(fin.original)
+
+	hs.master = hs.hsSecret.MasterSecret()
+	th := hs.transcript.Sum()
+	serverAP := hs.master.ServerApplicationTrafficSecret(th)
+	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
+	if err := cfg.logApplicationSecrets(hs.hello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
+		return err
+	}
+	return c.setReadSecretTLS13(hs.suite, serverAP)
+}
+
+// sendClientFlight sends [ChangeCipherSpec], the client's Certificate and
+// CertificateVerify if asked, and Finished, in one write, then moves to
+// the application traffic secret.
+func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
+	c, cfg := hs.c, hs.c.config
+	c.tls13.buffering = true
+	if len(hs.hello.sessionID) > 0 && !cfg.TLS13NoMiddleboxCompat {
+		if err := c.writeChangeCipherSpecTLS13(); err != nil {
+			return err
+		}
+	}
+	if err := c.setWriteSecretTLS13(hs.suite, hs.clientHS); err != nil {
+		return err
+	}
+	if hs.certReq != nil {
+		if err := hs.sendClientCertificate(); err != nil {
+			return err
+		}
+	}
+	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
+	if c.tls13.hooks != nil && c.tls13.hooks.corruptFinished {
+		verifyData[0] ^= 1
+	}
+	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
+		return err
+	}
+	if err := c.flush(); err != nil {
+		return err
+	}
+	if err := c.setWriteSecretTLS13(hs.suite, hs.clientAP); err != nil {
+		return err
+	}
+
+	c.tls13.suite = hs.suite
+	if cfg.ClientSessionCache != nil {
+		c.tls13.resumptionSecret = hs.master.ResumptionMasterSecret(hs.transcript.Sum())
+		// The template of the sessions that NewSessionTicket messages
+		// will carry.
+		server := newSessionPeer(c.peerSignCert, nil, c.verifiedChains)
+		if hs.usingPSK {
+			server = hs.session.server
+		}
+		c.tls13.session = &ClientSessionState{cipherSuite: hs.suite.ID, server: server, vers: VersionTLS13, ticket: &clientTicket{}}
+		c.tls13.cacheKey = clientSessionCacheKey(c)
+		c.sessionMu.Lock()
+		c.clientSessionKey = c.tls13.cacheKey
+		c.sessionMu.Unlock()
+	}
+	return nil
+}
+
+// sendClientCertificate answers the server's CertificateRequest: the
+// Sign half of the chosen pair, or an empty list if there is none or the
+// server does not take sm2sig_sm3.
+func (hs *clientHandshakeStateTLS13) sendClientCertificate() error {
+	c, cfg := hs.c, hs.c.config
+	req := hs.certReq
+	var pair *CertificatePair
+	if slices.Contains(req.signatureAlgorithms, signatureSM2SM3) {
+		info := &CertificateRequestInfo{
+			AcceptableCAs: req.certificateAuthorities,
+			CipherSuite:   hs.suite.ID,
+			Version:       VersionTLS13,
+			ctx:           hs.ctx,
+		}
+		if cfg.GetClientCertificate != nil {
+			p, err := cfg.GetClientCertificate(info)
+			if err != nil {
+				return errorf(alertInternalError, "tlcp: GetClientCertificate: %w", err)
+			}
+			pair = p
+		} else {
+			pair = chooseClientPair(cfg.Certificates, info)
+		}
+	}
+	if pair != nil && len(pair.Sign.Certificate) == 0 {
+		pair = nil
+	}
+	if pair != nil {
+		if _, _, err := checkPair(pair, false); err != nil {
+			return errorf(alertInternalError, "%w", err)
+		}
+	}
+	certMsg := &certificateMsgTLS13{context: req.context}
+	if pair != nil {
+		certMsg.certificates = tls13Chain(&pair.Sign)
+	}
+	if err := c.writeHandshake(certMsg, hs.transcript); err != nil {
+		return err
+	}
+	if pair == nil {
+		return nil
+	}
+	signed := certificateVerifyContext(false, hs.transcript.Sum())
+	sig, err := signTLS13(cfg.rand(), pair.Sign.PrivateKey, signed, cfg.tls13SignID())
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
+	}
+	scheme := signatureSM2SM3
+	if hooks := c.tls13.hooks; hooks != nil {
+		if hooks.corruptCertVerify {
+			sig[len(sig)-1] ^= 1
+		}
+		if hooks.certVerifyScheme != 0 {
+			scheme = hooks.certVerifyScheme
+		}
+	}
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
+}
+
+// checkTLCPServerHello runs the checks a TLCP ServerHello needs because the
+// client offered TLS 1.3 too: no TLS 1.3 extensions, and no downgrade
+// sentinel (TLS13.md §5).
+func (c *Conn) checkTLCPServerHello(sh *serverHelloMsg) error {
+	e := &sh.tls13
+	if e.supportedVersion != 0 || e.serverShare.group != 0 || e.selectedGroup != 0 || e.selectedPSK || e.cookie != nil {
+		return errorf(alertIllegalParameter, "tlcp: the server's TLCP ServerHello carries TLS 1.3 extensions")
+	}
+	if c.tls13.offered && len(sh.random) == 32 {
+		if tail := sh.random[24:]; bytes.Equal(tail, downgradeSentinelTLCP) || bytes.Equal(tail, downgradeSentinelTLS12) {
+			return errorf(alertIllegalParameter, "tlcp: the server answered in TLCP with a downgrade sentinel: it speaks TLS 1.3, which was offered, so the ClientHello was tampered with")
+		}
+	}
+	return nil
+}
+
+// sendEarlyDataForTest plays a client that sends 0-RTT data after its
+// ClientHello, which this package never does: tests check that servers
+// refuse and skip it.
+func (hs *clientHandshakeStateTLS13) sendEarlyDataForTest() error {
+	c := hs.c
+	data := c.tls13.hooks.sendEarlyData
+	if data == nil {
+		return nil
+	}
+	secret := make([]byte, 32)
+	if hs.pskEarly != nil {
+		t := sm3.Sum(hs.hello.original)
+		secret = hs.pskEarly.ClientEarlyTrafficSecret(t[:])
+	} else {
+		rand.Read(secret)
+	}
+	c.out.Lock()
+	defer c.out.Unlock()
+	prev := c.vers
+	c.vers = VersionTLS13
+	defer func() { c.vers = prev }()
+	if err := c.out.setTrafficSecret(hs.suite0(), secret); err != nil {
+		return err
+	}
+	_, err := c.writeRecordLocked(recordTypeApplicationData, data)
+	c.out.rp13, c.out.suite13, c.out.secret13 = nil, nil, nil
+	return err
+}
+
+// suite0 is the first TLS 1.3 suite offered.
+func (hs *clientHandshakeStateTLS13) suite0() *ciphersuite.TLS13Suite {
+	return ciphersuite.LookupTLS13(hs.c.config.tls13CipherSuites()[0])
+}

@@ -1,0 +1,827 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"slices"
+
+	"golang.org/x/crypto/cryptobyte"
+)
+
+// TLS 1.3 messages and hello extensions (RFC 8446 §4), with the code points
+// of RFC 8998 (TLS13.md §2).
+
+// Handshake message types that only TLS 1.3 has.
+const (
+	typeNewSessionTicket    uint8 = 4
+	typeEndOfEarlyData      uint8 = 5
+	typeEncryptedExtensions uint8 = 8
+	typeKeyUpdate           uint8 = 24
+	typeMessageHash         uint8 = 254
+)
+
+// Extensions of TLS 1.3 hellos (RFC 8446 §4.2).
+const (
+	extensionSupportedGroups         uint16 = 10
+	extensionSignatureAlgorithms     uint16 = 13
+	extensionPreSharedKey            uint16 = 41
+	extensionEarlyData               uint16 = 42
+	extensionSupportedVersions       uint16 = 43
+	extensionCookie                  uint16 = 44
+	extensionPSKModes                uint16 = 45
+	extensionCertificateAuthorities  uint16 = 47
+	extensionSignatureAlgorithmsCert uint16 = 50
+	extensionKeyShare                uint16 = 51
+)
+
+// Code points of RFC 8998: the key share group (the same value as
+// curveSM2 in TLCP's ECDHE parameters) and the signature scheme.
+const (
+	groupCurveSM2    uint16 = 41
+	signatureSM2SM3  uint16 = 0x0708
+	pskModeDHE       uint8  = 1 // psk_dhe_ke, the only PSK mode this package uses
+	sm2PointLen             = 65
+	finishedLenTLS13        = 32 // SM3
+)
+
+// keyShare is one KeyShareEntry.
+type keyShare struct {
+	group uint16
+	data  []byte
+}
+
+// pskIdentity is one PskIdentity of the pre_shared_key extension.
+type pskIdentity struct {
+	label               []byte
+	obfuscatedTicketAge uint32
+}
+
+// clientHelloTLS13 holds what a ClientHello says about TLS 1.3. It is
+// part of clientHelloMsg, whose parser hands it the extensions it does not
+// know itself.
+type clientHelloTLS13 struct {
+	supportedVersions       []uint16
+	supportedGroups         []uint16
+	signatureAlgorithms     []uint16
+	signatureAlgorithmsCert []uint16
+	keyShares               []keyShare
+	keyShareSeen            bool
+	pskModes                []uint8
+	pskIdentities           []pskIdentity
+	pskBinders              [][]byte
+	earlyData               bool
+	cookie                  []byte
+	// bindersLen is the length of the binders list with its 2-byte
+	// length, the tail of the message that PSK binders do not cover.
+	bindersLen int
+}
+
+// offersTLS13 reports whether the hello lists TLS 1.3 in supported_versions.
+func (e *clientHelloTLS13) offersTLS13() bool {
+	return slices.Contains(e.supportedVersions, VersionTLS13)
+}
+
+// marshal adds the TLS 1.3 extensions to a ClientHello's block, the
+// pre_shared_key extension last as RFC 8446 §4.2.11 requires. Binders the
+// caller has not computed yet are sent as zeros of the right length.
+func (e *clientHelloTLS13) marshal(b *cryptobyte.Builder) {
+	if len(e.supportedVersions) > 0 {
+		b.AddUint16(extensionSupportedVersions)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) {
+				for _, v := range e.supportedVersions {
+					b.AddUint16(v)
+				}
+			})
+		})
+	}
+	addUint16List := func(ext uint16, list []uint16) {
+		if len(list) == 0 {
+			return
+		}
+		b.AddUint16(ext)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				for _, v := range list {
+					b.AddUint16(v)
+				}
+			})
+		})
+	}
+	addUint16List(extensionSupportedGroups, e.supportedGroups)
+	addUint16List(extensionSignatureAlgorithms, e.signatureAlgorithms)
+	addUint16List(extensionSignatureAlgorithmsCert, e.signatureAlgorithmsCert)
+	if e.keyShareSeen || len(e.keyShares) > 0 {
+		b.AddUint16(extensionKeyShare)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				for _, ks := range e.keyShares {
+					b.AddUint16(ks.group)
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ks.data) })
+				}
+			})
+		})
+	}
+	if len(e.pskModes) > 0 {
+		b.AddUint16(extensionPSKModes)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(e.pskModes) })
+		})
+	}
+	if e.cookie != nil {
+		b.AddUint16(extensionCookie)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(e.cookie) })
+		})
+	}
+	if e.earlyData {
+		b.AddUint16(extensionEarlyData)
+		b.AddUint16(0)
+	}
+	if len(e.pskIdentities) > 0 {
+		b.AddUint16(extensionPreSharedKey)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				for _, id := range e.pskIdentities {
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(id.label) })
+					b.AddUint32(id.obfuscatedTicketAge)
+				}
+			})
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				for i := range e.pskIdentities {
+					binder := make([]byte, finishedLenTLS13)
+					if i < len(e.pskBinders) {
+						binder = e.pskBinders[i]
+					}
+					b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(binder) })
+				}
+			})
+		})
+	}
+}
+
+// bindersSize is the length of the binders list marshal writes, with its
+// 2-byte length.
+func (e *clientHelloTLS13) bindersSize() int {
+	if len(e.pskIdentities) == 0 {
+		return 0
+	}
+	n := 2
+	for i := range e.pskIdentities {
+		l := finishedLenTLS13
+		if i < len(e.pskBinders) {
+			l = len(e.pskBinders[i])
+		}
+		n += 1 + l
+	}
+	return n
+}
+
+// parse reads one extension of a ClientHello. It reports false if the
+// extension is one of RFC 8446's and is malformed; extensions it does not
+// know are ignored, as TLS requires.
+func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
+	switch typ {
+	case extensionSupportedVersions:
+		var list cryptobyte.String
+		if !ext.ReadUint8LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
+			return false
+		}
+		e.supportedVersions = readUint16s(list)
+	case extensionSupportedGroups, extensionSignatureAlgorithms, extensionSignatureAlgorithmsCert:
+		var list cryptobyte.String
+		if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
+			return false
+		}
+		switch typ {
+		case extensionSupportedGroups:
+			e.supportedGroups = readUint16s(list)
+		case extensionSignatureAlgorithms:
+			e.signatureAlgorithms = readUint16s(list)
+		default:
+			e.signatureAlgorithmsCert = readUint16s(list)
+		}
+	case extensionKeyShare:
+		var list cryptobyte.String
+		if !ext.ReadUint16LengthPrefixed(&list) || !ext.Empty() {
+			return false
+		}
+		e.keyShareSeen = true
+		for !list.Empty() {
+			var ks keyShare
+			if !list.ReadUint16(&ks.group) || !readUint16LengthPrefixed(&list, &ks.data) || len(ks.data) == 0 {
+				return false
+			}
+			for _, prev := range e.keyShares {
+				if prev.group == ks.group {
+					return false // RFC 8446 §4.2.8: at most one share per group
+				}
+			}
+			e.keyShares = append(e.keyShares, ks)
+		}
+	case extensionPSKModes:
+		if !readUint8LengthPrefixed(&ext, &e.pskModes) || len(e.pskModes) == 0 || !ext.Empty() {
+			return false
+		}
+	case extensionCookie:
+		if !readUint16LengthPrefixed(&ext, &e.cookie) || len(e.cookie) == 0 || !ext.Empty() {
+			return false
+		}
+	case extensionEarlyData:
+		if !ext.Empty() {
+			return false
+		}
+		e.earlyData = true
+	case extensionPreSharedKey:
+		var ids, binders cryptobyte.String
+		if !ext.ReadUint16LengthPrefixed(&ids) || ids.Empty() {
+			return false
+		}
+		e.bindersLen = len(ext)
+		if !ext.ReadUint16LengthPrefixed(&binders) || binders.Empty() || !ext.Empty() {
+			return false
+		}
+		for !ids.Empty() {
+			var id pskIdentity
+			if !readUint16LengthPrefixed(&ids, &id.label) || len(id.label) == 0 || !ids.ReadUint32(&id.obfuscatedTicketAge) {
+				return false
+			}
+			e.pskIdentities = append(e.pskIdentities, id)
+		}
+		for !binders.Empty() {
+			var b []byte
+			if !readUint8LengthPrefixed(&binders, &b) || len(b) < 32 {
+				return false
+			}
+			e.pskBinders = append(e.pskBinders, b)
+		}
+		if len(e.pskBinders) != len(e.pskIdentities) {
+			return false
+		}
+	}
+	return true
+}
+
+// serverHelloTLS13 holds the TLS 1.3 extensions of a ServerHello or
+// HelloRetryRequest.
+type serverHelloTLS13 struct {
+	supportedVersion uint16
+	serverShare      keyShare // ServerHello
+	selectedGroup    uint16   // HelloRetryRequest
+	selectedIdentity uint16
+	selectedPSK      bool
+	cookie           []byte
+}
+
+func (e *serverHelloTLS13) marshal(b *cryptobyte.Builder) {
+	if e.supportedVersion != 0 {
+		b.AddUint16(extensionSupportedVersions)
+		b.AddUint16(2)
+		b.AddUint16(e.supportedVersion)
+	}
+	if e.serverShare.group != 0 {
+		b.AddUint16(extensionKeyShare)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16(e.serverShare.group)
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(e.serverShare.data) })
+		})
+	}
+	if e.selectedGroup != 0 {
+		b.AddUint16(extensionKeyShare)
+		b.AddUint16(2)
+		b.AddUint16(e.selectedGroup)
+	}
+	if e.selectedPSK {
+		b.AddUint16(extensionPreSharedKey)
+		b.AddUint16(2)
+		b.AddUint16(e.selectedIdentity)
+	}
+	if e.cookie != nil {
+		b.AddUint16(extensionCookie)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(e.cookie) })
+		})
+	}
+}
+
+// parse reads one ServerHello extension and reports whether it was known
+// and whether it was well formed. A key_share holds a KeyShareEntry in a
+// ServerHello and a bare group in a HelloRetryRequest; its length tells
+// them apart.
+func (e *serverHelloTLS13) parse(typ uint16, ext cryptobyte.String) (known, ok bool) {
+	switch typ {
+	case extensionSupportedVersions:
+		return true, ext.ReadUint16(&e.supportedVersion) && ext.Empty()
+	case extensionKeyShare:
+		if len(ext) == 2 {
+			return true, ext.ReadUint16(&e.selectedGroup) && e.selectedGroup != 0
+		}
+		return true, ext.ReadUint16(&e.serverShare.group) && e.serverShare.group != 0 &&
+			readUint16LengthPrefixed(&ext, &e.serverShare.data) && len(e.serverShare.data) > 0 && ext.Empty()
+	case extensionPreSharedKey:
+		e.selectedPSK = true
+		return true, ext.ReadUint16(&e.selectedIdentity) && ext.Empty()
+	case extensionCookie:
+		return true, readUint16LengthPrefixed(&ext, &e.cookie) && len(e.cookie) > 0 && ext.Empty()
+	}
+	return false, true
+}
+
+func readUint16s(s cryptobyte.String) []uint16 {
+	out := make([]uint16, 0, len(s)/2)
+	for !s.Empty() {
+		var v uint16
+		s.ReadUint16(&v)
+		out = append(out, v)
+	}
+	return out
+}
+
+func readUint16LengthPrefixed(s *cryptobyte.String, out *[]byte) bool {
+	var v cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&v) {
+		return false
+	}
+	*out = []byte(v)
+	return true
+}
+
+// helloRetryRequestRandom is the ServerHello.random that marks a
+// HelloRetryRequest: SHA-256("HelloRetryRequest") (RFC 8446 §4.1.3).
+var helloRetryRequestRandom = []byte{
+	0xCF, 0x21, 0xAD, 0x74, 0xE5, 0x9A, 0x61, 0x11,
+	0xBE, 0x1D, 0x8C, 0x02, 0x1E, 0x65, 0xB8, 0x91,
+	0xC2, 0xA2, 0x11, 0x16, 0x7A, 0xBB, 0x8C, 0x5E,
+	0x07, 0x9E, 0x09, 0xE2, 0xC8, 0xA8, 0x33, 0x9C,
+}
+
+// encryptedExtensionsMsg is EncryptedExtensions (RFC 8446 §4.3.1). Only
+// what this package can negotiate is kept; unexpected records the first
+// extension type a client did not offer.
+type encryptedExtensionsMsg struct {
+	original      []byte
+	alpnProtocol  string
+	serverNameAck bool
+	earlyData     bool
+	// unexpected is an extension that may not appear here at all, or
+	// that this package never offers; 0 if none.
+	unexpected uint16
+}
+
+func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeEncryptedExtensions, func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			if m.serverNameAck {
+				b.AddUint16(extensionServerName)
+				b.AddUint16(0)
+			}
+			if m.alpnProtocol != "" {
+				b.AddUint16(extensionALPN)
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+						b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(m.alpnProtocol)) })
+					})
+				})
+			}
+			if m.earlyData {
+				b.AddUint16(extensionEarlyData)
+				b.AddUint16(0)
+			}
+			if m.unexpected != 0 { // only tests send one
+				b.AddUint16(m.unexpected)
+				b.AddUint16(0)
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *encryptedExtensionsMsg) unmarshal(data []byte) bool {
+	*m = encryptedExtensionsMsg{original: data}
+	s, ok := readBody(data, typeEncryptedExtensions)
+	if !ok {
+		return false
+	}
+	var exts cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
+		return false
+	}
+	seen := make(map[uint16]bool)
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+			return false
+		}
+		seen[typ] = true
+		switch typ {
+		case extensionServerName:
+			if !ext.Empty() {
+				return false
+			}
+			m.serverNameAck = true
+		case extensionALPN:
+			var list, p cryptobyte.String
+			if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
+				p.Empty() || !list.Empty() || !ext.Empty() {
+				return false
+			}
+			m.alpnProtocol = string(p)
+		case extensionEarlyData:
+			if !ext.Empty() {
+				return false
+			}
+			m.earlyData = true
+		case extensionSupportedGroups:
+			// The server's preferences, which a client may note for
+			// later connections (RFC 8446 §4.2.7); the only group here
+			// is curveSM2.
+		default:
+			if m.unexpected == 0 {
+				m.unexpected = typ
+			}
+		}
+	}
+	return true
+}
+
+// certificateRequestMsgTLS13 is the TLS 1.3 CertificateRequest (RFC 8446
+// §4.3.2).
+type certificateRequestMsgTLS13 struct {
+	original                []byte
+	context                 []byte
+	signatureAlgorithms     []uint16
+	signatureAlgorithmsCert []uint16
+	certificateAuthorities  [][]byte
+}
+
+func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint16(extensionSignatureAlgorithms)
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+					for _, s := range m.signatureAlgorithms {
+						b.AddUint16(s)
+					}
+				})
+			})
+			if len(m.certificateAuthorities) > 0 {
+				b.AddUint16(extensionCertificateAuthorities)
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+						for _, ca := range m.certificateAuthorities {
+							b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
+						}
+					})
+				})
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
+	*m = certificateRequestMsgTLS13{original: data}
+	s, ok := readBody(data, typeCertificateRequest)
+	if !ok {
+		return false
+	}
+	var exts cryptobyte.String
+	if !readUint8LengthPrefixed(&s, &m.context) || !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
+		return false
+	}
+	seen := make(map[uint16]bool)
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+			return false
+		}
+		seen[typ] = true
+		switch typ {
+		case extensionSignatureAlgorithms, extensionSignatureAlgorithmsCert:
+			var list cryptobyte.String
+			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
+				return false
+			}
+			if typ == extensionSignatureAlgorithms {
+				m.signatureAlgorithms = readUint16s(list)
+			} else {
+				m.signatureAlgorithmsCert = readUint16s(list)
+			}
+		case extensionCertificateAuthorities:
+			var list cryptobyte.String
+			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
+				return false
+			}
+			for !list.Empty() {
+				var ca []byte
+				if !readUint16LengthPrefixed(&list, &ca) || len(ca) == 0 {
+					return false
+				}
+				m.certificateAuthorities = append(m.certificateAuthorities, ca)
+			}
+		}
+	}
+	// signature_algorithms is mandatory here (RFC 8446 §4.3.2).
+	return m.signatureAlgorithms != nil
+}
+
+// certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2). The
+// extensions of each entry (OCSP, SCT) are parsed past: this package
+// requests neither.
+type certificateMsgTLS13 struct {
+	original     []byte
+	context      []byte
+	certificates [][]byte
+}
+
+func (m *certificateMsgTLS13) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeCertificate, func(b *cryptobyte.Builder) {
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
+		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
+			for _, c := range m.certificates {
+				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
+				b.AddUint16(0) // no extensions
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
+	*m = certificateMsgTLS13{original: data}
+	s, ok := readBody(data, typeCertificate)
+	if !ok {
+		return false
+	}
+	var list cryptobyte.String
+	if !readUint8LengthPrefixed(&s, &m.context) || !s.ReadUint24LengthPrefixed(&list) || !s.Empty() {
+		return false
+	}
+	for !list.Empty() {
+		var cert, exts cryptobyte.String
+		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() || !list.ReadUint16LengthPrefixed(&exts) {
+			return false
+		}
+		for !exts.Empty() {
+			var typ uint16
+			var ext cryptobyte.String
+			if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) {
+				return false
+			}
+		}
+		m.certificates = append(m.certificates, cert)
+	}
+	return true
+}
+
+// certificateVerifyMsgTLS13 is the TLS 1.3 CertificateVerify (RFC 8446
+// §4.4.3): the scheme, then the signature.
+type certificateVerifyMsgTLS13 struct {
+	original  []byte
+	scheme    uint16
+	signature []byte
+}
+
+func (m *certificateVerifyMsgTLS13) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeCertificateVerify, func(b *cryptobyte.Builder) {
+		b.AddUint16(m.scheme)
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *certificateVerifyMsgTLS13) unmarshal(data []byte) bool {
+	*m = certificateVerifyMsgTLS13{original: data}
+	s, ok := readBody(data, typeCertificateVerify)
+	return ok && s.ReadUint16(&m.scheme) && readUint16LengthPrefixed(&s, &m.signature) &&
+		len(m.signature) > 0 && s.Empty()
+}
+
+// finishedMsgTLS13 is the TLS 1.3 Finished: HMAC-SM3 output, 32 bytes.
+type finishedMsgTLS13 struct {
+	original   []byte
+	verifyData []byte
+}
+
+func (m *finishedMsgTLS13) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeFinished, func(b *cryptobyte.Builder) { b.AddBytes(m.verifyData) })
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *finishedMsgTLS13) unmarshal(data []byte) bool {
+	*m = finishedMsgTLS13{original: data}
+	s, ok := readBody(data, typeFinished)
+	if !ok || len(s) != finishedLenTLS13 {
+		return false
+	}
+	m.verifyData = s
+	return true
+}
+
+// newSessionTicketMsg is NewSessionTicket (RFC 8446 §4.6.1).
+type newSessionTicketMsg struct {
+	original     []byte
+	lifetime     uint32
+	ageAdd       uint32
+	nonce        []byte
+	ticket       []byte
+	maxEarlyData uint32 // from an early_data extension; this package never sends one
+}
+
+func (m *newSessionTicketMsg) marshal() ([]byte, error) {
+	if m.original != nil {
+		return m.original, nil
+	}
+	out, err := marshalMessage(typeNewSessionTicket, func(b *cryptobyte.Builder) {
+		b.AddUint32(m.lifetime)
+		b.AddUint32(m.ageAdd)
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.nonce) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.ticket) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			if m.maxEarlyData > 0 {
+				b.AddUint16(extensionEarlyData)
+				b.AddUint16(4)
+				b.AddUint32(m.maxEarlyData)
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	m.original = out
+	return out, nil
+}
+
+func (m *newSessionTicketMsg) unmarshal(data []byte) bool {
+	*m = newSessionTicketMsg{original: data}
+	s, ok := readBody(data, typeNewSessionTicket)
+	var exts cryptobyte.String
+	if !ok || !s.ReadUint32(&m.lifetime) || !s.ReadUint32(&m.ageAdd) ||
+		!readUint8LengthPrefixed(&s, &m.nonce) || !readUint16LengthPrefixed(&s, &m.ticket) || len(m.ticket) == 0 ||
+		!s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
+		return false
+	}
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) {
+			return false
+		}
+		if typ == extensionEarlyData && (!ext.ReadUint32(&m.maxEarlyData) || !ext.Empty()) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyUpdateMsg is KeyUpdate (RFC 8446 §4.6.3).
+type keyUpdateMsg struct {
+	updateRequested bool
+}
+
+func (m *keyUpdateMsg) marshal() ([]byte, error) {
+	b := []byte{typeKeyUpdate, 0, 0, 1, 0}
+	if m.updateRequested {
+		b[4] = 1
+	}
+	return b, nil
+}
+
+func (m *keyUpdateMsg) unmarshal(data []byte) bool {
+	s, ok := readBody(data, typeKeyUpdate)
+	var v uint8
+	if !ok || !s.ReadUint8(&v) || !s.Empty() || v > 1 {
+		return false
+	}
+	m.updateRequested = v == 1
+	return true
+}
+
+// endOfEarlyDataMsg is EndOfEarlyData, which this package never expects:
+// it refuses 0-RTT.
+type endOfEarlyDataMsg struct{}
+
+func (m *endOfEarlyDataMsg) marshal() ([]byte, error) {
+	return []byte{typeEndOfEarlyData, 0, 0, 0}, nil
+}
+
+func (m *endOfEarlyDataMsg) unmarshal(data []byte) bool {
+	s, ok := readBody(data, typeEndOfEarlyData)
+	return ok && s.Empty()
+}
+
+// newHandshakeMessageTLS13 returns an empty message of a TLS 1.3 type, or
+// nil for a type that TLS 1.3 does not have.
+func newHandshakeMessageTLS13(typ uint8) handshakeMessage {
+	switch typ {
+	case typeClientHello:
+		return new(clientHelloMsg)
+	case typeServerHello:
+		return new(serverHelloMsg)
+	case typeNewSessionTicket:
+		return new(newSessionTicketMsg)
+	case typeEndOfEarlyData:
+		return new(endOfEarlyDataMsg)
+	case typeEncryptedExtensions:
+		return new(encryptedExtensionsMsg)
+	case typeCertificate:
+		return new(certificateMsgTLS13)
+	case typeCertificateRequest:
+		return new(certificateRequestMsgTLS13)
+	case typeCertificateVerify:
+		return new(certificateVerifyMsgTLS13)
+	case typeFinished:
+		return new(finishedMsgTLS13)
+	case typeKeyUpdate:
+		return new(keyUpdateMsg)
+	}
+	return nil
+}
+
+// parseHandshakeMessageTLS13 unmarshals one complete TLS 1.3 message.
+func parseHandshakeMessageTLS13(data []byte) (handshakeMessage, bool) {
+	if len(data) < 4 {
+		return nil, false
+	}
+	m := newHandshakeMessageTLS13(data[0])
+	if m == nil || !m.unmarshal(slices.Clip(data)) {
+		return nil, false
+	}
+	return m, true
+}
+
+// parseHandshake parses a message by the rules of the negotiated
+// protocol: TLCP's until TLS 1.3 is chosen.
+func (c *Conn) parseHandshake(data []byte) (handshakeMessage, bool) {
+	if c.vers == VersionTLS13 {
+		return parseHandshakeMessageTLS13(data)
+	}
+	return parseHandshakeMessage(data)
+}
+
+// knownMessageType reports whether typ is a message type of the
+// negotiated protocol, to tell an unknown message from a malformed one.
+func (c *Conn) knownMessageType(typ uint8) bool {
+	if c.vers == VersionTLS13 {
+		return newHandshakeMessageTLS13(typ) != nil
+	}
+	return newHandshakeMessage(typ) != nil
+}
+
+// messageNameTLS13 names the message types only TLS 1.3 has.
+func messageNameTLS13(t uint8) string {
+	switch t {
+	case typeNewSessionTicket:
+		return "NewSessionTicket"
+	case typeEndOfEarlyData:
+		return "EndOfEarlyData"
+	case typeEncryptedExtensions:
+		return "EncryptedExtensions"
+	case typeKeyUpdate:
+		return "KeyUpdate"
+	case typeMessageHash:
+		return "message_hash"
+	}
+	return ""
+}

@@ -1,0 +1,581 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"context"
+	"crypto/subtle"
+	"io"
+	"slices"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm3"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// The server side of a TLS 1.3 handshake with the RFC 8998 suites
+// (TLS13.md §2). The server answers in one flight, ServerHello,
+// [ChangeCipherSpec], EncryptedExtensions, [CertificateRequest],
+// Certificate, CertificateVerify and Finished, in one write. Its
+// NewSessionTicket goes out with the first application data it writes
+// (TLS13.md §6).
+
+// serverHandshakeStateTLS13 is one TLS 1.3 handshake of a server.
+type serverHandshakeStateTLS13 struct {
+	c           *Conn
+	ctx         context.Context
+	clientHello *clientHelloMsg
+	hello       *serverHelloMsg
+	suite       *ciphersuite.TLS13Suite
+	pair        *CertificatePair
+	transcript  *transcriptHash
+	// hrrPrefix is message_hash(ClientHello1) ‖ HelloRetryRequest after
+	// a retry: the start of the transcript that binders cover.
+	hrrPrefix []byte
+
+	clientShare []byte
+	usingPSK    bool
+	early       *ciphersuite.TLS13EarlySecret
+	hsSecret    *ciphersuite.TLS13HandshakeSecret
+	master      *ciphersuite.TLS13MasterSecret
+	clientHS    []byte
+	serverHS    []byte
+	clientAP    []byte
+
+	requestClientCert bool
+	// info describes the ClientHello; orig is the Config that
+	// GetConfigForClient replaced, whose session cache keys seal the
+	// tickets unless the new Config sets its own.
+	info *ClientHelloInfo
+	orig *Config
+}
+
+// maxPSKIdentities bounds the tickets of one ClientHello that are tried.
+const maxPSKIdentities = 5
+
+// chooseServerVersion decides which protocol answers a ClientHello: TLS 1.3
+// if both sides may speak it, else TLCP if both may (TLS13.md §1).
+func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
+	cfg := c.config
+	tls13OK, tlcpOK := cfg.versionEnabled(VersionTLS13, false), cfg.versionEnabled(VersionTLCP, false)
+	offers13 := ch.tls13.offersTLS13()
+	offersTLCP := ch.vers == VersionTLCP || slices.Contains(ch.tls13.supportedVersions, VersionTLCP)
+	switch {
+	case offers13 && tls13OK:
+		return true, nil
+	case offersTLCP && tlcpOK:
+		return false, nil
+	case offers13 && !offersTLCP:
+		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLS 1.3, which this server does not speak (MinVersion/MaxVersion, or no TLS 1.3 suite in CipherSuites)")
+	case offersTLCP:
+		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLCP, which this server does not speak (MinVersion/MaxVersion, or no TLCP suite in CipherSuites)")
+	}
+	return false, errorf(alertProtocolVersion, "tlcp: the client offered %s (0x%04x) without TLS 1.3; this server speaks TLCP and TLS 1.3 with the ShangMi suites only",
+		versionName(ch.vers), ch.vers)
+}
+
+// supportedVersionsOf lists the versions a ClientHello offers, for
+// ClientHelloInfo.
+func supportedVersionsOf(ch *clientHelloMsg) []uint16 {
+	if len(ch.tls13.supportedVersions) > 0 {
+		return ch.tls13.supportedVersions
+	}
+	return []uint16{ch.vers}
+}
+
+// markDowngrade ends a TLCP ServerHello's random with the downgrade
+// sentinel if this server could have spoken TLS 1.3 (TLS13.md §5).
+func (c *Conn) markDowngrade(random []byte) {
+	if c.config.versionEnabled(VersionTLS13, false) && len(random) == 32 {
+		copy(random[24:], downgradeSentinelTLCP)
+	}
+}
+
+func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg, info *ClientHelloInfo, orig *Config) (err error) {
+	c.vers = VersionTLS13
+	defer c.unbufferOnError(&err)
+	hs := &serverHandshakeStateTLS13{c: c, ctx: ctx, clientHello: ch, transcript: newTranscript(false), info: info, orig: orig}
+	if err := hs.processClientHello(); err != nil {
+		return err
+	}
+	if err := hs.checkForResumption(); err != nil {
+		return err
+	}
+	if err := hs.pickCertificate(); err != nil {
+		return err
+	}
+	c.tls13.buffering = true
+	if err := hs.sendServerParameters(); err != nil {
+		return err
+	}
+	if err := hs.sendServerCertificate(); err != nil {
+		return err
+	}
+	if err := hs.sendServerFinished(); err != nil {
+		return err
+	}
+	if err := c.flush(); err != nil {
+		return err
+	}
+	if err := hs.readClientCertificate(); err != nil {
+		return err
+	}
+	if err := hs.readClientFinished(); err != nil {
+		return err
+	}
+	c.isHandshakeComplete.Store(true)
+	return nil
+}
+
+// processClientHello checks the ClientHello, picks the suite and finds
+// the client's curveSM2 share, asking for one with a HelloRetryRequest if
+// it is missing.
+func (hs *serverHandshakeStateTLS13) processClientHello() error {
+	c, cfg := hs.c, hs.c.config
+	ch := hs.clientHello
+	if len(ch.compressionMethods) != 1 || ch.compressionMethods[0] != 0 {
+		return errorf(alertIllegalParameter, "tlcp: a TLS 1.3 ClientHello must offer only the null compression method")
+	}
+	c.serverName = ch.serverName
+	for _, id := range cfg.tls13CipherSuites() {
+		if slices.Contains(ch.cipherSuites, id) {
+			hs.suite = ciphersuite.LookupTLS13(id)
+			break
+		}
+	}
+	if hs.suite == nil {
+		return errorf(alertHandshakeFailure, "tlcp: no TLS 1.3 cipher suite in common with the client (this server has %s)", suiteNames(cfg.tls13CipherSuites()))
+	}
+	c.cipherSuite = hs.suite.ID
+	if ch.tls13.earlyData {
+		// 0-RTT is refused: the early_data extension is not answered, and
+		// the records the client sent under its early key are skipped.
+		c.tls13.earlyDataBudget = maxEarlyDataSkipped
+	}
+	if err := hs.findKeyShare(); err != nil {
+		return err
+	}
+	if hs.clientShare == nil {
+		if err := hs.sendHelloRetryRequest(); err != nil {
+			return err
+		}
+	}
+	hs.transcript.Write(hs.clientHello.original)
+	if alpn := negotiateALPN(cfg.NextProtos, hs.clientHello.alpnProtocols); alpn != "" {
+		c.clientProtocol = alpn
+	}
+	return nil
+}
+
+// findKeyShare looks for the client's curveSM2 share; a ClientHello that
+// does not support the group at all is handshake_failure.
+func (hs *serverHandshakeStateTLS13) findKeyShare() error {
+	e := &hs.clientHello.tls13
+	if e.supportedGroups == nil {
+		return errorf(alertMissingExtension, "tlcp: the client's TLS 1.3 ClientHello has no supported_groups")
+	}
+	if !slices.Contains(e.supportedGroups, groupCurveSM2) {
+		return errorf(alertHandshakeFailure, "tlcp: the client does not support curveSM2 (41), the only key share group of the ShangMi suites (it offers %v)", e.supportedGroups)
+	}
+	if !e.keyShareSeen {
+		return errorf(alertMissingExtension, "tlcp: the client's TLS 1.3 ClientHello has no key_share")
+	}
+	for _, ks := range e.keyShares {
+		if ks.group == groupCurveSM2 {
+			hs.clientShare = ks.data
+		}
+	}
+	return nil
+}
+
+// sendHelloRetryRequest asks for a curveSM2 share and reads the second
+// ClientHello (RFC 8446 §4.1.4).
+func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
+	c := hs.c
+	ch1 := hs.clientHello
+	hrr := &serverHelloMsg{
+		vers:              0x0303,
+		random:            helloRetryRequestRandom,
+		sessionID:         ch1.sessionID,
+		cipherSuite:       hs.suite.ID,
+		compressionMethod: 0,
+		tls13:             serverHelloTLS13{supportedVersion: VersionTLS13, selectedGroup: groupCurveSM2},
+	}
+	hrrBytes, err := hrr.marshal()
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: %w", err)
+	}
+	hs.hrrPrefix = append(messageHash(ch1.original), hrrBytes...)
+	hs.transcript = newTranscript(false)
+	hs.transcript.Write(hs.hrrPrefix[:len(hs.hrrPrefix)-len(hrrBytes)])
+	if err := c.writeHandshake(hrr, hs.transcript); err != nil {
+		return err
+	}
+
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return err
+	}
+	ch2, ok := msg.(*clientHelloMsg)
+	if !ok {
+		return unexpectedMessageError("a second ClientHello", msg)
+	}
+	switch {
+	case !ch2.tls13.offersTLS13():
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello does not offer TLS 1.3")
+	case !slices.Contains(ch2.cipherSuites, hs.suite.ID):
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello drops the cipher suite of the HelloRetryRequest")
+	case ch2.tls13.earlyData:
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello offers early data (RFC 8446 §4.2.10)")
+	case ch2.tls13.cookie != nil:
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello has a cookie that was not sent")
+	case string(ch2.sessionID) != string(ch1.sessionID) || !slices.Equal(ch2.compressionMethods, ch1.compressionMethods):
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello changes its session ID or compression methods")
+	}
+	hs.clientHello = ch2
+	hs.clientShare = nil
+	if err := hs.findKeyShare(); err != nil {
+		return err
+	}
+	if hs.clientShare == nil {
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello still has no curveSM2 key share")
+	}
+	if c.tls13.earlyDataBudget > 0 {
+		// After a retry, early data is whatever application data comes
+		// before the client's flight (RFC 8446 §4.2.10).
+		c.tls13.earlyDataBudget = maxEarlyDataSkipped
+	}
+	return nil
+}
+
+// checkForResumption accepts the first offered ticket that opens, is
+// fresh, suits the current policy and has a valid binder.
+func (hs *serverHandshakeStateTLS13) checkForResumption() error {
+	c, cfg := hs.c, hs.c.config
+	ch := hs.clientHello
+	e := &ch.tls13
+	if len(e.pskIdentities) == 0 {
+		return nil
+	}
+	if e.pskModes == nil {
+		return errorf(alertMissingExtension, "tlcp: the client offered a PSK without psk_key_exchange_modes")
+	}
+	if cfg.SessionTicketsDisabled || cfg.SessionCacheSize < 0 || !slices.Contains(e.pskModes, pskModeDHE) {
+		return nil
+	}
+	for i, id := range e.pskIdentities {
+		if i >= maxPSKIdentities {
+			break
+		}
+		plain := openTicket(cfg.sessionKeysOwner(hs.orig), id.label)
+		if plain == nil {
+			continue
+		}
+		var s serverTicketState
+		if !s.unmarshal(plain) {
+			continue
+		}
+		now := cfg.time()
+		if age := now.Sub(s.created); age < 0 || age >= cfg.lifetime() || age.Seconds() >= maxTicketLifetime {
+			continue
+		}
+		// Both RFC 8998 suites hash with SM3, so a ticket of either suite
+		// resumes under the one chosen now, if it is still enabled.
+		if !slices.Contains(cfg.tls13CipherSuites(), s.suite) || s.serverName != ch.serverName {
+			continue
+		}
+		early := ciphersuite.NewTLS13EarlySecret(s.psk)
+		t := sm3.New()
+		t.Write(hs.hrrPrefix)
+		t.Write(ch.original[:len(ch.original)-e.bindersLen])
+		want := ciphersuite.TLS13FinishedVerifyData(early.ResumptionBinderKey(), t.Sum(nil))
+		if subtle.ConstantTimeCompare(want, e.pskBinders[i]) != 1 {
+			return errorf(alertDecryptError, "tlcp: the client's PSK binder is invalid")
+		}
+		if !hs.clientCertsFromTicket(&s) {
+			continue
+		}
+		hs.usingPSK = true
+		hs.early = early
+		hs.hello = &serverHelloMsg{tls13: serverHelloTLS13{selectedPSK: true, selectedIdentity: uint16(i)}}
+		c.didResume = true
+		return nil
+	}
+	return nil
+}
+
+// pickCertificate chooses the certificate of a full handshake and checks
+// that the client can verify sm2sig_sm3 signatures.
+func (hs *serverHandshakeStateTLS13) pickCertificate() error {
+	cfg := hs.c.config
+	if hs.usingPSK {
+		return nil
+	}
+	ch := hs.clientHello
+	if ch.tls13.signatureAlgorithms == nil {
+		return errorf(alertMissingExtension, "tlcp: the client's TLS 1.3 ClientHello has no signature_algorithms")
+	}
+	if !slices.Contains(ch.tls13.signatureAlgorithms, signatureSM2SM3) {
+		return errorf(alertHandshakeFailure, "tlcp: the client does not accept sm2sig_sm3 (0x0708) signatures, the only ones an SM2 certificate makes")
+	}
+	if cfg.GetCertificate != nil {
+		// After a HelloRetryRequest, ch is the second ClientHello.
+		hs.info.CipherSuites, hs.info.SupportedProtos = ch.cipherSuites, ch.alpnProtocols
+		p, err := cfg.GetCertificate(hs.info)
+		if err != nil {
+			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
+		}
+		hs.pair = p
+	} else if len(cfg.Certificates) > 0 {
+		hs.pair = &cfg.Certificates[0]
+	}
+	if hs.pair == nil {
+		return errorf(alertInternalError, "tlcp: the server has no certificate configured")
+	}
+	if _, _, err := checkPair(hs.pair, false); err != nil {
+		return errorf(alertInternalError, "%w", err)
+	}
+	return nil
+}
+
+// sendServerParameters sends ServerHello, the compatibility
+// ChangeCipherSpec and EncryptedExtensions, switching to the handshake
+// keys in between.
+func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
+	c, cfg := hs.c, hs.c.config
+	ch := hs.clientHello
+	priv, ks, err := newKeyShare(cfg.rand())
+	if err != nil {
+		return errorf(alertInternalError, "%w", err)
+	}
+	shared, err := sharedSecret(priv, hs.clientShare)
+	if err != nil {
+		return err
+	}
+	if hs.hello == nil {
+		hs.hello = new(serverHelloMsg)
+	}
+	h := hs.hello
+	h.vers = 0x0303
+	h.random = make([]byte, 32)
+	if _, err := io.ReadFull(cfg.rand(), h.random); err != nil {
+		return errorf(alertInternalError, "tlcp: short read from Rand: %w", err)
+	}
+	h.sessionID = ch.sessionID
+	h.cipherSuite = hs.suite.ID
+	h.tls13.supportedVersion = VersionTLS13
+	h.tls13.serverShare = ks
+	if hooks := c.tls13.hooks; hooks != nil {
+		if hooks.serverHelloVersion != 0 {
+			h.tls13.supportedVersion = hooks.serverHelloVersion
+		}
+		if hooks.afterServerHello != nil {
+			hooks.afterServerHello(h)
+		}
+	}
+	if err := c.writeHandshake(h, hs.transcript); err != nil {
+		return err
+	}
+	if len(ch.sessionID) > 0 && !cfg.TLS13NoMiddleboxCompat {
+		if err := c.writeChangeCipherSpecTLS13(); err != nil {
+			return err
+		}
+	}
+
+	if hs.early == nil {
+		hs.early = ciphersuite.NewTLS13EarlySecret(nil)
+	}
+	hs.hsSecret = hs.early.HandshakeSecret(shared)
+	th := hs.transcript.Sum()
+	hs.clientHS = hs.hsSecret.ClientHandshakeTrafficSecret(th)
+	hs.serverHS = hs.hsSecret.ServerHandshakeTrafficSecret(th)
+	serverHS := hs.serverHS
+	if err := cfg.writeKeyLogTLS13(keyLogClientHandshake, ch.random, hs.clientHS); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	if err := cfg.writeKeyLogTLS13(keyLogServerHandshake, ch.random, serverHS); err != nil {
+		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	if err := c.setWriteSecretTLS13(hs.suite, serverHS); err != nil {
+		return err
+	}
+	if err := c.setReadSecretTLS13(hs.suite, hs.clientHS); err != nil {
+		return err
+	}
+
+	ee := &encryptedExtensionsMsg{alpnProtocol: c.clientProtocol, serverNameAck: ch.serverName != "" && !hs.usingPSK}
+	if c.tls13.hooks != nil {
+		ee.unexpected = c.tls13.hooks.extraEncryptedExt
+	}
+	return c.writeHandshake(ee, hs.transcript)
+}
+
+// sendServerCertificate sends CertificateRequest, Certificate and
+// CertificateVerify in a full handshake.
+func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
+	c, cfg := hs.c, hs.c.config
+	if hs.usingPSK {
+		return nil
+	}
+	hs.requestClientCert = cfg.ClientAuth >= RequestClientCert
+	if hs.requestClientCert {
+		req := &certificateRequestMsgTLS13{signatureAlgorithms: []uint16{signatureSM2SM3}}
+		if cfg.ClientCAs != nil {
+			req.certificateAuthorities = cfg.ClientCAs.Subjects()
+		}
+		if err := c.writeHandshake(req, hs.transcript); err != nil {
+			return err
+		}
+	}
+	if err := c.writeHandshake(&certificateMsgTLS13{certificates: tls13Chain(&hs.pair.Sign)}, hs.transcript); err != nil {
+		return err
+	}
+	signed := certificateVerifyContext(true, hs.transcript.Sum())
+	sig, err := signTLS13(cfg.rand(), hs.pair.Sign.PrivateKey, signed, cfg.tls13SignID())
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
+	}
+	scheme := signatureSM2SM3
+	if hooks := c.tls13.hooks; hooks != nil {
+		if hooks.corruptCertVerify {
+			sig[len(sig)-1] ^= 1
+		}
+		if hooks.certVerifyScheme != 0 {
+			scheme = hooks.certVerifyScheme
+		}
+	}
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
+}
+
+// sendServerFinished sends Finished, moves the write side to the
+// application secret and, without client authentication, sends the ticket
+// in the same flight: the client's Finished is then known in advance.
+func (hs *serverHandshakeStateTLS13) sendServerFinished() error {
+	c, cfg := hs.c, hs.c.config
+	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.serverHS, hs.transcript.Sum())
+	if c.tls13.hooks != nil && c.tls13.hooks.corruptFinished {
+		verifyData[0] ^= 1
+	}
+	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
+		return err
+	}
+	hs.master = hs.hsSecret.MasterSecret()
+	th := hs.transcript.Sum()
+	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
+	serverAP := hs.master.ServerApplicationTrafficSecret(th)
+	if err := cfg.logApplicationSecrets(hs.clientHello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
+		return err
+	}
+	return c.setWriteSecretTLS13(hs.suite, serverAP)
+}
+
+// prepareTicket makes the connection's one NewSessionTicket (GmSSL's
+// client cannot resume with two, TLS13.md §7), which Write sends before
+// the first application data: sent within the handshake, a ticket that
+// the client does not read would hold up a server on an unbuffered
+// transport such as net.Pipe. A ticket that cannot be made is not sent.
+func (hs *serverHandshakeStateTLS13) prepareTicket(resumptionSecret []byte) {
+	m, err := hs.newTicket(resumptionSecret)
+	if err != nil || m == nil {
+		return
+	}
+	if b, err := m.marshal(); err == nil {
+		hs.c.tls13.pendingTicket = b
+	}
+}
+
+// readClientCertificate reads the client's Certificate and
+// CertificateVerify if a certificate was requested, and applies the
+// ClientAuth policy.
+func (hs *serverHandshakeStateTLS13) readClientCertificate() error {
+	c, cfg := hs.c, hs.c.config
+	if hs.requestClientCert {
+		msg, err := c.readHandshake(hs.transcript)
+		if err != nil {
+			return err
+		}
+		certMsg, ok := msg.(*certificateMsgTLS13)
+		if !ok {
+			return unexpectedMessageError("Certificate", msg)
+		}
+		if len(certMsg.context) != 0 {
+			return errorf(alertIllegalParameter, "tlcp: the client's Certificate has a certificate_request_context that was not sent")
+		}
+		if len(certMsg.certificates) == 0 {
+			if cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert {
+				return errorf(alertCertificateRequired, "tlcp: the client sent no certificate, and one is required")
+			}
+		} else {
+			if err := c.verifyPeerLeafTLS13(certMsg.certificates, "client", cfg.ClientCAs, "", smx509.ExtKeyUsageClientAuth,
+				cfg.ClientAuth >= VerifyClientCertIfGiven); err != nil {
+				return err
+			}
+			signed := certificateVerifyContext(false, hs.transcript.Sum())
+			if msg, err = c.readHandshake(hs.transcript); err != nil {
+				return err
+			}
+			cv, ok := msg.(*certificateVerifyMsgTLS13)
+			if !ok {
+				return unexpectedMessageError("CertificateVerify", msg)
+			}
+			if cv.scheme != signatureSM2SM3 {
+				return errorf(alertIllegalParameter, "tlcp: the client signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was requested", cv.scheme)
+			}
+			if !cfg.verifyTLS13(c.peerSignCert, signed, cv.signature) {
+				return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid (checked with the SM2 ID %q)", TLS13SM2ID)
+			}
+		}
+	}
+	// Called whether or not there were client certificates, and on
+	// resumption, as in crypto/tls.
+	if cfg.VerifyConnection != nil {
+		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+		}
+	}
+	return nil
+}
+
+// readClientFinished checks the client's Finished and moves the read side
+// to the application secret.
+func (hs *serverHandshakeStateTLS13) readClientFinished() error {
+	c := hs.c
+	want := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return err
+	}
+	fin, ok := msg.(*finishedMsgTLS13)
+	if !ok {
+		return unexpectedMessageError("Finished", msg)
+	}
+	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
+		return errorf(alertDecryptError, "tlcp: the client's Finished is incorrect (wrong keys, or a tampered handshake)")
+	}
+	hs.transcript.Write(fin.original)
+	if err := c.setReadSecretTLS13(hs.suite, hs.clientAP); err != nil {
+		return err
+	}
+	if c.config.ticketsEnabled(hs.clientHello) {
+		hs.prepareTicket(hs.master.ResumptionMasterSecret(hs.transcript.Sum()))
+	}
+	c.tls13.suite = hs.suite
+	return nil
+}
+
+// suiteNames lists suites by name for messages.
+func suiteNames(ids []uint16) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	s := ""
+	for i, id := range ids {
+		if i > 0 {
+			s += ", "
+		}
+		s += ciphersuite.Name(id)
+	}
+	return s
+}

@@ -1,0 +1,277 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"bytes"
+	"crypto"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/smx509"
+)
+
+// VersionTLS13 is TLS 1.3 (RFC 8446), which this package speaks with the
+// ShangMi cipher suites of RFC 8998 only: TLS_SM4_GCM_SM3 and
+// TLS_SM4_CCM_SM3, key shares on curveSM2, sm2sig_sm3 signatures.
+const VersionTLS13 = 0x0304
+
+// TLS13SM2ID is the SM2 distinguishing identifier that RFC 8998 §3.3 fixes
+// for TLS 1.3 CertificateVerify signatures, and that Tongsuo and GmSSL use
+// (TLS13.md §3). Certificates themselves keep the default ID.
+const TLS13SM2ID = "TLSv1.3+GM+Cipher+Suite"
+
+// downgradeSentinelTLCP ends the random of a TLCP ServerHello from a server
+// that could have spoken TLS 1.3: RFC 8446 §4.1.3's value for versions
+// below TLS 1.2, which is where Tongsuo's version logic ranks TLCP
+// (TLS13.md §5). A client that offered TLS 1.3 and is answered in TLCP with
+// either RFC 8446 sentinel aborts.
+var (
+	downgradeSentinelTLCP  = []byte("DOWNGRD\x00")
+	downgradeSentinelTLS12 = []byte("DOWNGRD\x01")
+)
+
+// minVersion is the lowest version this side speaks.
+func (c *Config) minVersion() uint16 {
+	if c.MinVersion == 0 {
+		return VersionTLCP
+	}
+	return c.MinVersion
+}
+
+// maxVersion is the highest version this side speaks. Unset, a server
+// speaks TLS 1.3 too, and a client only if CipherSuites names a TLS 1.3
+// suite or MinVersion is above TLCP: a client's default ClientHello stays
+// the plain TLCP one that every TLCP server accepts.
+func (c *Config) maxVersion(isClient bool) uint16 {
+	if c.MaxVersion != 0 {
+		return c.MaxVersion
+	}
+	if !isClient || c.MinVersion > VersionTLCP ||
+		slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil }) {
+		return VersionTLS13
+	}
+	return VersionTLCP
+}
+
+// tls13CipherSuites returns the enabled TLS 1.3 suites in preference
+// order: those CipherSuites lists, or by default both RFC 8998 suites.
+func (c *Config) tls13CipherSuites() []uint16 {
+	ids := c.CipherSuites
+	if ids == nil {
+		return ciphersuite.TLS13DefaultPreference()
+	}
+	var out []uint16
+	for _, id := range ids {
+		if ciphersuite.LookupTLS13(id) != nil && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// versionEnabled reports whether this side may speak v: v is within
+// [minVersion, maxVersion] and a suite of v is enabled.
+func (c *Config) versionEnabled(v uint16, isClient bool) bool {
+	if v < c.minVersion() || v > c.maxVersion(isClient) {
+		return false
+	}
+	switch v {
+	case VersionTLCP:
+		return len(c.cipherSuites()) > 0
+	case VersionTLS13:
+		return len(c.tls13CipherSuites()) > 0
+	}
+	return false
+}
+
+// certificateVerifyContext is what a TLS 1.3 CertificateVerify signs
+// (RFC 8446 §4.4.3): 64 spaces, the context string, a zero byte, the
+// transcript hash.
+func certificateVerifyContext(server bool, transcriptHash []byte) []byte {
+	label := "TLS 1.3, client CertificateVerify"
+	if server {
+		label = "TLS 1.3, server CertificateVerify"
+	}
+	out := make([]byte, 0, 64+len(label)+1+len(transcriptHash))
+	out = append(out, bytes.Repeat([]byte{0x20}, 64)...)
+	out = append(out, label...)
+	out = append(out, 0)
+	return append(out, transcriptHash...)
+}
+
+// tls13SignID is the SM2 ID this side signs CertificateVerify with.
+func (c *Config) tls13SignID() []byte {
+	if c.TLS13DefaultSM2ID {
+		return []byte(sm2.DefaultUID)
+	}
+	return []byte(TLS13SM2ID)
+}
+
+// signTLS13 signs a TLS 1.3 CertificateVerify with the SM2 ID uid.
+func signTLS13(rand io.Reader, key crypto.PrivateKey, msg, uid []byte) ([]byte, error) {
+	if k, ok := key.(*sm2.PrivateKey); ok {
+		return sm2.SignASN1(rand, k, msg, uid)
+	}
+	s, ok := signerOf(key)
+	if !ok {
+		return nil, errors.New("tlcp: signing key is not an SM2 crypto.Signer")
+	}
+	return s.Sign(rand, msg, &sm2.SignerOpts{UID: uid})
+}
+
+// verifyTLS13 checks a peer's CertificateVerify signature: with RFC 8998's
+// ID, and with TLS13DefaultSM2ID set also with the default ID (TLS13.md §3).
+func (c *Config) verifyTLS13(cert *smx509.Certificate, msg, sig []byte) bool {
+	pub, ok := cert.PublicKey.(*sm2.PublicKey)
+	if !ok {
+		return false
+	}
+	if sm2.VerifyASN1(pub, msg, []byte(TLS13SM2ID), sig) {
+		return true
+	}
+	return c.TLS13DefaultSM2ID && sm2.VerifyASN1(pub, msg, nil, sig)
+}
+
+// newKeyShare makes an ephemeral curveSM2 key and its key share, the
+// 65-byte uncompressed point (RFC 8998 §3.2.1, RFC 8446 §4.2.8.2).
+func newKeyShare(rand io.Reader) (*sm2.PrivateKey, keyShare, error) {
+	priv, err := sm2.GenerateKey(rand)
+	if err != nil {
+		return nil, keyShare{}, fmt.Errorf("tlcp: making a curveSM2 key share: %w", err)
+	}
+	return priv, keyShare{group: groupCurveSM2, data: priv.PublicKey().Bytes()}, nil
+}
+
+// sharedSecret is ECDHE on curveSM2 with the peer's key share: the x
+// coordinate of the product, as in RFC 8446 §7.4.2. The share must be an
+// uncompressed point on the curve, else illegal_parameter.
+func sharedSecret(priv *sm2.PrivateKey, share []byte) ([]byte, error) {
+	if len(share) != sm2PointLen || share[0] != 4 {
+		return nil, errorf(alertIllegalParameter, "tlcp: the peer's curveSM2 key share is not a 65-byte uncompressed point")
+	}
+	pub, err := sm2.NewPublicKey(share)
+	if err != nil {
+		return nil, errorf(alertIllegalParameter, "tlcp: the peer's curveSM2 key share is not a point on the curve")
+	}
+	secret, err := sm2.ECDH(priv, pub)
+	if err != nil {
+		return nil, errorf(alertIllegalParameter, "tlcp: curveSM2 key exchange: %w", err)
+	}
+	return secret, nil
+}
+
+// messageHash replaces the first ClientHello in the transcript after a
+// HelloRetryRequest (RFC 8446 §4.4.1): type 254, length 32, its SM3 hash.
+func messageHash(clientHello []byte) []byte {
+	t := newTranscript(false)
+	t.Write(clientHello)
+	return append([]byte{typeMessageHash, 0, 0, 32}, t.Sum()...)
+}
+
+// writeKeyLogTLS13 writes one NSS key log line for a TLS 1.3 secret.
+func (c *Config) writeKeyLogTLS13(label string, clientRandom, secret []byte) error {
+	if c.KeyLogWriter == nil {
+		return nil
+	}
+	line := fmt.Sprintf("%s %x %x\n", label, clientRandom, secret)
+	writerMutex.Lock()
+	_, err := c.KeyLogWriter.Write([]byte(line))
+	writerMutex.Unlock()
+	return err
+}
+
+// logApplicationSecrets writes the application traffic secrets and the
+// exporter secret to the key log, if there is one; the exporter secret is
+// derived for nothing else.
+func (c *Config) logApplicationSecrets(clientRandom, clientAP, serverAP []byte, master *ciphersuite.TLS13MasterSecret, th []byte) error {
+	if c.KeyLogWriter == nil {
+		return nil
+	}
+	for _, l := range []struct {
+		label  string
+		secret []byte
+	}{{keyLogClientTraffic, clientAP}, {keyLogServerTraffic, serverAP}, {keyLogExporter, master.ExporterMasterSecret(th)}} {
+		if err := c.writeKeyLogTLS13(l.label, clientRandom, l.secret); err != nil {
+			return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+		}
+	}
+	return nil
+}
+
+// Key log labels of TLS 1.3 (the NSS key log format).
+const (
+	keyLogClientHandshake = "CLIENT_HANDSHAKE_TRAFFIC_SECRET"
+	keyLogServerHandshake = "SERVER_HANDSHAKE_TRAFFIC_SECRET"
+	keyLogClientTraffic   = "CLIENT_TRAFFIC_SECRET_0"
+	keyLogServerTraffic   = "SERVER_TRAFFIC_SECRET_0"
+	keyLogExporter        = "EXPORTER_SECRET"
+)
+
+// verifyPeerLeafTLS13 parses and checks the single certificate chain of a
+// TLS 1.3 peer: an SM2 end-entity certificate with key usage
+// digitalSignature, verified against roots (unless skip) for the given
+// host and extended key usage. It sets the Conn's peer certificates.
+func (c *Conn) verifyPeerLeafTLS13(raw [][]byte, peer string, roots *smx509.CertPool, host string, eku smx509.ExtKeyUsage, verify bool) error {
+	cfg := c.config
+	certs := make([]*smx509.Certificate, len(raw))
+	for i, der := range raw {
+		cert, err := parsePeerCertificate(der)
+		if err != nil {
+			return errorf(alertBadCertificate, "tlcp: parsing %s certificate %d: %w", peer, i, err)
+		}
+		certs[i] = cert
+	}
+	leaf := certs[0]
+	if err := checkPeerKeyType(peer, "signing", leaf); err != nil {
+		return err
+	}
+	if !leaf.IsTLCPSignCert() {
+		return errorf(alertBadCertificate, "tlcp: the %s's certificate is not an SM2 end-entity certificate with key usage digitalSignature", peer)
+	}
+	var chains [][]*smx509.Certificate
+	if verify {
+		pool := smx509.NewCertPool()
+		for _, ic := range certs[1:] {
+			pool.AddCert(ic)
+		}
+		opts := smx509.VerifyOptions{
+			DNSName:       host,
+			Roots:         roots,
+			Intermediates: pool,
+			CurrentTime:   cfg.time(),
+			KeyUsages:     []smx509.ExtKeyUsage{eku},
+		}
+		var err error
+		if chains, err = leaf.Verify(opts); err != nil {
+			if roots == nil && peer == "server" {
+				err = fmt.Errorf("%w (Config.RootCAs is not set, and there are no built-in SM2 roots)", err)
+			}
+			return certificateAlert(peer+"'s certificate", certs, err)
+		}
+	}
+	if cfg.VerifyPeerCertificate != nil {
+		if err := cfg.VerifyPeerCertificate(raw, chains); err != nil {
+			return errorf(alertBadCertificate, "tlcp: VerifyPeerCertificate: %w", err)
+		}
+	}
+	if chains != nil {
+		rememberVerified(chains)
+	}
+	c.peerCertificates = certs
+	c.peerSignCert, c.peerEncCert = leaf, nil
+	c.verifiedChains = chains
+	return nil
+}
+
+// tls13Chain is what a side sends in its TLS 1.3 Certificate: the leaf of
+// the signing half and its intermediates, never a self-signed root.
+func tls13Chain(cert *Certificate) [][]byte {
+	return append([][]byte{cert.Certificate[0]}, withoutRoots(cert.Certificate[1:])...)
+}
