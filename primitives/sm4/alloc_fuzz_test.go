@@ -8,12 +8,18 @@ import (
 	"bytes"
 	"crypto/cipher"
 	"testing"
+
+	"github.com/shangmi-go/shangmi/primitives/internal/impl"
 )
 
 func TestAllocations(t *testing.T) {
 	if testing.CoverMode() != "" {
 		t.Skip("coverage instrumentation allocates")
 	}
+	impl.ForEach("sm4", func(name string) { t.Run(name, testAllocations) })
+}
+
+func testAllocations(t *testing.T) {
 	b, _ := NewCipher(make([]byte, 16))
 	iv := make([]byte, 16)
 	buf := make([]byte, 1024+16)
@@ -31,6 +37,7 @@ func TestAllocations(t *testing.T) {
 	sealedG := g.Seal(nil, nonce, odd, ad)
 	sealedC := c.Seal(nil, nonce, odd, ad)
 	out := make([]byte, 0, 2048)
+	long := make([]byte, 4096+16)
 	for name, f := range map[string]func(){
 		"Encrypt":       func() { b.Encrypt(data, data) },
 		"CBCEncrypt":    func() { cbcE.CryptBlocks(data, data) },
@@ -49,8 +56,10 @@ func TestAllocations(t *testing.T) {
 				t.Fatal(err)
 			}
 		},
-		"XTSEncrypt": func() { x.Encrypt(odd, odd, 7) },
-		"XTSDecrypt": func() { x.Decrypt(odd, odd, 7) },
+		"XTSEncrypt":  func() { x.Encrypt(odd, odd, 7) },
+		"XTSDecrypt":  func() { x.Decrypt(odd, odd, 7) },
+		"GCMSealLong": func() { g.Seal(long[:0], nonce, long[:4096], ad) },
+		"Decrypt":     func() { b.Decrypt(data, data) },
 	} {
 		if n := testing.AllocsPerRun(20, f); n != 0 {
 			t.Errorf("%s: %v allocations per run, want 0", name, n)
@@ -66,20 +75,24 @@ func FuzzGCMOpen(f *testing.F) {
 	f.Add(g.Seal(nil, nonce, []byte("hello"), []byte("ad")), []byte("ad"))
 	f.Add([]byte{}, []byte{})
 	f.Fuzz(func(t *testing.T, ct, ad []byte) {
-		got, err1 := g.Open(nil, nonce, ct, ad)
-		want, err2 := ref.Open(nil, nonce, ct, ad)
-		if (err1 == nil) != (err2 == nil) || !bytes.Equal(got, want) {
-			t.Fatalf("Open disagrees with the reference: %v, %v", err1, err2)
-		}
-		// Every plaintext must round trip.
-		sealed := g.Seal(nil, nonce, ct, ad)
-		if pt, err := g.Open(nil, nonce, sealed, ad); err != nil || !bytes.Equal(pt, ct) {
-			t.Fatal("round trip failed")
-		}
-		if !bytes.Equal(sealed, ref.Seal(nil, nonce, ct, ad)) {
-			t.Fatal("Seal disagrees with the reference")
-		}
+		impl.ForEach("sm4", func(string) { fuzzGCMOpen(t, g, ref, nonce, ct, ad) })
 	})
+}
+
+func fuzzGCMOpen(t *testing.T, g, ref cipher.AEAD, nonce, ct, ad []byte) {
+	got, err1 := g.Open(nil, nonce, ct, ad)
+	want, err2 := ref.Open(nil, nonce, ct, ad)
+	if (err1 == nil) != (err2 == nil) || !bytes.Equal(got, want) {
+		t.Fatalf("Open disagrees with the reference: %v, %v", err1, err2)
+	}
+	// Every plaintext must round trip.
+	sealed := g.Seal(nil, nonce, ct, ad)
+	if pt, err := g.Open(nil, nonce, sealed, ad); err != nil || !bytes.Equal(pt, ct) {
+		t.Fatal("round trip failed")
+	}
+	if !bytes.Equal(sealed, ref.Seal(nil, nonce, ct, ad)) {
+		t.Fatal("Seal disagrees with the reference")
+	}
 }
 
 func FuzzCBC(f *testing.F) {
@@ -89,19 +102,23 @@ func FuzzCBC(f *testing.F) {
 			return
 		}
 		data = data[:len(data)&^15]
-		b, _ := NewCipher(key)
-		want := make([]byte, len(data))
-		cipher.NewCBCEncrypter(plainBlock{b}, iv).CryptBlocks(want, data)
-		got := make([]byte, len(data))
-		cipher.NewCBCEncrypter(b, iv).CryptBlocks(got, data)
-		if !bytes.Equal(got, want) {
-			t.Fatal("CBC encryption differs from the reference")
-		}
-		cipher.NewCBCDecrypter(b, iv).CryptBlocks(got, got)
-		if !bytes.Equal(got, data) {
-			t.Fatal("CBC round trip failed")
-		}
+		impl.ForEach("sm4", func(string) { fuzzCBC(t, key, iv, data) })
 	})
+}
+
+func fuzzCBC(t *testing.T, key, iv, data []byte) {
+	b, _ := NewCipher(key)
+	want := make([]byte, len(data))
+	cipher.NewCBCEncrypter(plainBlock{b}, iv).CryptBlocks(want, data)
+	got := make([]byte, len(data))
+	cipher.NewCBCEncrypter(b, iv).CryptBlocks(got, data)
+	if !bytes.Equal(got, want) {
+		t.Fatal("CBC encryption differs from the reference")
+	}
+	cipher.NewCBCDecrypter(b, iv).CryptBlocks(got, got)
+	if !bytes.Equal(got, data) {
+		t.Fatal("CBC round trip failed")
+	}
 }
 
 func FuzzCTR(f *testing.F) {
@@ -110,18 +127,22 @@ func FuzzCTR(f *testing.F) {
 		if len(key) != 16 || len(iv) != 16 {
 			return
 		}
-		b, _ := NewCipher(key)
-		want := make([]byte, len(data))
-		cipher.NewCTR(plainBlock{b}, iv).XORKeyStream(want, data)
-		got := bytes.Clone(data)
-		k := min(int(split), len(got))
-		s := cipher.NewCTR(b, iv)
-		s.XORKeyStream(got[:k], got[:k])
-		s.XORKeyStream(got[k:], got[k:])
-		if !bytes.Equal(got, want) {
-			t.Fatal("CTR differs from the reference")
-		}
+		impl.ForEach("sm4", func(string) { fuzzCTR(t, key, iv, data, split) })
 	})
+}
+
+func fuzzCTR(t *testing.T, key, iv, data []byte, split uint8) {
+	b, _ := NewCipher(key)
+	want := make([]byte, len(data))
+	cipher.NewCTR(plainBlock{b}, iv).XORKeyStream(want, data)
+	got := bytes.Clone(data)
+	k := min(int(split), len(got))
+	s := cipher.NewCTR(b, iv)
+	s.XORKeyStream(got[:k], got[:k])
+	s.XORKeyStream(got[k:], got[k:])
+	if !bytes.Equal(got, want) {
+		t.Fatal("CTR differs from the reference")
+	}
 }
 
 func FuzzCCM(f *testing.F) {

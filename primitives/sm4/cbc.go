@@ -4,14 +4,7 @@
 
 package sm4
 
-import (
-	"crypto/cipher"
-	"crypto/subtle"
-	"encoding/binary"
-)
-
-// cbcChunk is how many bytes CBC decryption hands to the block kernel at once.
-const cbcChunk = 8 * BlockSize
+import "crypto/cipher"
 
 type cbcEncrypter struct {
 	b  *Block
@@ -74,31 +67,9 @@ func (x *cbcEncrypter) CryptBlocks(dst, src []byte) {
 	if inexactOverlap(dst[:len(src)], src) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
-	// Encryption is inherently serial. The chaining value stays in
-	// registers as four words instead of going through memory per block.
-	iv := &x.iv
-	c0 := binary.BigEndian.Uint32(iv[0:])
-	c1 := binary.BigEndian.Uint32(iv[4:])
-	c2 := binary.BigEndian.Uint32(iv[8:])
-	c3 := binary.BigEndian.Uint32(iv[12:])
-	rk := &x.b.enc
-	for len(src) >= BlockSize {
-		var blk [BlockSize]byte
-		binary.BigEndian.PutUint32(blk[0:], c0^binary.BigEndian.Uint32(src[0:]))
-		binary.BigEndian.PutUint32(blk[4:], c1^binary.BigEndian.Uint32(src[4:]))
-		binary.BigEndian.PutUint32(blk[8:], c2^binary.BigEndian.Uint32(src[8:]))
-		binary.BigEndian.PutUint32(blk[12:], c3^binary.BigEndian.Uint32(src[12:]))
-		cryptBlock(rk, dst, blk[:])
-		c0 = binary.BigEndian.Uint32(dst[0:])
-		c1 = binary.BigEndian.Uint32(dst[4:])
-		c2 = binary.BigEndian.Uint32(dst[8:])
-		c3 = binary.BigEndian.Uint32(dst[12:])
-		src, dst = src[BlockSize:], dst[BlockSize:]
-	}
-	binary.BigEndian.PutUint32(iv[0:], c0)
-	binary.BigEndian.PutUint32(iv[4:], c1)
-	binary.BigEndian.PutUint32(iv[8:], c2)
-	binary.BigEndian.PutUint32(iv[12:], c3)
+	// Encryption is inherently serial: the single-block kernel runs the
+	// whole chain without leaving assembly.
+	cbcEncryptBlocks(x.b, &x.iv, dst, src)
 }
 
 func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
@@ -111,18 +82,8 @@ func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 	if inexactOverlap(dst[:len(src)], src) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
-	// Decryption of every block is independent, so a chunk goes through
-	// the block kernel at once. All reads of a chunk's ciphertext happen
-	// before its plaintext is written, which keeps in-place use correct.
-	var buf [cbcChunk]byte
-	for len(src) > 0 {
-		n := min(len(src), cbcChunk)
-		out := buf[:n]
-		cryptBlocks(&x.b.dec, out, src[:n])
-		subtle.XORBytes(out[:BlockSize], out[:BlockSize], x.iv[:])
-		subtle.XORBytes(out[BlockSize:], out[BlockSize:], src[:n-BlockSize])
-		copy(x.iv[:], src[n-BlockSize:n])
-		copy(dst, out)
-		src, dst = src[n:], dst[n:]
-	}
+	// Every block decrypts independently; the bulk kernel reads each
+	// group's ciphertext before it writes the plaintext, so in-place use
+	// works.
+	cbcDecryptBlocks(x.b, &x.iv, dst, src)
 }

@@ -7,6 +7,7 @@ package sm4
 import (
 	"crypto/cipher"
 	"crypto/subtle"
+	"encoding/binary"
 	"errors"
 	"sync"
 )
@@ -55,7 +56,7 @@ func (c *ccm) Overhead() int  { return c.tagSize }
 // the stack, and an SM4 block needs no allocation at all.
 func (c *ccm) encrypt(dst, src []byte) {
 	if c.sb != nil {
-		cryptBlock(&c.sb.enc, dst, src)
+		encryptBlock(c.sb, dst, src)
 		return
 	}
 	c.encryptOther(dst, src)
@@ -79,6 +80,13 @@ type cbcMAC struct {
 
 func (m *cbcMAC) write(c *ccm, p []byte) {
 	for len(p) > 0 {
+		if m.n == 0 && c.sb != nil && len(p) >= BlockSize {
+			// Whole blocks chain inside the single-block kernel.
+			k := len(p) &^ (BlockSize - 1)
+			cbcMACBlocks(c.sb, &m.x, p[:k])
+			p = p[k:]
+			continue
+		}
 		k := subtle.XORBytes(m.x[m.n:], m.x[m.n:], p)
 		m.n += k
 		p = p[k:]
@@ -155,6 +163,20 @@ func counterBlock(a *[BlockSize]byte, nonce []byte, i uint64) {
 // crypt XORs src with the keystream E(A_1), E(A_2), … into dst.
 func (c *ccm) crypt(dst, src, nonce []byte) {
 	var a [BlockSize]byte
+	if c.sb != nil {
+		// A_i is a 128-bit big-endian counter: the length limit keeps i
+		// from carrying out of its q bytes.
+		counterBlock(&a, nonce, 1)
+		ctr := [2]uint64{binary.BigEndian.Uint64(a[0:]), binary.BigEndian.Uint64(a[8:])}
+		n := len(src) &^ (BlockSize - 1)
+		ctrBlocks(c.sb, dst[:n], src[:n], &ctr)
+		if n < len(src) {
+			var ks [BlockSize]byte
+			ctrBlocks(c.sb, ks[:], ks[:], &ctr)
+			subtle.XORBytes(dst[n:], src[n:], ks[:])
+		}
+		return
+	}
 	var buf [ccmChunk]byte
 	i := uint64(1)
 	for len(src) > 0 {
@@ -165,12 +187,8 @@ func (c *ccm) crypt(dst, src, nonce []byte) {
 			copy(ks[j:], a[:])
 			i++
 		}
-		if c.sb != nil {
-			cryptBlocks(&c.sb.enc, ks, ks)
-		} else {
-			for j := 0; j < len(ks); j += BlockSize {
-				c.encrypt(ks[j:j+BlockSize], ks[j:j+BlockSize])
-			}
+		for j := 0; j < len(ks); j += BlockSize {
+			c.encrypt(ks[j:j+BlockSize], ks[j:j+BlockSize])
 		}
 		subtle.XORBytes(dst, src, ks)
 		dst, src = dst[n:], src[n:]

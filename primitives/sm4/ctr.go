@@ -10,14 +10,11 @@ import (
 	"encoding/binary"
 )
 
-// ctrChunk is how much keystream CTR generates per call to the block kernel.
-const ctrChunk = 16 * BlockSize
-
 type ctr struct {
-	b      *Block
-	hi, lo uint64 // the next counter block, as a 128-bit big-endian integer
-	buf    [ctrChunk]byte
-	used   int // bytes of buf already consumed; len(buf) when none is left
+	b    *Block
+	ctr  [2]uint64 // the next counter block, as a 128-bit big-endian integer
+	buf  [BlockSize]byte
+	used int // bytes of buf already consumed; len(buf) when none is left
 }
 
 // NewCTR returns a CTR stream for b whose first counter block is iv; the
@@ -30,26 +27,9 @@ func (b *Block) NewCTR(iv []byte) cipher.Stream {
 	}
 	return &ctr{
 		b:    b,
-		hi:   binary.BigEndian.Uint64(iv[0:]),
-		lo:   binary.BigEndian.Uint64(iv[8:]),
-		used: ctrChunk,
+		ctr:  [2]uint64{binary.BigEndian.Uint64(iv[0:]), binary.BigEndian.Uint64(iv[8:])},
+		used: BlockSize,
 	}
-}
-
-// keystream fills out, a whole number of blocks, with keystream and moves
-// the counter past it.
-func (x *ctr) keystream(out []byte) {
-	hi, lo := x.hi, x.lo
-	for i := 0; i+BlockSize <= len(out); i += BlockSize {
-		binary.BigEndian.PutUint64(out[i:], hi)
-		binary.BigEndian.PutUint64(out[i+8:], lo)
-		lo++
-		if lo == 0 {
-			hi++
-		}
-	}
-	x.hi, x.lo = hi, lo
-	cryptBlocks(&x.b.enc, out, out)
 }
 
 func (x *ctr) XORKeyStream(dst, src []byte) {
@@ -64,16 +44,14 @@ func (x *ctr) XORKeyStream(dst, src []byte) {
 		x.used += n
 		dst, src = dst[n:], src[n:]
 	}
-	for len(src) >= ctrChunk {
-		x.keystream(x.buf[:])
-		subtle.XORBytes(dst, src, x.buf[:])
-		dst, src = dst[ctrChunk:], src[ctrChunk:]
-	}
+	// Whole blocks are XORed with the keystream inside the kernel.
+	n := len(src) &^ (BlockSize - 1)
+	ctrBlocks(x.b, dst[:n], src[:n], &x.ctr)
+	dst, src = dst[n:], src[n:]
 	if len(src) > 0 {
-		// Generate only the blocks needed, so short messages stay cheap, at
-		// the end of buf so that the unused rest of the last one is kept.
-		n := (len(src) + BlockSize - 1) &^ (BlockSize - 1)
-		x.keystream(x.buf[ctrChunk-n:])
-		x.used = ctrChunk - n + subtle.XORBytes(dst, src, x.buf[ctrChunk-n:])
+		// One more keystream block, whose unused rest is kept.
+		x.buf = [BlockSize]byte{}
+		ctrBlocks(x.b, x.buf[:], x.buf[:], &x.ctr)
+		x.used = subtle.XORBytes(dst, src, x.buf[:])
 	}
 }

@@ -74,3 +74,21 @@ func ExampleNewXTSGB() {
 	fmt.Println(sector[0], len(sector))
 	// Output: 0 512
 }
+
+func ExampleCBCEncryptMulti() {
+	key, _ := hex.DecodeString("0123456789abcdeffedcba9876543210")
+	block, _ := sm4.NewCipher(key)
+	// Three independent messages, each with its own IV, of different
+	// lengths (whole blocks; CBC padding is the caller's business).
+	ivs := [][]byte{make([]byte, 16), make([]byte, 16), make([]byte, 16)}
+	ivs[1][0], ivs[2][0] = 1, 2
+	msgs := [][]byte{make([]byte, 64), make([]byte, 16), make([]byte, 32)}
+	out := [][]byte{make([]byte, 64), make([]byte, 16), make([]byte, 32)}
+	sm4.CBCEncryptMulti(block, ivs, out, msgs)
+
+	// The same as one CBC encrypter per message.
+	want := make([]byte, 16)
+	cipher.NewCBCEncrypter(block, ivs[1]).CryptBlocks(want, msgs[1])
+	fmt.Println(hex.EncodeToString(out[1]) == hex.EncodeToString(want))
+	// Output: true
+}

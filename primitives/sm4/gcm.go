@@ -15,10 +15,13 @@ const (
 	gcmStandardNonceSize = 12
 	gcmTagSize           = 16
 	gcmMinimumTagSize    = 12
-	// gcmChunk is how many bytes are encrypted and hashed per step, so the
-	// keystream buffer stays on the stack and the data stays in cache
-	// between the cipher and GHASH passes.
-	gcmChunk = 16 * BlockSize
+	// gcmChunk is how many bytes are encrypted and then hashed per step
+	// where the two are separate kernels, so that the data stays in cache
+	// between the passes.
+	gcmChunk = 4096
+	// gcmShort is the longest message sealed or opened with one call to
+	// the block kernel (see gcm.short): a group of 16 blocks less E(J0).
+	gcmShort = 15 * BlockSize
 	// gcmMaxPlaintext is the SP 800-38D limit of 2³² − 2 blocks.
 	gcmMaxPlaintext = (1<<32 - 2) * BlockSize
 )
@@ -29,7 +32,8 @@ type gcm struct {
 	b         *Block
 	nonceSize int
 	tagSize   int
-	h         ghashKey
+	h         ghashKey     // for the portable GHASH
+	htab      [16][16]byte // H¹⁶…H¹ for the carry-less kernels, see ghashTable
 }
 
 // NewGCM returns b in Galois/Counter Mode with the given nonce and tag
@@ -45,8 +49,9 @@ func (b *Block) NewGCM(nonceSize, tagSize int) (cipher.AEAD, error) {
 	}
 	g := &gcm{b: b, nonceSize: nonceSize, tagSize: tagSize}
 	var h [BlockSize]byte
-	cryptBlock(&b.enc, h[:], h[:])
+	encryptBlock(b, h[:], h[:])
 	g.h = newGHASHKey(&h)
+	g.h.table(&g.htab)
 	return g, nil
 }
 
@@ -60,27 +65,60 @@ func (g *gcm) counter0(j0 *[BlockSize]byte, nonce []byte) {
 		j0[BlockSize-1] = 1
 		return
 	}
-	var y ghashState
-	y.update(&g.h, nonce)
-	y.updateLengths(&g.h, 0, len(nonce))
-	y.bytes(j0)
+	*j0 = [BlockSize]byte{}
+	ghashUpdate(g, j0, nonce)
+	var lens [BlockSize]byte
+	binary.BigEndian.PutUint64(lens[8:], uint64(len(nonce))*8)
+	ghashUpdate(g, j0, lens[:])
+}
+
+// start derives J0, the tag mask E(J0) and the first counter block J0+1
+// (as two big-endian halves).
+func (g *gcm) start(nonce []byte, tagMask *[BlockSize]byte) (ctr [2]uint64) {
+	var j0 [BlockSize]byte
+	g.counter0(&j0, nonce)
+	encryptBlock(g.b, tagMask[:], j0[:])
+	ctr = [2]uint64{binary.BigEndian.Uint64(j0[0:]), binary.BigEndian.Uint64(j0[8:])}
+	ctr[1] = ctr[1]&^0xffffffff | uint64(uint32(ctr[1])+1)
+	return ctr
+}
+
+// short encrypts or decrypts a message of at most gcmShort bytes and
+// computes the tag mask in the same call to the block kernel: the counter
+// blocks J0, J0+1, … encrypt a zero block (giving E(J0)) followed by the
+// message. A short message is bound by the latency of one group of blocks,
+// so this halves its cost against a separate E(J0).
+func (g *gcm) short(dst, src, nonce []byte, tagMask *[BlockSize]byte) {
+	var j0 [BlockSize]byte
+	g.counter0(&j0, nonce)
+	ctr := [2]uint64{binary.BigEndian.Uint64(j0[0:]), binary.BigEndian.Uint64(j0[8:])}
+	var buf [BlockSize + gcmShort]byte
+	copy(buf[BlockSize:], src)
+	n := (BlockSize + len(src) + BlockSize - 1) &^ (BlockSize - 1)
+	ctr32Blocks(g.b, buf[:n], buf[:n], &ctr)
+	copy(tagMask[:], buf[:BlockSize])
+	copy(dst, buf[BlockSize:BlockSize+len(src)])
 }
 
 // ctr32 encrypts or decrypts src into dst with counter blocks that start at
-// ctr and increment the last 32 bits only, as GCM specifies. It handles at
-// most gcmChunk bytes per call and returns the next counter value.
-func (g *gcm) ctr32(dst, src []byte, prefix *[12]byte, ctr uint32) uint32 {
-	var buf [gcmChunk]byte
-	n := (len(src) + BlockSize - 1) &^ (BlockSize - 1)
-	ks := buf[:n]
-	for i := 0; i < n; i += BlockSize {
-		copy(ks[i:i+12], prefix[:])
-		binary.BigEndian.PutUint32(ks[i+12:], ctr)
-		ctr++
+// ctr and increment the last 32 bits only, as GCM specifies.
+func (g *gcm) ctr32(dst, src []byte, ctr *[2]uint64) {
+	n := len(src) &^ (BlockSize - 1)
+	ctr32Blocks(g.b, dst[:n], src[:n], ctr)
+	if n < len(src) {
+		var ks [BlockSize]byte
+		ctr32Blocks(g.b, ks[:], ks[:], ctr)
+		subtle.XORBytes(dst[n:], src[n:], ks[:])
 	}
-	cryptBlocks(&g.b.enc, ks, ks)
-	subtle.XORBytes(dst, src, ks)
-	return ctr
+}
+
+// finish absorbs the lengths block and returns the tag in y.
+func (g *gcm) finish(y, tagMask *[BlockSize]byte, adLen, ctLen int) {
+	var lens [BlockSize]byte
+	binary.BigEndian.PutUint64(lens[0:], uint64(adLen)*8)
+	binary.BigEndian.PutUint64(lens[8:], uint64(ctLen)*8)
+	ghashUpdate(g, y, lens[:])
+	subtle.XORBytes(y[:], y[:], tagMask[:])
 }
 
 func (g *gcm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
@@ -98,27 +136,29 @@ func (g *gcm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
 	}
 
-	var j0, tagMask [BlockSize]byte
-	g.counter0(&j0, nonce)
-	cryptBlock(&g.b.enc, tagMask[:], j0[:])
-	prefix := (*[12]byte)(j0[:12])
-	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
-
-	var y ghashState
-	y.update(&g.h, additionalData)
+	var tagMask, y [BlockSize]byte
 	ct := out[:len(plaintext)]
-	for src, d := plaintext, ct; len(src) > 0; {
+	if len(plaintext) <= gcmShort {
+		g.short(ct, plaintext, nonce, &tagMask)
+		ghashUpdate(g, &y, additionalData)
+		ghashUpdate(g, &y, ct)
+		g.finish(&y, &tagMask, len(additionalData), len(plaintext))
+		copy(out[len(plaintext):], y[:g.tagSize])
+		return ret
+	}
+	ctr := g.start(nonce, &tagMask)
+	ghashUpdate(g, &y, additionalData)
+	// The fused kernel, where there is one, takes the whole groups; the
+	// rest is encrypted and then hashed a chunk at a time.
+	done := gcmSealBulk(g, &y, &ctr, ct, plaintext)
+	for src, d := plaintext[done:], ct[done:]; len(src) > 0; {
 		n := min(len(src), gcmChunk)
-		ctr = g.ctr32(d[:n], src[:n], prefix, ctr)
-		y.update(&g.h, d[:n])
+		g.ctr32(d[:n], src[:n], &ctr)
+		ghashUpdate(g, &y, d[:n])
 		src, d = src[n:], d[n:]
 	}
-	y.updateLengths(&g.h, len(additionalData), len(plaintext))
-
-	var tag [BlockSize]byte
-	y.bytes(&tag)
-	subtle.XORBytes(tag[:], tag[:], tagMask[:])
-	copy(out[len(plaintext):], tag[:g.tagSize])
+	g.finish(&y, &tagMask, len(additionalData), len(plaintext))
+	copy(out[len(plaintext):], y[:g.tagSize])
 	return ret
 }
 
@@ -143,28 +183,25 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
 	}
 
-	var j0, tagMask [BlockSize]byte
-	g.counter0(&j0, nonce)
-	cryptBlock(&g.b.enc, tagMask[:], j0[:])
-	prefix := (*[12]byte)(j0[:12])
-	ctr := binary.BigEndian.Uint32(j0[12:]) + 1
-
-	// Each chunk is hashed before it is decrypted, so this also works in
+	// Each piece is hashed before it is decrypted, so this also works in
 	// place. The plaintext is wiped below if the tag turns out wrong.
-	var y ghashState
-	y.update(&g.h, additionalData)
-	for src, d := ciphertext, out; len(src) > 0; {
-		n := min(len(src), gcmChunk)
-		y.update(&g.h, src[:n])
-		ctr = g.ctr32(d[:n], src[:n], prefix, ctr)
-		src, d = src[n:], d[n:]
+	var tagMask, y [BlockSize]byte
+	ghashUpdate(g, &y, additionalData)
+	if len(ciphertext) <= gcmShort {
+		ghashUpdate(g, &y, ciphertext)
+		g.short(out, ciphertext, nonce, &tagMask)
+	} else {
+		ctr := g.start(nonce, &tagMask)
+		done := gcmOpenBulk(g, &y, &ctr, out, ciphertext)
+		for src, d := ciphertext[done:], out[done:]; len(src) > 0; {
+			n := min(len(src), gcmChunk)
+			ghashUpdate(g, &y, src[:n])
+			g.ctr32(d[:n], src[:n], &ctr)
+			src, d = src[n:], d[n:]
+		}
 	}
-	y.updateLengths(&g.h, len(additionalData), len(ciphertext))
-
-	var want [BlockSize]byte
-	y.bytes(&want)
-	subtle.XORBytes(want[:], want[:], tagMask[:])
-	if subtle.ConstantTimeCompare(want[:g.tagSize], tag) != 1 {
+	g.finish(&y, &tagMask, len(additionalData), len(ciphertext))
+	if subtle.ConstantTimeCompare(y[:g.tagSize], tag) != 1 {
 		clear(out)
 		return nil, errOpen
 	}

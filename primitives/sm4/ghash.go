@@ -33,6 +33,7 @@ import (
 // chains of work.
 type ghashKey struct {
 	pow [4]ghashOperand
+	h   ghashState // H itself
 }
 
 // ghashOperand is one fixed multiplier split for clmulLow: its two 64-bit
@@ -57,6 +58,7 @@ func newGHASHKey(h *[BlockSize]byte) ghashKey {
 	var k ghashKey
 	hi, lo := binary.BigEndian.Uint64(h[0:]), binary.BigEndian.Uint64(h[8:])
 	k.pow[0] = newGHASHOperand(hi, lo)
+	k.h = ghashState{hi, lo}
 	p := ghashState{hi, lo}
 	for i := 1; i < len(k.pow); i++ {
 		p.mulH(&k)
@@ -176,6 +178,33 @@ func (y *ghashState) update(k *ghashKey, data []byte) {
 		y.hi ^= binary.BigEndian.Uint64(last[0:])
 		y.lo ^= binary.BigEndian.Uint64(last[8:])
 		y.mulH(k)
+	}
+}
+
+// ghashUpdateGeneric absorbs data into the GHASH state y (a block in its
+// byte form), zero-padding a final partial block.
+func ghashUpdateGeneric(k *ghashKey, y *[BlockSize]byte, data []byte) {
+	s := ghashState{binary.BigEndian.Uint64(y[0:]), binary.BigEndian.Uint64(y[8:])}
+	s.update(k, data)
+	s.bytes(y)
+}
+
+// table fills t with H¹⁶…H¹ for the carry-less multiplication kernels:
+// t[16−i] is H^i·x⁻¹ as the little-endian 128-bit integer whose bit 127 is
+// the coefficient of x⁰. The factor x⁻¹ cancels the one-bit shift that a
+// carry-less product of two such reflected values has (see _asm/ghash.go).
+func (k *ghashKey) table(t *[16][16]byte) {
+	p := ghashState{k.h.hi, k.h.lo}
+	for i := 1; i <= 16; i++ {
+		// Multiplying by x⁻¹ is a left shift in the reflected order; the
+		// bit shifted out stands for x⁻¹ = x¹²⁷ + x⁶ + x + 1.
+		carry := p.hi >> 63
+		hi := p.hi<<1 | p.lo>>63
+		lo := p.lo<<1 ^ carry
+		hi ^= 0xc200000000000000 & -carry
+		binary.LittleEndian.PutUint64(t[16-i][0:], lo)
+		binary.LittleEndian.PutUint64(t[16-i][8:], hi)
+		p.mulH(k)
 	}
 }
 

@@ -5,6 +5,8 @@
 package sm4
 
 //go:generate go run gen.go -output sm4_rounds.go
+//go:generate sh -c "cd _asm && go run . -out ../sm4_amd64.s -consts ../sboxconst_test.go"
+//go:generate sh -c "cd _asm && go run ./arm64 -out ../sm4_arm64.s"
 
 import (
 	"crypto/cipher"
@@ -32,8 +34,9 @@ func (k KeySizeError) Error() string {
 // CBC, CTR and GCM to an implementation that works on many blocks at a time.
 // A Block is safe for concurrent use.
 type Block struct {
-	enc [rounds]uint32 // round keys rk0…rk31
-	dec [rounds]uint32 // the same keys in reverse order
+	enc  [rounds]uint32 // round keys rk0…rk31
+	dec  [rounds]uint32 // the same keys in reverse order
+	arch archKeys       // the keys in the forms some kernels want
 }
 
 // NewCipher returns an SM4 [cipher.Block] (a *[Block]) for a 16-byte key.
@@ -42,8 +45,15 @@ func NewCipher(key []byte) (cipher.Block, error) {
 		return nil, KeySizeError(len(key))
 	}
 	b := new(Block)
-	expandKey(key, &b.enc, &b.dec)
+	b.init(key)
 	return b, nil
+}
+
+func (b *Block) init(key []byte) {
+	if !expandKeyArch(key, &b.enc, &b.dec) {
+		expandKey(key, &b.enc, &b.dec)
+	}
+	b.arch.init(&b.enc, &b.dec)
 }
 
 // BlockSize returns [BlockSize].
@@ -61,7 +71,7 @@ func (b *Block) Encrypt(dst, src []byte) {
 	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
-	cryptBlock(&b.enc, dst, src)
+	encryptBlock(b, dst, src)
 }
 
 // Decrypt decrypts the first block of src into dst. dst and src must overlap
@@ -76,11 +86,11 @@ func (b *Block) Decrypt(dst, src []byte) {
 	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
-	cryptBlock(&b.dec, dst, src)
+	decryptBlock(b, dst, src)
 }
 
 // encryptBlocks encrypts whole blocks of src into dst (ECB) through the
 // bulk kernel. The tests use it to check that kernel directly.
 func (b *Block) encryptBlocks(dst, src []byte) {
-	cryptBlocks(&b.enc, dst, src)
+	cryptBlocks(b, false, dst, src)
 }

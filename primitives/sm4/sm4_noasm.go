@@ -6,13 +6,37 @@
 
 package sm4
 
-// cryptBlock processes one block with the round keys rk.
-func cryptBlock(rk *[rounds]uint32, dst, src []byte) {
-	cryptBlockGeneric(rk, dst, src)
+// The dispatch point without assembly: everything is the portable Go.
+
+type archKeys struct{}
+
+func (*archKeys) init(enc, dec *[rounds]uint32) {}
+
+func encryptBlock(b *Block, dst, src []byte) { cryptBlockGeneric(&b.enc, dst, src) }
+func decryptBlock(b *Block, dst, src []byte) { cryptBlockGeneric(&b.dec, dst, src) }
+
+func cryptBlocks(b *Block, decrypt bool, dst, src []byte) {
+	if decrypt {
+		cryptBlocksGeneric(&b.dec, dst, src)
+		return
+	}
+	cryptBlocksGeneric(&b.enc, dst, src)
 }
 
-// cryptBlocks processes len(src)/BlockSize whole blocks; every mode in the
-// package funnels its bulk work through here.
-func cryptBlocks(rk *[rounds]uint32, dst, src []byte) {
-	cryptBlocksGeneric(rk, dst, src)
-}
+func ctrBlocks(b *Block, dst, src []byte, ctr *[2]uint64)   { ctrBlocksGeneric(b, dst, src, ctr) }
+func ctr32Blocks(b *Block, dst, src []byte, ctr *[2]uint64) { ctr32BlocksGeneric(b, dst, src, ctr) }
+
+func cbcDecryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcDecryptGeneric(b, iv, dst, src) }
+func cbcEncryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcEncryptGeneric(b, iv, dst, src) }
+func cbcMACBlocks(b *Block, x *[16]byte, src []byte)           { cbcMACGeneric(b, x, src) }
+
+func ghashUpdate(g *gcm, y *[16]byte, data []byte) { ghashUpdateGeneric(&g.h, y, data) }
+
+func gcmSealBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }
+func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }
+
+func xtsBulk(x *XTS, dst, src []byte, t *xtsTweak, encrypt bool) int { return 0 }
+
+func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) { cbcEncryptMultiGeneric(b, ivs, dst, src) }
+
+func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool { return false }

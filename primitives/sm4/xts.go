@@ -43,8 +43,8 @@ func newXTS(key []byte, gb bool) (*XTS, error) {
 		return nil, errors.New("sm4: XTS key must be 32 bytes (data key ‖ tweak key)")
 	}
 	x := &XTS{gb: gb}
-	expandKey(key[:KeySize], &x.data.enc, &x.data.dec)
-	expandKey(key[KeySize:], &x.tweak.enc, &x.tweak.dec)
+	x.data.init(key[:KeySize])
+	x.tweak.init(key[KeySize:])
 	return x, nil
 }
 
@@ -131,10 +131,8 @@ func (t *xtsTweak) mulAlpha() {
 // blocks runs whole blocks of src through XEX under successive tweaks,
 // starting at t, which it advances past them.
 func (x *XTS) blocks(dst, src []byte, t *xtsTweak, encrypt bool) {
-	rk := &x.data.dec
-	if encrypt {
-		rk = &x.data.enc
-	}
+	n := xtsBulk(x, dst, src, t, encrypt)
+	dst, src = dst[n:], src[n:]
 	var tw, buf [xtsChunk]byte
 	for len(src) > 0 {
 		n := min(len(src), xtsChunk)
@@ -143,7 +141,7 @@ func (x *XTS) blocks(dst, src []byte, t *xtsTweak, encrypt bool) {
 			t.mulAlpha()
 		}
 		subtle.XORBytes(buf[:n], src[:n], tw[:n])
-		cryptBlocks(rk, buf[:n], buf[:n])
+		cryptBlocks(&x.data, !encrypt, buf[:n], buf[:n])
 		subtle.XORBytes(dst[:n], buf[:n], tw[:n])
 		dst, src = dst[n:], src[n:]
 	}
@@ -161,7 +159,7 @@ func (x *XTS) crypt(dst, src []byte, tweak *[BlockSize]byte, encrypt bool) error
 		return errors.New("sm4: invalid buffer overlap")
 	}
 	var e [BlockSize]byte
-	cryptBlock(&x.tweak.enc, e[:], tweak[:])
+	encryptBlock(&x.tweak, e[:], tweak[:])
 	t := xtsTweak{gb: x.gb}
 	t.load(&e)
 
