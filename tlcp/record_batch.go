@@ -128,8 +128,9 @@ type recordBatches struct {
 
 	// dst is the buffer of the Read in progress: when it can hold the
 	// plaintexts, they are opened straight into it, and direct says so.
-	dst    []byte
-	direct bool
+	dst      []byte
+	direct   bool
+	trailing int // empty records after the last data of a direct batch
 }
 
 // nextQueued returns the next queued record or, after the last, the error
@@ -201,14 +202,14 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 	c.rawInput.Next(used)
 
 	opened, err := bp.OpenBatch(dst, q.recs[:k])
+	if err != nil {
+		err = openFailure(err)
+	}
 	for i := range opened {
 		if len(q.recs[i].Data) > maxPlaintext {
 			opened, err = i, errorf(alertRecordOverflow, "tlcp: decrypted record too large")
 			break
 		}
-	}
-	if err != nil {
-		err = openFailure(err)
 	}
 	if opened == 0 {
 		clear(q.recs[:k])
@@ -216,17 +217,35 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 	}
 	q.err = err
 	if dst != nil {
-		size := 0
+		// One piece of data for readRecordOrCCS, so the empty records
+		// among them are counted here, one by one as it would: a run
+		// of too many ends the batch before the one over the limit.
+		size, useless := 0, c.uselessRecords
 		for i := range opened {
-			size += len(q.recs[i].Data)
-		}
-		if size == 0 {
-			// Only empty records: count them all as carrying nothing
-			// (readRecordOrCCS counts one).
-			c.uselessRecords += opened - 1
+			if n := len(q.recs[i].Data); n > 0 {
+				size += n
+				useless = 0
+			} else if useless++; useless > maxUselessRecords {
+				uerr := errorf(alertUnexpectedMessage,
+					"tlcp: the peer sent more than %d empty records or warnings in a row", maxUselessRecords)
+				if i == 0 {
+					clear(q.recs[:k])
+					q.err = nil
+					return 0, nil, c.in.setErrorLocked(c.fail(uerr))
+				}
+				opened, q.err = i, uerr
+				break
+			}
 		}
 		clear(q.recs[:k])
-		q.direct = size > 0
+		if size == 0 {
+			// readRecordOrCCS counts the last one.
+			c.uselessRecords = useless - 1
+			return recordTypeApplicationData, nil, nil
+		}
+		// readRecordOrCCS resets the count for the data; the empty
+		// records after the last data are counted again by takeDirect.
+		q.direct, q.trailing = true, useless
 		return recordTypeApplicationData, dst[:size], nil
 	}
 	clear(q.recs[opened:k])
@@ -255,6 +274,7 @@ func (c *Conn) takeDirect() (int, bool) {
 		return 0, false
 	}
 	c.rb.direct = false
+	c.uselessRecords = c.rb.trailing
 	n := c.input.Len()
 	c.input.Reset(nil)
 	return n, true
