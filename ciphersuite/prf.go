@@ -5,8 +5,7 @@
 package ciphersuite
 
 import (
-	"crypto/hmac"
-	"hash"
+	"sync"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
@@ -31,46 +30,71 @@ func PRF(dst, secret []byte, label string, seed []byte) {
 	prf(dst, secret, label, seed, nil)
 }
 
-// prf is PRF with the seed in two parts, so that callers need not concatenate the
-// randoms.
-func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
-	h := hmac.New(sm3.New, secret)
-	pHash(dst, h, []byte(label), seed1, seed2)
+// prfBatches holds the HMACBatch values prf works with: large (a few KiB,
+// for sixteen lanes), so neither on the stack of every handshake nor
+// allocated per call.
+var prfBatches = sync.Pool{New: func() any { return new(prfState) }}
+
+// prfState is the scratch of one PRF computation; the key sits beside the
+// batch that keeps a pointer to it, so that neither escapes on its own.
+type prfState struct {
+	b   sm3.HMACBatch
+	key sm3.HMACKey
 }
 
-// pHash fills dst with P_hash(secret, label || seed1 || seed2) using h, an HMAC keyed
-// with the secret. It allocates a single buffer for A(i) and the output block.
-func pHash(dst []byte, h hash.Hash, label, seed1, seed2 []byte) {
-	size := h.Size()
-	buf := make([]byte, 2*size)
-	a, out := buf[:0:size], buf[size:size]
+// prf is PRF with the seed in two parts, so that callers need not concatenate the
+// randoms. The secret is prepared once as an sm3.HMACKey (the ipad and opad
+// blocks compressed once, not for every HMAC), and each step's two HMACs,
+// the output block HMAC(A(i) || label || seed) and the next A(i+1) =
+// HMAC(A(i)), which both need only A(i), are computed together.
+func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
+	st := prfBatches.Get().(*prfState)
+	b, key := &st.b, &st.key
+	key.SetKey(secret)
+	lb := labelBytes(label)
+	var macs [2][sm3.Size]byte
 
 	// A(1) = HMAC(A(0)) with A(0) = label || seed.
-	h.Write(label)
-	h.Write(seed1)
-	h.Write(seed2)
-	a = h.Sum(a)
-
+	b.Add(key, lb, seed1, seed2)
+	b.Sum(macs[1:])
 	for len(dst) > 0 {
-		// HMAC(A(i) || label || seed) is the next output block.
-		h.Reset()
-		h.Write(a)
-		h.Write(label)
-		h.Write(seed1)
-		h.Write(seed2)
-		out = h.Sum(out[:0])
-		n := copy(dst, out)
-		dst = dst[n:]
-		if len(dst) == 0 {
-			break
+		a := macs[1] // A(i)
+		b.Add(key, a[:], lb, seed1, seed2)
+		last := len(dst) <= sm3.Size
+		if !last {
+			b.Add(key, a[:])
 		}
-		// A(i+1) = HMAC(A(i)).
-		h.Reset()
-		h.Write(a)
-		a = h.Sum(a[:0])
+		b.Sum(macs[:])
+		dst = dst[copy(dst, macs[0][:]):]
+		clear(a[:])
 	}
-	clear(buf)
+	clear(macs[:])
+	*key = sm3.HMACKey{}
+	prfBatches.Put(st)
 }
+
+// labelBytes returns label as bytes without a copy for the labels of this
+// package, which are all there is in a TLCP handshake.
+func labelBytes(label string) []byte {
+	switch label {
+	case labelMasterSecret:
+		return labelMasterSecretBytes
+	case labelKeyExpansion:
+		return labelKeyExpansionBytes
+	case LabelClientFinished:
+		return labelClientFinishedBytes
+	case LabelServerFinished:
+		return labelServerFinishedBytes
+	}
+	return []byte(label)
+}
+
+var (
+	labelMasterSecretBytes   = []byte(labelMasterSecret)
+	labelKeyExpansionBytes   = []byte(labelKeyExpansion)
+	labelClientFinishedBytes = []byte(LabelClientFinished)
+	labelServerFinishedBytes = []byte(LabelServerFinished)
+)
 
 // MasterSecret returns the 48-byte master secret (tlcp/INTEROP.md §4.2):
 //

@@ -234,6 +234,9 @@ var (
 // handshake grows to a batch of records while the peer streams. Its error
 // is the transport's, io.EOF if it ended before the n bytes were there.
 func (c *Conn) fill(n int) error {
+	if err := c.flushFlight(); err != nil {
+		return err
+	}
 	for c.rawInput.Len() < n {
 		free := c.rawInput.space(n-c.rawInput.Len(), c.isHandshakeComplete.Load())
 		got, err := c.conn.Read(free)
@@ -500,7 +503,7 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 		body := len(out) - recordHeaderLen
 		out[3], out[4] = byte(body>>8), byte(body)
 		c.outBuf = out
-		if _, err := c.conn.Write(out); err != nil {
+		if err := c.sendRecordLocked(typ, out); err != nil {
 			return n, c.out.setErrorLocked(err)
 		}
 		n += m

@@ -228,6 +228,8 @@ func (hs *clientHandshakeState) handshake() error {
 	if err := hs.processServerHello(); err != nil {
 		return err
 	}
+	// From here on, each flight goes out in one transport write.
+	c.startFlight()
 	resumed := hs.session != nil && len(hs.serverHello.sessionID) > 0 &&
 		bytes.Equal(hs.serverHello.sessionID, hs.session.sessionID)
 	if resumed {
@@ -247,6 +249,9 @@ func (hs *clientHandshakeState) handshake() error {
 		if err := hs.readFinished(); err != nil {
 			return err
 		}
+	}
+	if err := c.finishFlight(); err != nil {
+		return err
 	}
 	c.isHandshakeComplete.Store(true)
 	return nil

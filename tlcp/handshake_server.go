@@ -44,6 +44,8 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	if err := hs.processClientHello(); err != nil {
 		return err
 	}
+	// Each flight goes out in one transport write.
+	c.startFlight()
 	if hs.session != nil {
 		if err := hs.doResumeHandshake(); err != nil {
 			return err
@@ -71,6 +73,9 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 			return err
 		}
 		hs.saveSession()
+	}
+	if err := c.finishFlight(); err != nil {
+		return err
 	}
 	c.isHandshakeComplete.Store(true)
 	return nil

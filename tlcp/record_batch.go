@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 )
@@ -87,8 +88,7 @@ func (b *inputBuffer) space(need int, bulk bool) []byte {
 			b.pooled, b.buf = nil, b.own
 		}
 	}
-	if b.own == nil {
-		b.own = make([]byte, oneRecordSize)
+	if b.buf == nil {
 		b.buf = b.own
 	}
 	if bulk && b.streaming && b.pooled == nil {
@@ -101,6 +101,14 @@ func (b *inputBuffer) space(need int, bulk bool) []byte {
 		// Slide the unread bytes, a partial record, to the front.
 		b.end = copy(b.buf, b.buf[b.off:b.end])
 		b.off = 0
+	}
+	if len(b.buf)-b.end < need {
+		// Only the connection's own buffer can be too small: it starts
+		// small (handshake records are) and doubles up to one record.
+		size := min(oneRecordSize, max(2*len(b.own), b.Len()+need, 512))
+		own := make([]byte, max(size, b.Len()+need))
+		b.end = copy(own, b.buf[b.off:b.end])
+		b.off, b.own, b.buf = 0, own, own
 	}
 	return b.buf[b.end:]
 }
@@ -120,9 +128,13 @@ func (b *inputBuffer) commit(n, avail int) {
 // plaintexts alias c.rawInput, which is not read into again until the
 // queue is empty.
 type recordBatches struct {
-	seal [batchRecords]ciphersuite.BatchRecord // in a Conn, not on the stack: SealBatch is an interface call
+	// The records of a batch, allocated by the first batch of each
+	// direction (on the heap in any case: SealBatch and OpenBatch are
+	// interface calls), so that a connection that never batches does not
+	// carry them.
+	seal *[batchRecords]ciphersuite.BatchRecord
+	recs *[batchRecords]ciphersuite.BatchRecord
 
-	recs    [batchRecords]ciphersuite.BatchRecord
 	next, n int
 	err     error
 
@@ -131,6 +143,12 @@ type recordBatches struct {
 	dst      []byte
 	direct   bool
 	trailing int // empty records after the last data of a direct batch
+
+	// The pending handshake flight (flight.go), guarded by c.out;
+	// flightPending can be read with c.in alone.
+	flight        []byte
+	buffering     bool
+	flightPending atomic.Bool
 }
 
 // nextQueued returns the next queued record or, after the last, the error
@@ -174,6 +192,9 @@ func (c *Conn) batchOpener(typ recordType) ciphersuite.BatchProtection {
 // first is returned and the others queued.
 func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, error) {
 	q := &c.rb
+	if q.recs == nil {
+		q.recs = new([batchRecords]ciphersuite.BatchRecord)
+	}
 	raw := c.rawInput.Bytes()
 	dst := q.dst
 	k, used, total := 0, 0, 0
@@ -297,7 +318,10 @@ func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType
 	bufp := batchBufPool.Get().(*[]byte)
 	defer batchBufPool.Put(bufp)
 	buf := *bufp
-	recs := &c.rb.seal
+	if c.rb.seal == nil {
+		c.rb.seal = new([batchRecords]ciphersuite.BatchRecord)
+	}
+	recs := c.rb.seal
 	defer clear(recs[:])
 	sent := 0
 	for len(data) > 0 {
@@ -321,7 +345,7 @@ func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType
 		}
 		sealed, err := bp.SealBatch(recs[:k], c.config.rand())
 		if sealed > 0 {
-			if _, werr := c.conn.Write(buf[:ends[sealed-1]]); werr != nil {
+			if werr := c.sendRecordLocked(typ, buf[:ends[sealed-1]]); werr != nil {
 				return sent, c.out.setErrorLocked(werr)
 			}
 			for i := range sealed {
