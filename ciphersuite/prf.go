@@ -35,11 +35,16 @@ func PRF(dst, secret []byte, label string, seed []byte) {
 // allocated per call.
 var prfBatches = sync.Pool{New: func() any { return new(prfState) }}
 
-// prfState is the scratch of one PRF computation; the key sits beside the
-// batch that keeps a pointer to it, so that neither escapes on its own.
+// prfState is the scratch of one PRF computation. The HMACBatch keeps the
+// slices it is given until Sum, so everything handed to it lives here, the
+// key and A(i) included, and the caller's seeds are copied in: nothing of
+// the caller's escapes, and nothing is allocated.
 type prfState struct {
-	b   sm3.HMACBatch
-	key sm3.HMACKey
+	b    sm3.HMACBatch
+	key  sm3.HMACKey
+	a    [sm3.Size]byte
+	macs [2][sm3.Size]byte
+	seed [2 * 32]byte // the two randoms, or one transcript hash
 }
 
 // prf is PRF with the seed in two parts, so that callers need not concatenate the
@@ -52,23 +57,28 @@ func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
 	b, key := &st.b, &st.key
 	key.SetKey(secret)
 	lb := labelBytes(label)
-	var macs [2][sm3.Size]byte
+	seed := st.seed[:0]
+	if len(seed1)+len(seed2) > len(st.seed) {
+		seed = make([]byte, 0, len(seed1)+len(seed2))
+	}
+	seed = append(append(seed, seed1...), seed2...)
 
 	// A(1) = HMAC(A(0)) with A(0) = label || seed.
-	b.Add(key, lb, seed1, seed2)
-	b.Sum(macs[1:])
+	b.Add(key, lb, seed)
+	b.Sum(st.macs[1:])
 	for len(dst) > 0 {
-		a := macs[1] // A(i)
-		b.Add(key, a[:], lb, seed1, seed2)
+		st.a = st.macs[1] // A(i)
+		b.Add(key, st.a[:], lb, seed)
 		last := len(dst) <= sm3.Size
 		if !last {
-			b.Add(key, a[:])
+			b.Add(key, st.a[:])
 		}
-		b.Sum(macs[:])
-		dst = dst[copy(dst, macs[0][:]):]
-		clear(a[:])
+		b.Sum(st.macs[:])
+		dst = dst[copy(dst, st.macs[0][:]):]
 	}
-	clear(macs[:])
+	clear(st.macs[:])
+	clear(st.a[:])
+	clear(st.seed[:])
 	*key = sm3.HMACKey{}
 	prfBatches.Put(st)
 }

@@ -685,7 +685,7 @@ func sendFinished(c *Conn, t *transcriptHash, master []byte, label string) error
 	if err := c.writeChangeCipherSpec(); err != nil {
 		return err
 	}
-	vd := ciphersuite.FinishedVerifyData(master, label, t.Sum())
+	vd := ciphersuite.FinishedVerifyData(master, label, t.finishedHash())
 	return c.writeHandshake(&finishedMsg{verifyData: vd}, t)
 }
 
@@ -695,7 +695,7 @@ func readFinished(c *Conn, t *transcriptHash, master []byte, label string) error
 	if err := c.readChangeCipherSpec(); err != nil {
 		return err
 	}
-	want := ciphersuite.FinishedVerifyData(master, label, t.Sum())
+	want := ciphersuite.FinishedVerifyData(master, label, t.finishedHash())
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return err

@@ -658,10 +658,13 @@ func (m *finishedMsg) marshal() ([]byte, error) {
 	if m.original != nil {
 		return m.original, nil
 	}
-	out, err := marshalMessage(typeFinished, func(b *cryptobyte.Builder) { b.AddBytes(m.verifyData) })
-	if err != nil {
-		return nil, err
+	// Small and fixed: built directly, without a cryptobyte.Builder.
+	n := len(m.verifyData)
+	if n > 0xff {
+		return nil, errMessageTooLarge
 	}
+	out := append(make([]byte, 0, 4+n), typeFinished, 0, 0, byte(n))
+	out = append(out, m.verifyData...)
 	m.original = out
 	return out, nil
 }

@@ -23,6 +23,7 @@ type serverHandshakeState struct {
 	hello        *serverHelloMsg
 	suite        *ciphersuite.Suite
 	pair         *CertificatePair
+	prepared     *preparedPair // pair, parsed and checked (paircache.go)
 	encCert      *smx509.Certificate
 	transcript   *transcriptHash
 	masterSecret []byte
@@ -135,9 +136,10 @@ func (hs *serverHandshakeState) processClientHello() error {
 	if hs.pair == nil {
 		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
 	}
-	if _, hs.encCert, err = checkPair(hs.pair, true); err != nil {
+	if hs.prepared, err = preparePair(hs.pair); err != nil {
 		return errorf(alertInternalError, "%w", err)
 	}
+	hs.encCert = hs.prepared.enc
 
 	if alpn := negotiateALPN(cfg.NextProtos, ch.alpnProtocols); alpn != "" {
 		c.clientProtocol = alpn
@@ -286,10 +288,10 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
-	// SIGN, ENC, then the signing chain's intermediates (INTEROP.md §3.5).
-	certs := append([][]byte{hs.pair.Sign.Certificate[0], hs.pair.Enc.Certificate[0]},
-		withoutRoots(hs.pair.Sign.Certificate[1:])...)
-	if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
+	// SIGN, ENC, then the signing chain's intermediates (INTEROP.md §3.5),
+	// marshalled once per pair.
+	certs := &certificateMsg{certificates: hs.prepared.certs, original: hs.prepared.certMsg}
+	if err := c.writeHandshake(certs, hs.transcript); err != nil {
 		return err
 	}
 	skx, err := hs.ka.generateServerKeyExchange(cfg, hs.pair, hs.encCert, hs.clientHello.random, hs.hello.random)
