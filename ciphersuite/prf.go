@@ -54,8 +54,15 @@ type prfState struct {
 // HMAC(A(i)), which both need only A(i), are computed together.
 func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
 	st := prfBatches.Get().(*prfState)
-	b, key := &st.b, &st.key
-	key.SetKey(secret)
+	st.key.SetKey(secret)
+	st.run(dst, &st.key, label, seed1, seed2)
+	st.key = sm3.HMACKey{}
+	prfBatches.Put(st)
+}
+
+// run computes P_SM3 under key into dst.
+func (st *prfState) run(dst []byte, key *sm3.HMACKey, label string, seed1, seed2 []byte) {
+	b := &st.b
 	lb := labelBytes(label)
 	seed := st.seed[:0]
 	if len(seed1)+len(seed2) > len(st.seed) {
@@ -79,8 +86,40 @@ func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
 	clear(st.macs[:])
 	clear(st.a[:])
 	clear(st.seed[:])
-	*key = sm3.HMACKey{}
+}
+
+// A Master is a master secret prepared for the PRF: the HMAC-SM3 key
+// schedule of the secret (two SM3 compressions) runs once, for the key
+// block and both Finished messages of a handshake, instead of for each.
+// Its methods give what KeyBlock and FinishedVerifyData give for the same
+// secret. A Master is read-only once made and safe for concurrent use.
+type Master struct {
+	key sm3.HMACKey
+}
+
+// NewMaster prepares the 48-byte master secret master.
+func NewMaster(master []byte) *Master {
+	m := new(Master)
+	m.key.SetKey(master)
+	return m
+}
+
+func (m *Master) prf(dst []byte, label string, seed1, seed2 []byte) {
+	st := prfBatches.Get().(*prfState)
+	st.run(dst, &m.key, label, seed1, seed2)
 	prfBatches.Put(st)
+}
+
+// KeyBlock is Suite.KeyBlock for this master secret.
+func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys) {
+	return s.keyBlock(m.prf, clientRandom, serverRandom)
+}
+
+// FinishedVerifyData is FinishedVerifyData for this master secret.
+func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte {
+	vd := make([]byte, VerifyDataLen)
+	m.prf(vd, label, transcriptHash, nil)
+	return vd
 }
 
 // labelBytes returns label as bytes without a copy for the labels of this
@@ -133,9 +172,15 @@ type Keys struct {
 // consumed as client MAC, server MAC, client key, server key, client IV, server IV,
 // with the lengths in s. Note the order of the randoms, swapped from MasterSecret.
 func (s *Suite) KeyBlock(master, clientRandom, serverRandom []byte) (client, server Keys) {
+	return s.keyBlock(func(dst []byte, label string, seed1, seed2 []byte) {
+		prf(dst, master, label, seed1, seed2)
+	}, clientRandom, serverRandom)
+}
+
+func (s *Suite) keyBlock(prf func(dst []byte, label string, seed1, seed2 []byte), clientRandom, serverRandom []byte) (client, server Keys) {
 	m, k, v := s.MACLen, s.KeyLen, s.IVLen
 	kb := make([]byte, 2*(m+k+v))
-	prf(kb, master, labelKeyExpansion, serverRandom, clientRandom)
+	prf(kb, labelKeyExpansion, serverRandom, clientRandom)
 
 	// Full slice expressions keep an append to one key from overwriting the next.
 	next := func(n int) []byte {

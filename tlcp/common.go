@@ -212,6 +212,7 @@ type ClientSessionState struct {
 	sessionID    []byte
 	cipherSuite  uint16
 	masterSecret []byte
+	master       *ciphersuite.Master // masterSecret prepared for the PRF
 	server       sessionPeer
 	receivedAt   time.Time
 }

@@ -27,7 +27,8 @@ type serverHandshakeState struct {
 	encCert      *smx509.Certificate
 	transcript   *transcriptHash
 	masterSecret []byte
-	session      *serverSession // the session being resumed, if any
+	master       *ciphersuite.Master // masterSecret prepared for the PRF
+	session      *serverSession      // the session being resumed, if any
 	ka           keyAgreement
 }
 
@@ -266,7 +267,7 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
-	hs.masterSecret = hs.session.masterSecret
+	hs.masterSecret, hs.master = hs.session.masterSecret, hs.session.master
 	if err := c.config.writeKeyLog(hs.clientHello.random, hs.masterSecret); err != nil {
 		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
 	}
@@ -489,15 +490,18 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 }
 
 func (hs *serverHandshakeState) establishKeys() error {
-	return establishKeys(hs.c, hs.suite, hs.masterSecret, hs.clientHello.random, hs.hello.random)
+	if hs.master == nil {
+		hs.master = ciphersuite.NewMaster(hs.masterSecret)
+	}
+	return establishKeys(hs.c, hs.suite, hs.master, hs.clientHello.random, hs.hello.random)
 }
 
 func (hs *serverHandshakeState) sendFinished() error {
-	return sendFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelServerFinished)
+	return sendFinished(hs.c, hs.transcript, hs.master, ciphersuite.LabelServerFinished)
 }
 
 func (hs *serverHandshakeState) readFinished() error {
-	err := readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	err := readFinished(hs.c, hs.transcript, hs.master, ciphersuite.LabelClientFinished)
 	if eka, ok := hs.ka.(*eccKeyAgreement); ok && eka.keyErr != nil && err != nil {
 		// Only now, and only locally: the peer was told nothing more.
 		err = fmt.Errorf("%w (earlier, the encryption key's Decrypt failed: %v)", err, eka.keyErr)
@@ -515,6 +519,7 @@ func (hs *serverHandshakeState) saveSession() {
 	cache.put(hs.ctx, hs.hello.sessionID, &serverSession{
 		cipherSuite:  hs.hello.cipherSuite,
 		masterSecret: hs.masterSecret,
+		master:       hs.master,
 		peer:         newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
 		serverName:   hs.clientHello.serverName,
 		created:      c.config.time(),
