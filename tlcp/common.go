@@ -335,6 +335,27 @@ type Config struct {
 	// ("CLIENT_RANDOM <client_random> <master_secret>"), for debugging with
 	// Wireshark. It compromises security.
 	KeyLogWriter io.Writer
+	// MessageTrace, if set, is called with each handshake message,
+	// ChangeCipherSpec and alert that a connection sends or receives, in
+	// wire order, as OpenSSL's SSL_CTX_set_msg_callback is; debugging tools
+	// print a handshake trace with it (smtool s_client -msg). c is the
+	// connection (a server shares its Config among all of them), sent the
+	// direction, contentType the record type, and msg the plaintext:
+	//
+	//   - 22 (handshake): the whole message with its 4-byte header,
+	//     reassembled if it spanned records, decrypted if it was protected
+	//     (Finished, and anything after the handshake);
+	//   - 20 (ChangeCipherSpec): its one byte;
+	//   - 21 (alert): level and description.
+	//
+	// Application data is not reported. A message is reported as sent once
+	// it is written, and as received before it is parsed, so a malformed
+	// one still shows. The function runs on the goroutine that reads or
+	// writes c while it holds c's locks: it may call c.LocalAddr,
+	// c.RemoteAddr and c.NetConn but no other method of c, should return
+	// quickly and must not keep msg. A reading and a writing goroutine may
+	// call it concurrently. Like KeyLogWriter it is for debugging.
+	MessageTrace func(c *Conn, sent bool, contentType uint8, msg []byte)
 
 	// ClientECDHEFraming71 makes the client send ClientECDHEParams as a
 	// u16-prefixed vector (71 bytes), the literal reading of GB/T 38636
@@ -395,6 +416,7 @@ func (c *Config) Clone() *Config {
 		SessionLifetime:                c.SessionLifetime,
 		ServerSessionCache:             c.ServerSessionCache,
 		KeyLogWriter:                   c.KeyLogWriter,
+		MessageTrace:                   c.MessageTrace,
 		ClientECDHEFraming71:           c.ClientECDHEFraming71,
 		CertificateVerifyRawTranscript: c.CertificateVerifyRawTranscript,
 		ClientCertIncludeEnc:           c.ClientCertIncludeEnc,

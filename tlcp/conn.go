@@ -178,6 +178,9 @@ func (c *Conn) sendAlertLocked(a alert) error {
 	}
 	c.tmp[0], c.tmp[1] = level, byte(a)
 	_, err := c.writeRecordLocked(recordTypeAlert, c.tmp[:])
+	if err == nil {
+		c.traceMessage(true, recordTypeAlert, c.tmp[:])
+	}
 	if a == alertCloseNotify {
 		return err
 	}
@@ -395,6 +398,7 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 		if len(data) != 2 {
 			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed alert record"))
 		}
+		c.traceMessage(false, recordTypeAlert, data)
 		level, desc := data[0], alert(data[1])
 		switch {
 		case desc == alertCloseNotify:
@@ -410,6 +414,7 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 		if len(data) != 1 || data[0] != 1 {
 			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed ChangeCipherSpec"))
 		}
+		c.traceMessage(false, recordTypeChangeCipherSpec, data)
 		if !expectChangeCipherSpec {
 			return false, c.fail(errorf(alertUnexpectedMessage, "tlcp: unexpected ChangeCipherSpec"))
 		}
@@ -531,6 +536,7 @@ func (c *Conn) writeHandshake(msg handshakeMessage, transcript *transcriptHash) 
 	defer c.out.Unlock()
 	if _, err = c.writeRecordLocked(recordTypeHandshake, data); err == nil {
 		c.noteHandshakeMsg(messageName(data[0]))
+		c.traceMessage(true, recordTypeHandshake, data)
 	}
 	return err
 }
@@ -541,6 +547,8 @@ func (c *Conn) writeChangeCipherSpec() error {
 	_, err := c.writeRecordLocked(recordTypeChangeCipherSpec, []byte{1})
 	if err == nil {
 		c.noteHandshakeMsg("ChangeCipherSpec")
+		c.tmp[0] = 1 // c.out is held: c.tmp is free, and unlike a literal it does not escape
+		c.traceMessage(true, recordTypeChangeCipherSpec, c.tmp[:1])
 	}
 	return err
 }
@@ -631,6 +639,7 @@ func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, erro
 	// The message is kept by what parses it; c.hand's buffer is reused.
 	data := bytes.Clone(c.hand.Next(4 + n))
 	c.noteHandshakeMsg(messageName(typ))
+	c.traceMessage(false, recordTypeHandshake, data)
 	msg, ok := parseHandshakeMessage(data)
 	if !ok {
 		if newHandshakeMessage(typ) == nil {

@@ -71,10 +71,14 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 		if err := hs.readFinished(); err != nil {
 			return err
 		}
+		// Cache the session before the client can see our Finished: a
+		// client that reconnects the moment its handshake completes must
+		// find it. A failure from here on that sends a fatal alert drops
+		// it again; the client caches its side only after our Finished.
+		hs.saveSession()
 		if err := hs.sendFinished(); err != nil {
 			return err
 		}
-		hs.saveSession()
 	}
 	if err := c.finishFlight(); err != nil {
 		return err

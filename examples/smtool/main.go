@@ -1,14 +1,23 @@
-// Command smtool is a small toolbox for the Chinese commercial cryptography
-// stack: certificates (smtool cert ...) and a TLCP server and client in the
-// spirit of openssl s_server / s_client (smtool s_server, smtool s_client).
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+// Command smtool is the toolbox for SM2 certificates and TLCP connections:
+// keys, requests, a small CA and CRLs, certificate display and
+// verification (key, req, ca, crl, cert), a TLCP client and server in the
+// manner of openssl s_client / s_server, with handshake traces, key logs
+// and the interop switches GmSSL and Tongsuo need (s_client, s_server),
+// and a benchmark of the primitives and of handshakes (speed).
 //
 // Usage:
 //
-//	smtool <command> [subcommand] [flags] [args]
-//	smtool help
+//	smtool <command> [subcommand] [flags] [arguments]
+//	smtool help [command]
 //
-// Each command group lives in its own file and registers itself with
-// register, so new groups can be added without touching this file.
+// Flags follow the openssl spelling where one exists, and accept the
+// spellings of Tongsuo and GmSSL as aliases, so that a command copied from
+// their documentation works. Every command prints its usage, flags and an
+// example with -h.
 package main
 
 import (
@@ -21,24 +30,78 @@ import (
 	"strings"
 )
 
-// command is one top-level command of smtool.
-type command struct {
-	name    string
-	summary string
-	// run executes the command with the arguments after its name. It
-	// writes results to stdout and returns an error for the caller to
-	// print; a *usageError means the command line was wrong.
-	run func(args []string, stdout io.Writer) error
+// env is what a command may use of its process: tests run commands
+// in-process with their own.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
 }
 
-var commands = map[string]*command{}
+// warnf prints a warning on stderr; it does not change the exit status.
+func (e *env) warnf(format string, args ...any) {
+	fmt.Fprintf(e.stderr, "warning: "+format+"\n", args...)
+}
 
-// register adds a top-level command; command group files call it from init.
+// command is one command ("s_client") or subcommand ("cert gen").
+type command struct {
+	name    string   // as typed: "s_client", "cert gen"
+	group   string   // heading in "smtool help"
+	summary string   // one line, lower case, no full stop
+	args    string   // what follows the flags in the synopsis, e.g. "FILE..."
+	about   string   // optional paragraph for "smtool CMD -h"
+	example []string // at least one command line
+	run     func(e *env, cmd *command, args []string) error
+}
+
+// commands, in the order "smtool help" lists them (helpOrder).
+var commands []*command
+
+// helpOrder is the order of "smtool help": by task, not by file.
+var helpOrder = []string{
+	"key gen", "key convert", "req", "ca sign", "crl gen", "cert gen", "cert show", "crl show", "cert verify",
+	"s_client", "s_server", "speed", "version",
+}
+
+// register adds a command; command files call it from init.
 func register(c *command) {
-	if _, dup := commands[c.name]; dup {
-		panic("smtool: duplicate command " + c.name)
+	for _, o := range commands {
+		if o.name == c.name {
+			panic("smtool: duplicate command " + c.name)
+		}
 	}
-	commands[c.name] = c
+	if len(c.example) == 0 {
+		panic("smtool: command " + c.name + " has no example")
+	}
+	commands = append(commands, c)
+	rank := func(name string) int {
+		for i, n := range helpOrder {
+			if n == name {
+				return i
+			}
+		}
+		return len(helpOrder)
+	}
+	sort.SliceStable(commands, func(i, j int) bool { return rank(commands[i].name) < rank(commands[j].name) })
+}
+
+// groupOf returns the subcommands of a group name such as "cert".
+func groupOf(name string) []*command {
+	var subs []*command
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, name+" ") {
+			subs = append(subs, c)
+		}
+	}
+	return subs
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
 }
 
 // usageError reports a malformed command line; it exits with status 2.
@@ -51,33 +114,70 @@ func usagef(format string, args ...any) error {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}))
 }
 
 // run is main without the process: it returns the exit status.
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		printUsage(stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "smtool: unknown command %q (try \"smtool help\")\n", args[0])
+func run(args []string, e *env) int {
+	if len(args) == 0 {
+		printHelp(e.stdout)
 		return 2
 	}
-	err := c.run(args[1:], stdout)
-	if err == nil {
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		if len(args) == 1 {
+			printHelp(e.stdout)
+			return 0
+		}
+		name := strings.Join(args[1:], " ")
+		if c := lookup(name); c != nil {
+			printCommandUsage(e.stdout, c, nil)
+			return 0
+		}
+		if subs := groupOf(name); len(subs) > 0 {
+			printGroupUsage(e.stdout, name, subs)
+			return 0
+		}
+		fmt.Fprintf(e.stderr, "smtool help: unknown command %q (try \"smtool help\")\n", name)
+		return 2
+	}
+	c := lookup(args[0])
+	rest := args[1:]
+	if c == nil {
+		subs := groupOf(args[0])
+		if len(subs) == 0 {
+			fmt.Fprintf(e.stderr, "smtool: unknown command %q (try \"smtool help\")\n", args[0])
+			return 2
+		}
+		if len(rest) == 0 || isHelpFlag(rest[0]) {
+			printGroupUsage(e.stdout, args[0], subs)
+			if len(rest) == 0 {
+				fmt.Fprintf(e.stderr, "smtool %s: missing subcommand\n", args[0])
+				return 2
+			}
+			return 0
+		}
+		if c = lookup(args[0] + " " + rest[0]); c == nil {
+			var names []string
+			for _, s := range subs {
+				names = append(names, strings.TrimPrefix(s.name, args[0]+" "))
+			}
+			fmt.Fprintf(e.stderr, "smtool %s: unknown subcommand %q (want %s)\n", args[0], rest[0], strings.Join(names, ", "))
+			return 2
+		}
+		rest = rest[1:]
+	}
+	err := c.run(e, c, rest)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.code
 	}
 	// One line, whatever the error says.
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
-	fmt.Fprintf(stderr, "smtool %s: %s\n", c.name, msg)
+	fmt.Fprintf(e.stderr, "smtool %s: %s\n", c.name, msg)
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return 2
@@ -85,51 +185,64 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 1
 }
 
-func printUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: smtool <command> [arguments]")
+// statusError ends a command with a status and no further message: the
+// command has printed what went wrong itself (cert verify of several
+// files).
+type statusError struct{ code int }
+
+func (e *statusError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func isHelpFlag(s string) bool {
+	switch s {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+const helpFooter = `Run "smtool CMD -h" for the flags of a command. Passwords are given as pass:TEXT,
+env:VAR, file:PATH (its first line), fd:N or stdin, as openssl takes them; any other
+word is the password itself, as GmSSL takes it. Flags may come before, between or
+after the arguments, with one dash or two.`
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "smtool: SM2 keys and certificates, TLCP connections, SM benchmarks")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	fmt.Fprintln(w, "usage: smtool <command> [subcommand] [flags] [arguments]")
+	var groups []string
+	for _, c := range commands {
+		if !contains(groups, c.group) {
+			groups = append(groups, c.group)
+		}
 	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-}
-
-// parseInterspersed parses flags that may appear before, between or after
-// positional arguments ("verify --roots ca.pem cert.pem --host x") and
-// returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string, help io.Writer) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintf(help, "usage of %s:\n", fs.Name())
-				fs.SetOutput(help)
-				fs.PrintDefaults()
-				return nil, err
+	for _, g := range groups {
+		fmt.Fprintf(w, "\n%s:\n", g)
+		for _, c := range commands {
+			if c.group != g {
+				continue
 			}
-			return nil, usagef("%v", err)
+			fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+			fmt.Fprintf(w, "  %-12s   e.g. %s\n", "", c.example[0])
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, helpFooter)
 }
 
-// newFlagSet returns a FlagSet that returns errors instead of exiting and
-// prints nothing itself, so that every error is reported on one line.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs
+func printGroupUsage(w io.Writer, group string, subs []*command) {
+	fmt.Fprintf(w, "usage: smtool %s <subcommand> [flags] [arguments]\n\nsubcommands:\n", group)
+	for _, c := range subs {
+		fmt.Fprintf(w, "  %-12s %s\n", strings.TrimPrefix(c.name, group+" "), c.summary)
+		fmt.Fprintf(w, "  %-12s   e.g. %s\n", "", c.example[0])
+	}
+	fmt.Fprintf(w, "\nRun \"smtool %s SUBCOMMAND -h\" for its flags.\n", group)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -6,29 +6,43 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
 
-// smtool s_server / s_client: a TLCP server and client in the spirit of
-// openssl s_server / s_client (Tongsuo's -enable_ntls flavour).
-
 func init() {
 	register(&command{
 		name:    "s_server",
-		summary: "run a TLCP server (echo or -www page), print each connection",
-		run:     sServer,
+		group:   "TLCP connections",
+		summary: "run a TLCP server (echo, -www, -rev, -stdio), show each connection",
+		about: `A bare -accept PORT listens on localhost only; give a host (0.0.0.0:4433, [::]:4433) or
+*:PORT to listen on other interfaces. Each connection's handshake (with -msg or -trace),
+its parameters, the client's certificates and their verification are printed as one
+block once the handshake ends. Client certificates are asked for with -verify N (any,
+verified if sent), -Verify N (required) or GmSSL's -cert_request; their verification
+result is printed and the connection goes on unless -verify_return_error is given, as
+openssl does. -verify also takes this package's policies by name: none, request, require,
+verify-if-given, require-verify (which always refuse bad certificates). ECDHE suites
+always ask for the client's two certificates.
+
+` + peerAbout,
+		example: []string{
+			"smtool s_server -accept 4433 -sign_cert server_sign.pem -sign_key server_sign.key -enc_cert server_enc.pem -enc_key server_enc.key",
+			"smtool s_server -port 4433 -cert tlcp_server_certs.pem -key tlcp_server_keys.pem -pass P@ssw0rd -msg",
+			"smtool s_server -accept 4433 -sign_cert s.pem -sign_key s.key -enc_cert e.pem -enc_key e.key -Verify 1 -CAfile ca.pem -www",
+		},
+		run: sServer,
 	})
 }
 
@@ -37,146 +51,49 @@ func init() {
 // (tlcp's package documentation recommends this to every server).
 var handshakeTimeout = 10 * time.Second
 
-// tlcpFlags are the options s_server and s_client share.
-type tlcpFlags struct {
-	signCert, signKey, encCert, encKey *string
-	pass                               *string
-	caFile                             *string
-	cipher                             *string
-	alpn                               *string
-	rawCV                              *bool
+// srvConn is one accepted connection's output, collected while its
+// handshake runs so that concurrent connections do not interleave.
+type srvConn struct {
+	n       int
+	addr    string
+	buf     bytes.Buffer
+	flushed bool
 }
 
-func addTLCPFlags(fs interface {
-	String(name, value, usage string) *string
-	Bool(name string, value bool, usage string) *bool
-}, caUsage string) *tlcpFlags {
-	return &tlcpFlags{
-		signCert: fs.String("sign-cert", "", "signing certificate chain (PEM `file`)"),
-		signKey:  fs.String("sign-key", "", "signing private key (PEM `file`, PKCS#8 or SEC1)"),
-		encCert:  fs.String("enc-cert", "", "encryption certificate (PEM `file`)"),
-		encKey:   fs.String("enc-key", "", "encryption private key (PEM `file`)"),
-		pass:     fs.String("pass", "", "password of encrypted private keys"),
-		caFile:   fs.String("CAfile", "", caUsage),
-		cipher:   fs.String("cipher", "", "comma-separated cipher suites by name or hex, in preference order (default: the standard four)"),
-		alpn:     fs.String("alpn", "", "comma-separated ALPN protocols"),
-		rawCV:    fs.Bool("raw-cv", false, "CertificateVerify over the raw transcript (GmSSL >= 3.2); a server then accepts both forms"),
-	}
+type serverRun struct {
+	e       *env
+	o       *tlcpOpts
+	out     *outputs
+	v       *verifier
+	strict  bool
+	quiet   bool
+	profile string
+
+	mu    sync.Mutex // serialises output and guards conns
+	conns map[*tlcp.Conn]*srvConn
 }
 
-// pair loads the double certificate; required says whether it must exist.
-func (f *tlcpFlags) pair(required bool) (*tlcp.CertificatePair, error) {
-	if *f.signCert == "" && *f.encCert == "" {
-		if required {
-			return nil, usagef("-sign-cert, -sign-key, -enc-cert and -enc-key are required")
-		}
-		return nil, nil
-	}
-	var pw []byte
-	if *f.pass != "" {
-		pw = []byte(*f.pass)
-	}
-	var p tlcp.CertificatePair
-	var err error
-	if *f.signCert == "" || *f.signKey == "" {
-		return nil, usagef("-sign-cert and -sign-key go together")
-	}
-	if p.Sign, err = tlcp.LoadX509KeyPairWithPassword(*f.signCert, *f.signKey, pw); err != nil {
-		return nil, fmt.Errorf("signing certificate: %w", err)
-	}
-	// The handshake would find a swapped pair too, but only when a peer
-	// connects; a tool should say so at startup.
-	if !p.Sign.Leaf.IsTLCPSignCert() {
-		return nil, fmt.Errorf("%s is not a TLCP signing certificate (key usage digitalSignature); are -sign-cert and -enc-cert swapped?", *f.signCert)
-	}
-	if *f.encCert != "" || *f.encKey != "" {
-		if *f.encCert == "" || *f.encKey == "" {
-			return nil, usagef("-enc-cert and -enc-key go together")
-		}
-		if p.Enc, err = tlcp.LoadX509KeyPairWithPassword(*f.encCert, *f.encKey, pw); err != nil {
-			return nil, fmt.Errorf("encryption certificate: %w", err)
-		}
-		if !p.Enc.Leaf.IsTLCPEncCert() {
-			return nil, fmt.Errorf("%s is not a TLCP encryption certificate (key usage keyEncipherment, dataEncipherment or keyAgreement); are -sign-cert and -enc-cert swapped?", *f.encCert)
-		}
-	} else if required {
-		return nil, usagef("a TLCP server needs -enc-cert and -enc-key too")
-	}
-	return &p, nil
-}
-
-func (f *tlcpFlags) pool() (*smx509.CertPool, error) {
-	if *f.caFile == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(*f.caFile)
-	if err != nil {
-		return nil, err
-	}
-	pool := smx509.NewCertPool()
-	if !pool.AppendCertsFromPEM(data) {
-		return nil, fmt.Errorf("%s: no certificates found", *f.caFile)
-	}
-	return pool, nil
-}
-
-// suites parses -cipher.
-func (f *tlcpFlags) suites() ([]uint16, error) {
-	if *f.cipher == "" {
-		return nil, nil
-	}
-	var ids []uint16
-	for _, name := range strings.Split(*f.cipher, ",") {
-		name = strings.TrimSpace(name)
-		id, ok := suiteByName(name)
-		if !ok {
-			var known []string
-			for _, s := range tlcp.CipherSuites() {
-				known = append(known, s.Name)
-			}
-			return nil, usagef("unknown cipher suite %q (known: %s)", name, strings.Join(known, ", "))
-		}
-		ids = append(ids, id)
-	}
-	return ids, nil
-}
-
-func suiteByName(name string) (uint16, bool) {
-	norm := strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
-	for _, s := range tlcp.CipherSuites() {
-		if norm == s.Name || (s.Alias != "" && norm == s.Alias) {
-			return s.ID, true
-		}
-	}
-	if v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(name), "0x"), 16, 16); err == nil {
-		if s := ciphersuite.Lookup(uint16(v)); s != nil && s.Supported {
-			return uint16(v), true
-		}
-	}
-	return 0, false
-}
-
-func (f *tlcpFlags) protos() []string {
-	if *f.alpn == "" {
-		return nil
-	}
-	return strings.Split(*f.alpn, ",")
-}
-
-func sServer(args []string, stdout io.Writer) error {
-	fs := newFlagSet("s_server")
-	accept := fs.String("accept", "127.0.0.1:4433", "listen `address`")
-	tf := addTLCPFlags(fs, "CA certificates that verify client certificates (PEM `file`)")
-	verify := fs.String("verify", "none", "client certificates: none, request, require, verify-if-given or require-verify (ECDHE suites always ask)")
+func sServer(e *env, cmd *command, args []string) error {
+	fs := newFlags(cmd)
+	accept := fs.String("accept", "4433", "listen on `[host:]port`; a bare port listens on localhost only")
+	port := fs.String("port", "", "listen on this `port` of localhost (Tongsuo, GmSSL)")
+	o := addTLCPFlags(fs, true)
+	verify := fs.String("verify", "", "ask for a client certificate and verify one if sent (`N`, the depth, as Tongsuo), or a policy: none, request, require, verify-if-given, require-verify")
+	verifyReq := fs.String("Verify", "", "require a client certificate (`N`, the depth, as Tongsuo) and verify it")
+	certRequest := fs.Bool("cert_request", false, "require a client certificate (GmSSL), verified against -CAfile")
 	www := fs.Bool("www", false, "answer each request with an HTTP page describing the connection instead of echoing")
+	fs.alias("www", "WWW", "HTTP")
+	rev := fs.Bool("rev", false, "echo each line reversed (Tongsuo)")
+	stdio := fs.Bool("stdio", false, "send standard input line by line to the client and print what it sends; one connection at a time; the end of standard input closes the connection and the server")
 	once := fs.Bool("once", false, "serve one connection, then exit (same as -naccept 1)")
-	naccept := fs.Int("naccept", 0, "serve `n` connections, then exit (0: serve forever)")
-	rest, err := parseInterspersed(fs, args, stdout)
+	naccept := fs.Int("naccept", 0, "serve `N` connections, then exit (0: serve until killed)")
+	noCache := fs.Bool("no_cache", false, "keep no sessions: every handshake is a full one")
+	rest, err := fs.parse(e, args)
 	if err != nil {
 		return err
 	}
-	if len(rest) != 0 {
-		return usagef("unexpected arguments %q", rest)
+	if err := noArgs(rest); err != nil {
+		return err
 	}
 	if *naccept < 0 {
 		return usagef("-naccept: %d is negative", *naccept)
@@ -187,85 +104,136 @@ func sServer(args []string, stdout io.Writer) error {
 		}
 		*naccept = 1
 	}
-	addr := *accept
-	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
-		// openssl style: a bare port listens on every interface.
-		addr = ":" + addr
+	modes := 0
+	for _, m := range []bool{*www, *rev, *stdio} {
+		if m {
+			modes++
+		}
 	}
-	pair, err := tf.pair(true)
+	if modes > 1 {
+		return usagef("-www, -rev and -stdio exclude each other")
+	}
+	addr, err := listenAddress(*accept, *port, fs.isSet("accept"))
 	if err != nil {
 		return err
 	}
-	cfg := &tlcp.Config{
-		Certificates:                   []tlcp.CertificatePair{*pair},
-		NextProtos:                     tf.protos(),
-		CertificateVerifyRawTranscript: *tf.rawCV,
-	}
-	if cfg.ClientCAs, err = tf.pool(); err != nil {
+	r := &serverRun{e: e, o: o, strict: *o.verifyReturnError, quiet: *o.quiet, conns: map[*tlcp.Conn]*srvConn{}}
+	pair, err := o.loadPair(e, true)
+	if err != nil {
 		return err
 	}
-	if cfg.CipherSuites, err = tf.suites(); err != nil {
+	cfg := &tlcp.Config{Certificates: []tlcp.CertificatePair{*pair}, NextProtos: o.alpn.values}
+	if *noCache {
+		cfg.SessionCacheSize = -1
+	}
+	if r.profile, err = o.profile(cfg, true); err != nil {
 		return err
 	}
-	modes := map[string]tlcp.ClientAuthType{
-		"none": tlcp.NoClientCert, "request": tlcp.RequestClientCert, "require": tlcp.RequireAnyClientCert,
-		"verify-if-given": tlcp.VerifyClientCertIfGiven, "require-verify": tlcp.RequireAndVerifyClientCert,
+	if cfg.CipherSuites, err = o.suites(); err != nil {
+		return err
 	}
-	mode, ok := modes[*verify]
-	if !ok {
-		return usagef("-verify: unknown mode %q", *verify)
+	if r.v, err = o.verifier(); err != nil {
+		return err
 	}
-	cfg.ClientAuth = mode
-	if mode >= tlcp.VerifyClientCertIfGiven && cfg.ClientCAs == nil {
-		return usagef("-verify %s needs -CAfile", *verify)
+	cfg.ClientCAs = r.v.roots
+	if cfg.ClientAuth, err = r.clientAuth(*verify, *verifyReq, *certRequest); err != nil {
+		return err
+	}
+	if cfg.ClientAuth >= tlcp.VerifyClientCertIfGiven && cfg.ClientCAs == nil {
+		return usagef("verifying client certificates needs -CAfile")
+	}
+	if len(r.v.crls) > 0 && cfg.ClientAuth >= tlcp.VerifyClientCertIfGiven {
+		cfg.VerifyConnection = func(st tlcp.ConnectionState) error {
+			if st.PeerSignCertificate == nil {
+				return nil
+			}
+			_, err := r.v.verifyPeer(st, "", smx509.ExtKeyUsageClientAuth)
+			return err
+		}
+	}
+	if r.out, err = o.openOutputs(e); err != nil {
+		return err
+	}
+	defer r.out.close()
+	cfg.KeyLogWriter = r.out.keylog
+	f := o.formatter()
+	cfg.MessageTrace = func(c *tlcp.Conn, sent bool, contentType uint8, msg []byte) {
+		if r.out.msg == nil {
+			return
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		sc := r.conns[c]
+		if sc != nil && !sc.flushed {
+			f.format(&sc.buf, sent, contentType, msg)
+			return
+		}
+		// After the handshake: at once, naming the connection.
+		var b bytes.Buffer
+		f.format(&b, sent, contentType, msg)
+		prefix := ""
+		if sc != nil {
+			prefix = sc.addr + ": "
+		}
+		for _, l := range strings.SplitAfter(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			fmt.Fprint(r.out.msg, prefix+strings.TrimSuffix(l, "\n")+"\n")
+		}
 	}
 
-	ln, err := tlcp.Listen("tcp", addr, cfg)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
 	defer ln.Close()
 	// The bound address, so that "-accept 127.0.0.1:0" is usable: scripts
 	// and tests read the port from this line.
-	fmt.Fprintf(stdout, "ACCEPT %s\n", ln.Addr())
-	var mu sync.Mutex // serialises output of concurrent connections
+	fmt.Fprintf(e.stdout, "ACCEPT %s\n", ln.Addr())
+	var input <-chan chunk
+	if *stdio {
+		input = readLines(e.stdin)
+	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	for n := 0; *naccept == 0 || n < *naccept; n++ {
-		c, err := ln.Accept()
+	for n := 1; *naccept == 0 || n <= *naccept; n++ {
+		raw, err := ln.Accept()
 		if err != nil {
 			return err
 		}
-		serve := func() {
-			defer c.Close()
-			conn := c.(*tlcp.Conn)
-			ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
-			err := conn.HandshakeContext(ctx)
-			cancel()
-			if errors.Is(err, context.DeadlineExceeded) {
-				err = fmt.Errorf("no handshake within %v: %w", handshakeTimeout, err)
+		conn := tlcp.Server(raw, cfg)
+		sc := &srvConn{n: n, addr: raw.RemoteAddr().String()}
+		r.mu.Lock()
+		r.conns[conn] = sc
+		r.mu.Unlock()
+		// serve reports whether standard input has ended (-stdio).
+		serve := func() (inputEnded bool) {
+			defer func() {
+				conn.Close()
+				r.mu.Lock()
+				delete(r.conns, conn)
+				r.mu.Unlock()
+			}()
+			if !r.handshake(conn, sc) {
+				return false
 			}
-			mu.Lock()
-			if err != nil {
-				fmt.Fprintf(stdout, "%s: handshake failed: %v\n", c.RemoteAddr(), err)
-				mu.Unlock()
-				return
-			}
-			fmt.Fprintf(stdout, "--- connection from %s\n", c.RemoteAddr())
-			printState(stdout, conn.ConnectionState(), "client")
-			mu.Unlock()
-			if *www {
+			switch {
+			case *www:
 				serveWWW(conn)
-				return
+			case *rev:
+				r.echo(conn, sc, true)
+			case *stdio:
+				return r.stdio(conn, sc, input)
+			default:
+				r.echo(conn, sc, false)
 			}
-			n, err := io.Copy(conn, conn)
-			mu.Lock()
-			fmt.Fprintf(stdout, "%s: echoed %d bytes", c.RemoteAddr(), n)
-			if err != nil {
-				fmt.Fprintf(stdout, " (%v)", err)
+			return false
+		}
+		if *stdio {
+			// One at a time: standard input has one reader. Its end
+			// ends the server, as openssl's.
+			if serve() {
+				break
 			}
-			fmt.Fprintln(stdout)
-			mu.Unlock()
+			continue
 		}
 		wg.Add(1)
 		go func() { defer wg.Done(); serve() }()
@@ -273,6 +241,243 @@ func sServer(args []string, stdout io.Writer) error {
 	// Refuse further clients while the last ones finish.
 	ln.Close()
 	return nil
+}
+
+// listenAddress turns -accept / -port into a listen address: a bare port
+// is localhost's; "*:PORT" is every interface's, as openssl writes it.
+func listenAddress(accept, port string, acceptSet bool) (string, error) {
+	if port != "" {
+		if acceptSet {
+			return "", usagef("-accept and -port exclude each other")
+		}
+		accept = port
+	}
+	if _, err := strconv.ParseUint(accept, 10, 16); err == nil {
+		return net.JoinHostPort("localhost", accept), nil
+	}
+	host, p, err := net.SplitHostPort(accept)
+	if err != nil {
+		return "", usagef("-accept %q: want PORT or HOST:PORT", accept)
+	}
+	if host == "*" {
+		host = ""
+	}
+	return net.JoinHostPort(host, p), nil
+}
+
+// clientAuth maps -verify, -Verify and -cert_request to a policy. The
+// Tongsuo forms verify after the handshake (and go on) unless
+// -verify_return_error; the named policies are tlcp's own.
+func (r *serverRun) clientAuth(verify, verifyReq string, certRequest bool) (tlcp.ClientAuthType, error) {
+	given := 0
+	for _, g := range []bool{verify != "", verifyReq != "", certRequest} {
+		if g {
+			given++
+		}
+	}
+	if given > 1 {
+		return 0, usagef("-verify, -Verify and -cert_request exclude each other")
+	}
+	isNum := func(s string) bool { _, err := strconv.Atoi(s); return err == nil }
+	switch {
+	case verifyReq != "":
+		if !isNum(verifyReq) {
+			return 0, usagef("-Verify %q: want a depth such as 1", verifyReq)
+		}
+		if r.strict {
+			return tlcp.RequireAndVerifyClientCert, nil
+		}
+		return tlcp.RequireAnyClientCert, nil
+	case certRequest:
+		if r.v.roots != nil {
+			return tlcp.RequireAndVerifyClientCert, nil
+		}
+		return tlcp.RequireAnyClientCert, nil
+	case verify == "":
+		return tlcp.NoClientCert, nil
+	case isNum(verify):
+		if r.strict {
+			return tlcp.VerifyClientCertIfGiven, nil
+		}
+		return tlcp.RequestClientCert, nil
+	}
+	modes := map[string]tlcp.ClientAuthType{
+		"none": tlcp.NoClientCert, "request": tlcp.RequestClientCert, "require": tlcp.RequireAnyClientCert,
+		"verify-if-given": tlcp.VerifyClientCertIfGiven, "require-verify": tlcp.RequireAndVerifyClientCert,
+	}
+	mode, ok := modes[verify]
+	if !ok {
+		return 0, usagef("-verify: unknown mode %q (want a depth N, or none, request, require, verify-if-given, require-verify)", verify)
+	}
+	return mode, nil
+}
+
+// handshake runs the handshake of conn and prints the connection's block.
+func (r *serverRun) handshake(conn *tlcp.Conn, sc *srvConn) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), handshakeTimeout)
+	err := conn.HandshakeContext(ctx)
+	cancel()
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("no handshake within %v: %w", handshakeTimeout, err)
+	}
+	var block bytes.Buffer
+	var st tlcp.ConnectionState
+	var chain []*smx509.Certificate
+	var verr error
+	if err == nil {
+		st = conn.ConnectionState()
+		if len(st.PeerCertificates) > 0 {
+			if len(st.VerifiedChains) > 0 {
+				chain = st.VerifiedChains[0]
+			} else if r.v.roots != nil {
+				chain, verr = r.v.verifyPeer(st, "", smx509.ExtKeyUsageClientAuth)
+			}
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.e.stdout
+	if !r.quiet || err != nil {
+		fmt.Fprintf(&block, "--- connection %d from %s\n", sc.n, sc.addr)
+	}
+	if r.out.msg != nil && r.out.msg != out {
+		r.out.msg.Write(sc.buf.Bytes())
+	} else {
+		block.Write(sc.buf.Bytes())
+	}
+	sc.flushed = true
+	if err != nil {
+		fmt.Fprintf(&block, "%s: handshake failed: %v\n", sc.addr, err)
+		out.Write(block.Bytes())
+		return false
+	}
+	if !r.quiet {
+		if r.profile != "" {
+			fmt.Fprintf(&block, "Peer      : %s\n", r.profile)
+		}
+		printState(&block, st, "client", nil, false)
+		switch {
+		case len(st.PeerCertificates) == 0:
+		case verr != nil:
+			fmt.Fprintf(&block, "Verification error: %v (going on; -verify_return_error stops here)\n", verr)
+		case chain != nil:
+			fmt.Fprintf(&block, "Verification: OK (chain: %s)\n", chainString(chain))
+		default:
+			fmt.Fprintln(&block, "Verification: not done (no -CAfile)")
+		}
+	} else if verr != nil {
+		fmt.Fprintf(&block, "%s: the client's certificates do not verify: %v\n", sc.addr, verr)
+	}
+	out.Write(block.Bytes())
+	return true
+}
+
+// closeNote describes how a client ended its data: "" for close_notify.
+func closeNote(err error) string {
+	switch {
+	case err == nil, errors.Is(err, io.EOF):
+		return ""
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return " (the client closed without close_notify)"
+	}
+	return fmt.Sprintf(" (%v)", err)
+}
+
+// echo sends back what the client sends, reversed line by line with rev.
+func (r *serverRun) echo(conn *tlcp.Conn, sc *srvConn, rev bool) {
+	var n int64
+	var err error
+	if rev {
+		br := bufio.NewReader(conn)
+		for {
+			var line string
+			line, err = br.ReadString('\n')
+			if line != "" {
+				body := strings.TrimRight(line, "\r\n")
+				runes := []rune(body)
+				for i, j := 0, len(runes)-1; i < j; i, j = i+1, j-1 {
+					runes[i], runes[j] = runes[j], runes[i]
+				}
+				m, werr := conn.Write([]byte(string(runes) + line[len(body):]))
+				n += int64(m)
+				if werr != nil {
+					err = werr
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+	} else {
+		n, err = io.Copy(conn, conn)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.quiet || closeNote(err) != "" {
+		fmt.Fprintf(r.e.stdout, "%s: echoed %d bytes%s\n", sc.addr, n, closeNote(err))
+	}
+}
+
+// chunk is a piece of standard input, or its end.
+type chunk struct {
+	data []byte
+	err  error
+}
+
+// readLines reads r line by line into a channel, which it closes after
+// the end or an error.
+func readLines(r io.Reader) <-chan chunk {
+	ch := make(chan chunk)
+	go func() {
+		defer close(ch)
+		br := bufio.NewReader(r)
+		for {
+			s, err := br.ReadString('\n')
+			ch <- chunk{[]byte(s), err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// stdio relays standard input to the client and its data to standard
+// output, until the client closes or standard input ends; it reports
+// whether standard input ended.
+func (r *serverRun) stdio(conn *tlcp.Conn, sc *srvConn, input <-chan chunk) bool {
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(r.e.stdout, conn)
+		done <- err
+	}()
+	for {
+		select {
+		case err := <-done:
+			r.mu.Lock()
+			fmt.Fprintf(r.e.stdout, "%s: closed%s\n", sc.addr, closeNote(err))
+			r.mu.Unlock()
+			return false
+		case c, ok := <-input:
+			if !ok {
+				return true
+			}
+			if len(c.data) > 0 {
+				if _, err := conn.Write(c.data); err != nil {
+					return false
+				}
+			}
+			if c.err != nil {
+				conn.CloseWrite()
+				select {
+				case <-done:
+				case <-time.After(defaultCloseWait):
+				}
+				return true
+			}
+		}
+	}
 }
 
 // serveWWW reads one HTTP request head and answers with a page.
@@ -288,43 +493,7 @@ func serveWWW(conn *tlcp.Conn) {
 		}
 	}
 	var b strings.Builder
-	printState(&b, conn.ConnectionState(), "client")
+	printState(&b, conn.ConnectionState(), "client", nil, false)
 	body := b.String()
 	fmt.Fprintf(conn, "HTTP/1.0 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 }
-
-// printState prints a ConnectionState and the peer's certificates.
-func printState(w io.Writer, st tlcp.ConnectionState, peer string) {
-	fmt.Fprintf(w, "Protocol  : TLCP (0x%04x)\n", st.Version)
-	fmt.Fprintf(w, "Cipher    : %s (0x%04X)\n", tlcp.CipherSuiteName(st.CipherSuite), st.CipherSuite)
-	fmt.Fprintf(w, "Resumed   : %v\n", st.DidResume)
-	if st.ServerName != "" {
-		fmt.Fprintf(w, "ServerName: %s\n", st.ServerName)
-	}
-	if st.NegotiatedProtocol != "" {
-		fmt.Fprintf(w, "ALPN      : %s\n", st.NegotiatedProtocol)
-	}
-	if len(st.PeerCertificates) == 0 {
-		fmt.Fprintf(w, "No %s certificate\n", peer)
-		return
-	}
-	fmt.Fprintf(w, "%s certificates (%d):\n", strings.ToUpper(peer[:1])+peer[1:], len(st.PeerCertificates))
-	for i, c := range st.PeerCertificates {
-		role := ""
-		switch c {
-		case st.PeerSignCertificate:
-			role = " [sign]"
-		case st.PeerEncCertificate:
-			role = " [enc]"
-		}
-		fmt.Fprintf(w, " %d%s s:%s\n   i:%s\n   valid %s .. %s\n", i, role, c.Subject, c.Issuer,
-			c.NotBefore.Format("2006-01-02"), c.NotAfter.Format("2006-01-02"))
-	}
-	if len(st.VerifiedChains) > 0 {
-		fmt.Fprintf(w, "Verified  : yes, chain of %d\n", len(st.VerifiedChains[0]))
-	} else {
-		fmt.Fprintf(w, "Verified  : no\n")
-	}
-}
-
-var errNoConnect = errors.New("-connect host:port is required")
