@@ -30,6 +30,10 @@
 //	type Keys struct{ MAC, Key, IV []byte }
 //	func (s *Suite) KeyBlock(master, clientRandom, serverRandom []byte) (client, server Keys)
 //	func FinishedVerifyData(master []byte, label string, transcriptHash []byte) []byte // 12 bytes
+//	type Master struct{ ... }  // a master secret with its HMAC key schedule done once
+//	func NewMaster(master []byte) *Master
+//	func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys)
+//	func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte
 //	const LabelClientFinished, LabelServerFinished, MasterSecretLen, VerifyDataLen
 //
 //	type RecordProtection interface {
