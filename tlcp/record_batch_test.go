@@ -466,3 +466,50 @@ func TestZeroAllocsBulk(t *testing.T) {
 		})
 	}
 }
+
+// batchSeqLimit lets a BatchProtection seal left more records, then fails
+// as ciphersuite does at the last sequence number, part-way through a
+// batch.
+type batchSeqLimit struct {
+	ciphersuite.BatchProtection
+	left int
+}
+
+func (s *batchSeqLimit) SealBatch(recs []ciphersuite.BatchRecord, rand io.Reader) (int, error) {
+	if len(recs) <= s.left {
+		s.left -= len(recs)
+		return s.BatchProtection.SealBatch(recs, rand)
+	}
+	n, err := s.BatchProtection.SealBatch(recs[:s.left], rand)
+	s.left = 0
+	if err != nil {
+		return n, err
+	}
+	return n, ciphersuite.ErrSequenceOverflow
+}
+
+// TestBatchSequenceOverflowSending: a batched Write that runs out of
+// sequence numbers in the middle of a batch sends the records sealed
+// before that, reports how much of the data they carried and the
+// exhaustion, and sends nothing more.
+func TestBatchSequenceOverflowSending(t *testing.T) {
+	for _, s := range CipherSuites() {
+		t.Run(s.Name, func(t *testing.T) {
+			client, server := connectedPair(t, s.ID, "tcp")
+			client.out.Lock()
+			client.out.rp = &batchSeqLimit{BatchProtection: client.out.rp.(ciphersuite.BatchProtection), left: 20}
+			client.out.Unlock()
+			msg := make([]byte, 30*maxPlaintext)
+			fillStream(msg, 0)
+			n, err := client.Write(msg)
+			if n != 20*maxPlaintext || !errors.Is(err, ciphersuite.ErrSequenceOverflow) {
+				t.Fatalf("Write = %d, %v; want %d and sequence exhaustion", n, err, 20*maxPlaintext)
+			}
+			client.Close()
+			got, err := readAll(t, server, 1<<20)
+			if got != 20*maxPlaintext || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("server read %d, %v; want %d then truncation", got, err, 20*maxPlaintext)
+			}
+		})
+	}
+}
