@@ -78,7 +78,9 @@ var errMessageTooLarge = errors.New("tlcp: handshake message field has an invali
 
 // marshalMessage writes the 4-byte handshake header around body.
 func marshalMessage(typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error) {
-	var b cryptobyte.Builder
+	// Room for the usual messages up front, so that the builder does not
+	// grow its buffer byte field by byte field.
+	b := cryptobyte.NewBuilder(make([]byte, 0, 256))
 	b.AddUint8(typ)
 	b.AddUint24LengthPrefixed(body)
 	out, err := b.Bytes()
