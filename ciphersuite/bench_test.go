@@ -138,3 +138,62 @@ func run(b *testing.B, f func()) {
 	}
 	cpu.report(b)
 }
+
+// BenchmarkRecordBatch seals and opens MaxBatch 16 KiB records per
+// operation with SealBatch and OpenBatch; compare its per-byte rate with
+// BenchmarkRecord's one-record Seal and Open.
+func BenchmarkRecordBatch(b *testing.B) {
+	for _, bs := range []struct {
+		name string
+		id   ID
+	}{
+		{name: "SM4-CBC-SM3", id: ECC_SM4_CBC_SM3},
+		{name: "SM4-GCM", id: ECC_SM4_GCM_SM3},
+		{name: "ZUC128-SM3", id: ECC_ZUC128_SM3},
+	} {
+		b.Run(bs.name+"/Seal", func(b *testing.B) {
+			wr, _ := batchPair(b, bs.id)
+			recs := make([]BatchRecord, MaxBatch)
+			pt := testPlaintext(benchSize)
+			frags := make([][]byte, MaxBatch)
+			for i := range frags {
+				frags[i] = make([]byte, 0, wr.SealedLen(benchSize))
+			}
+			rnd := &countReader{}
+			runBatch(b, func() {
+				for i := range recs {
+					recs[i] = BatchRecord{Type: 23, Data: pt, Fragment: frags[i]}
+				}
+				if _, err := wr.SealBatch(recs, rnd); err != nil {
+					b.Fatal(err)
+				}
+				setSeq(b, wr, 0)
+			})
+		})
+		b.Run(bs.name+"/Open", func(b *testing.B) {
+			wr, rd := batchPair(b, bs.id)
+			sealed, _ := sealRecords(b, wr, []int{benchSize, benchSize, benchSize, benchSize, benchSize, benchSize, benchSize, benchSize,
+				benchSize, benchSize, benchSize, benchSize, benchSize, benchSize, benchSize, benchSize})
+			recs := cloneRecords(sealed)
+			runBatch(b, func() {
+				for i := range recs {
+					copy(recs[i].Fragment, sealed[i].Fragment)
+				}
+				if _, err := rd.OpenBatch(nil, recs); err != nil {
+					b.Fatal(err)
+				}
+				setSeq(b, rd, 0)
+			})
+		})
+	}
+}
+
+func runBatch(b *testing.B, f func()) {
+	b.SetBytes(benchSize * MaxBatch)
+	b.ReportAllocs()
+	cpu := startCPU()
+	for b.Loop() {
+		f()
+	}
+	cpu.report(b)
+}

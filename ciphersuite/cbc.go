@@ -11,6 +11,7 @@ import (
 	"hash"
 	"io"
 
+	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 )
 
@@ -21,6 +22,7 @@ type cbcRecord struct {
 	enc   cipher.BlockMode
 	dec   cipher.BlockMode
 	mac   hash.Hash
+	key   sm3.HMACKey // the MAC key again, for the MACs of SealBatch
 	seq   seqNum
 
 	// chain is the last ciphertext block enc produced: the CBC state it carries
@@ -30,6 +32,8 @@ type cbcRecord struct {
 	hdr   [13]byte
 	local [cbcMACLen]byte // the MAC we compute
 	peer  [cbcMACLen]byte // the MAC the record carries, extracted in constant time
+
+	batch *batchScratch // allocated by the first SealBatch of several records
 }
 
 const (
@@ -60,15 +64,23 @@ func newCBC(k Keys, newHash func() hash.Hash) (*cbcRecord, error) {
 	// Each record carries its own IV, so the modes are created once with a zero
 	// IV and steered per record (see Seal and Open) instead of re-created.
 	var zero [cbcBlock]byte
-	return &cbcRecord{
+	c := &cbcRecord{
 		block: b,
 		enc:   cipher.NewCBCEncrypter(b, zero[:]),
 		dec:   cipher.NewCBCDecrypter(b, zero[:]),
 		mac:   newHMAC(newHash, k.MAC),
-	}, nil
+	}
+	c.key.SetKey(k.MAC)
+	return c, nil
 }
 
 func (c *cbcRecord) Overhead() int { return cbcOverhead }
+
+// cbcPadLen is the minimal padding value Seal uses for an n-byte plaintext:
+// 1 to 16 bytes, each holding padLen (the count minus one).
+func cbcPadLen(n int) int { return cbcBlock - 1 - (n+cbcMACLen)%cbcBlock }
+
+func (c *cbcRecord) SealedLen(n int) int { return cbcBlock + n + cbcMACLen + cbcPadLen(n) + 1 }
 
 func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader) ([]byte, error) {
 	n := len(plaintext)
@@ -88,9 +100,8 @@ func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader)
 		return nil, err
 	}
 
-	// Minimal padding: 1 to 16 bytes, each holding padLen (the count minus one).
-	padLen := cbcBlock - 1 - (n+cbcMACLen)%cbcBlock
-	size := cbcBlock + n + cbcMACLen + padLen + 1
+	padLen := cbcPadLen(n)
+	size := c.SealedLen(n)
 	ret, out := sliceForAppend(dst, size)
 	data := out[cbcBlock : cbcBlock+n]
 	moveTo(data, plaintext)
@@ -121,6 +132,12 @@ func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader)
 }
 
 func (c *cbcRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
+	return c.open(nil, typ, fragment)
+}
+
+// open is Open, decrypting into dst (at least len(fragment)-16 bytes, not
+// overlapping fragment) instead of in place if dst is not nil.
+func (c *cbcRecord) open(dst []byte, typ uint8, fragment []byte) ([]byte, error) {
 	if len(fragment) > MaxCiphertext {
 		return nil, ErrRecordOverflow
 	}
@@ -134,8 +151,17 @@ func (c *cbcRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
 	// Decrypting the IV block too lets dec chain from the record's IV without
 	// being told it: the first output block is garbage and the rest is the
 	// plaintext of a CBC decryption under IV.
-	c.dec.CryptBlocks(fragment, fragment)
-	payload := fragment[cbcBlock:]
+	var payload []byte
+	if dst == nil {
+		c.dec.CryptBlocks(fragment, fragment)
+		payload = fragment[cbcBlock:]
+	} else {
+		// The same in two calls, the garbage block landing where the
+		// plaintext then overwrites it.
+		payload = dst[:len(fragment)-cbcBlock]
+		c.dec.CryptBlocks(payload[:cbcBlock], fragment[:cbcBlock])
+		c.dec.CryptBlocks(payload, fragment[cbcBlock:])
+	}
 
 	toRemove, good := cbcPadding(payload, cbcMACLen)
 	n := len(payload) - cbcMACLen - toRemove // ≥ 0, see cbcPadding

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"hash"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
@@ -154,6 +155,90 @@ func TestExtractMAC(t *testing.T) {
 			if !bytes.Equal(c.peer[:], p[start:start+cbcMACLen]) {
 				t.Fatalf("size %d start %d: got %x, want %x", size, start, c.peer, p[start:start+cbcMACLen])
 			}
+		}
+	}
+}
+
+// TestCBCBatchConstantCompressions extends the Lucky13 check to OpenBatch:
+// a batch of records of given lengths costs the same number of SM3
+// compressions whatever their padding says, and a batch that stops at a
+// bad record (bad padding or bad MAC) costs exactly what opening the
+// records up to and including it costs, so that where in a record the
+// padding claimed to start cannot be read off the batch's time either.
+func TestCBCBatchConstantCompressions(t *testing.T) {
+	s := Lookup(ECC_SM4_CBC_SM3)
+	k := randomKeys(t, s)
+	var calls int
+	counted := func() *cbcRecord {
+		c, err := newCBC(k, newCountingSM3(&calls))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	iv := make([]byte, 16)
+	// perRecord[size] is the count of one Open of a record of that size.
+	perRecord := map[int]int{}
+	for _, size := range []int{64, 80, 320, 1024, 16400} {
+		c := counted()
+		calls = 0
+		if _, err := c.Open(23, sealCBC(k, 0, 23, testPlaintext(size-16-32-1), padding(0), iv)); err != nil {
+			t.Fatal(err)
+		}
+		perRecord[size] = calls
+	}
+	// record builds the seq-th record of a batch: a fragment of size bytes
+	// with padding padLen, its padding or MAC spoiled if asked.
+	record := func(seq, size, padLen int, spoil string) BatchRecord {
+		payloadLen := size - 16
+		padLen = min(padLen, payloadLen-32-1)
+		pt := testPlaintext(payloadLen - 32 - padLen - 1)
+		pad := padding(padLen)
+		macSeq := uint64(seq)
+		switch spoil {
+		case "padding":
+			pad[0] ^= 0x40
+		case "mac":
+			macSeq++
+		}
+		return BatchRecord{Type: 23, Fragment: sealCBC(k, macSeq, 23, pt, pad, iv)}
+	}
+	sizes := []int{64, 80, 320, 1024, 16400}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := range 40 {
+		n := 1 + rng.IntN(MaxBatch+4)
+		lens := make([]int, n)
+		want := 0
+		for i := range lens {
+			lens[i] = sizes[rng.IntN(len(sizes))]
+		}
+		bad, spoil := -1, ""
+		if round%3 != 0 {
+			bad = rng.IntN(n)
+			spoil = []string{"padding", "mac"}[rng.IntN(2)]
+		}
+		recs := make([]BatchRecord, n)
+		for i := range recs {
+			s := ""
+			if i == bad {
+				s = spoil
+			}
+			recs[i] = record(i, lens[i], rng.IntN(256), s)
+			if bad < 0 || i <= bad {
+				want += perRecord[lens[i]]
+			}
+		}
+		c := counted()
+		calls = 0
+		got, err := c.OpenBatch(nil, recs)
+		switch {
+		case bad < 0 && (err != nil || got != n):
+			t.Fatalf("round %d: OpenBatch = %d, %v", round, got, err)
+		case bad >= 0 && (got != bad || !errors.Is(err, ErrBadRecordMAC)):
+			t.Fatalf("round %d: OpenBatch = %d, %v, want %d, bad_record_mac", round, got, err, bad)
+		}
+		if calls != want {
+			t.Errorf("round %d (%d records, bad %d %s): %d SM3 compressions, want %d", round, n, bad, spoil, calls, want)
 		}
 	}
 }

@@ -31,6 +31,10 @@
 //	type Keys struct{ MAC, Key, IV []byte }
 //	func (s *Suite) KeyBlock(master, clientRandom, serverRandom []byte) (client, server Keys)
 //	func FinishedVerifyData(master []byte, label string, transcriptHash []byte) []byte // 12 bytes
+//	type Master struct{ ... }  // a master secret with its HMAC key schedule done once
+//	func NewMaster(master []byte) *Master
+//	func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys)
+//	func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte
 //	const LabelClientFinished, LabelServerFinished, MasterSecretLen, VerifyDataLen
 //
 //	type RecordProtection interface {
@@ -40,6 +44,15 @@
 //	}
 //	func (s *Suite) NewRecordProtection(k Keys) (RecordProtection, error)
 //	const MaxPlaintext (2^14), MaxCiphertext (2^14+2048)
+//
+//	type BatchRecord struct{ Type uint8; Data, Fragment []byte }
+//	type BatchProtection interface {  // every RecordProtection above is one
+//		RecordProtection
+//		SealedLen(n int) int
+//		SealBatch(recs []BatchRecord, rand io.Reader) (int, error)
+//		OpenBatch(dst []byte, recs []BatchRecord) (int, error)
+//	}
+//	const MaxBatch = 16
 //	var ErrBadRecordMAC, ErrRecordOverflow, ErrSequenceOverflow, ErrUnsupported error
 //
 // TLS 1.3 (tls13.go, tls13_record.go):
@@ -106,4 +119,32 @@
 //
 // Seal and Open do not allocate when dst has room: Seal can encrypt a plaintext
 // that already sits at dst[len(dst):], and Open decrypts in place.
+//
+// # Batches
+//
+// A connection that has many records to send (a large Write) or has received
+// many at once (a bulk receiver) can protect them together: SealBatch and
+// OpenBatch of the BatchProtection interface give the same fragments and
+// plaintexts as a loop of Seal or Open calls, with consecutive sequence
+// numbers, and run up to MaxBatch records side by side in the multi-buffer
+// kernels where that helps:
+//
+//   - SM4-CBC: SealBatch computes the records' MACs in the lanes of
+//     sm3.HMACBatch and encrypts the records, each its own CBC chain from its
+//     own explicit IV, in the lanes of sm4.CBCEncryptMulti. OpenBatch opens
+//     the records one by one with Open's constant-time check: the MAC of a
+//     CBC record covers a plaintext whose length is secret until the MAC is
+//     verified, and the multi-buffer engine's work follows each message's
+//     length, so lanes would leak the padding length that Open hides.
+//   - ZUC-128: the keystreams in the lanes of zuc.Batch, the MACs in the
+//     lanes of sm3.HMACBatch, both ways (the MAC covers the ciphertext,
+//     whose length is public). OpenBatch verifies every MAC before it
+//     decrypts anything, and decrypts nothing from the first bad record on.
+//   - SM4-GCM: record by record; the GCM kernel is already parallel within
+//     a record and fuses GHASH with the encryption.
+//
+// OpenBatch stops at the first record that fails and reports how many it
+// opened, so a receiver delivers exactly the records before a bad one. It
+// can write the plaintexts one after another into a caller's buffer (a
+// Read's destination) instead of in place, saving a copy.
 package ciphersuite

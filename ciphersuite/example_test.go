@@ -81,3 +81,51 @@ func ExampleTLS13Suite_NewRecordProtection() {
 	fmt.Println(typ, string(content), err, len(fragment)-len(content))
 	// Output: 22 Finished… <nil> 17
 }
+
+// A sender with several records seals them in one call; a receiver that has
+// several whole records opens them in one call and learns how many were
+// good. Here the third record is damaged in transit.
+func ExampleBatchProtection() {
+	suite, _ := ciphersuite.Get(ciphersuite.ECC_SM4_CBC_SM3)
+	master := make([]byte, 48)
+	rand.Read(master)
+	clientKeys, _ := suite.KeyBlock(master, make([]byte, 32), make([]byte, 32))
+	w, _ := suite.NewRecordProtection(clientKeys)
+	r, _ := suite.NewRecordProtection(clientKeys)
+	sealer, opener := w.(ciphersuite.BatchProtection), r.(ciphersuite.BatchProtection)
+
+	const applicationData = 23
+	var recs []ciphersuite.BatchRecord
+	for _, msg := range []string{"one", "two", "three", "four"} {
+		recs = append(recs, ciphersuite.BatchRecord{
+			Type:     applicationData,
+			Data:     []byte(msg),
+			Fragment: make([]byte, 0, sealer.SealedLen(len(msg))),
+		})
+	}
+	if _, err := sealer.SealBatch(recs, nil); err != nil {
+		panic(err)
+	}
+
+	recs[2].Fragment[20] ^= 1
+	n, err := opener.OpenBatch(nil, recs)
+	for _, rec := range recs[:n] {
+		fmt.Printf("%s ", rec.Data)
+	}
+	fmt.Println(n, err)
+	// Output: one two 2 ciphersuite: bad record MAC
+}
+
+// A Master serves the key block and both Finished messages of a handshake
+// with one HMAC key schedule.
+func ExampleMaster() {
+	suite, _ := ciphersuite.Get(ciphersuite.ECC_SM4_GCM_SM3)
+	clientRandom, serverRandom, premaster := make([]byte, 32), make([]byte, 32), make([]byte, 48)
+	master := ciphersuite.NewMaster(ciphersuite.MasterSecret(premaster, clientRandom, serverRandom))
+
+	client, server := master.KeyBlock(suite, clientRandom, serverRandom)
+	transcriptHash := make([]byte, 32)
+	fin := master.FinishedVerifyData(ciphersuite.LabelClientFinished, transcriptHash)
+	fmt.Println(len(client.Key), len(server.IV), len(fin))
+	// Output: 16 4 12
+}

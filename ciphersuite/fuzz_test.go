@@ -53,3 +53,70 @@ func FuzzOpen(f *testing.F) {
 		}
 	})
 }
+
+// FuzzOpenBatch cuts the input into fragments, some of them genuine
+// records, and checks that OpenBatch, in place and into a buffer, agrees
+// with a loop of Open calls on a second receiver: as many records opened,
+// the same plaintexts, and the same error for the record that stops it.
+func FuzzOpenBatch(f *testing.F) {
+	f.Add(uint8(0), []byte{3, 200, 7}, []byte("some bytes"), uint16(0))
+	f.Add(uint8(4), []byte{1, 1, 1, 1}, bytes.Repeat([]byte{9}, 300), uint16(2))
+	f.Fuzz(func(t *testing.T, which uint8, genuine []byte, junk []byte, corrupt uint16) {
+		id := supportedIDs[int(which)%len(supportedIDs)]
+		s := Lookup(id)
+		k := Keys{MAC: bytes.Repeat([]byte{1}, s.MACLen), Key: bytes.Repeat([]byte{2}, s.KeyLen), IV: bytes.Repeat([]byte{3}, s.IVLen)}
+		wr, _ := s.NewRecordProtection(k)
+		var recs []BatchRecord
+		for i, n := range genuine {
+			if len(recs) == 2*MaxBatch+1 {
+				break
+			}
+			frag, _ := wr.Seal(nil, 23, testPlaintext(int(n)*61), &countReader{next: byte(i)})
+			recs = append(recs, BatchRecord{Type: 23, Fragment: frag})
+		}
+		if len(junk) > 0 {
+			// A fragment of junk somewhere, or a genuine one corrupted.
+			at := int(corrupt) % (len(recs) + 1)
+			if len(recs) > 0 && corrupt&0x8000 != 0 {
+				f := recs[at%len(recs)].Fragment
+				f[int(corrupt)%len(f)] ^= junk[0] | 1
+			} else {
+				recs = append(recs[:at], append([]BatchRecord{{Type: 23, Fragment: junk}}, recs[at:]...)...)
+			}
+		}
+		// The reference: Open one by one until the first error.
+		ref, _ := s.NewRecordProtection(k)
+		var want [][]byte
+		var wantErr error
+		for _, r := range recs {
+			pt, err := ref.Open(r.Type, bytes.Clone(r.Fragment))
+			if err != nil {
+				wantErr = err
+				break
+			}
+			want = append(want, bytes.Clone(pt))
+		}
+		for _, into := range []bool{false, true} {
+			rd, _ := s.NewRecordProtection(k)
+			batch := make([]BatchRecord, len(recs))
+			total := 0
+			for i, r := range recs {
+				batch[i] = BatchRecord{Type: r.Type, Fragment: bytes.Clone(r.Fragment)}
+				total += len(r.Fragment)
+			}
+			var dst []byte
+			if into {
+				dst = make([]byte, total)
+			}
+			n, err := rd.(BatchProtection).OpenBatch(dst, batch)
+			if n != len(want) || !errors.Is(err, wantErr) && !(err == nil && wantErr == nil) {
+				t.Fatalf("%s into=%v: OpenBatch = %d, %v; Open loop: %d, %v", s.Name, into, n, err, len(want), wantErr)
+			}
+			for i := range n {
+				if !bytes.Equal(batch[i].Data, want[i]) {
+					t.Fatalf("%s into=%v: record %d differs", s.Name, into, i)
+				}
+			}
+		}
+	})
+}

@@ -43,6 +43,8 @@ func newGCM(k Keys) (*gcmRecord, error) {
 
 func (g *gcmRecord) Overhead() int { return gcmOverhead }
 
+func (g *gcmRecord) SealedLen(n int) int { return gcmExplicitLen + n + gcmTagLen }
+
 func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) ([]byte, error) {
 	n := len(plaintext)
 	if n > MaxPlaintext {
@@ -53,20 +55,27 @@ func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	}
 	ret, out := sliceForAppend(dst, gcmExplicitLen+n+gcmTagLen)
 	data := out[gcmExplicitLen : gcmExplicitLen+n]
-	moveTo(data, plaintext)
+	src := placePlaintext(data, plaintext)
 
 	// The explicit nonce is the sequence number: unique per key by construction,
 	// which a random value would only be with high probability.
 	binary.BigEndian.PutUint64(g.nonce[gcmIVLen:], uint64(g.seq))
-	copy(out, g.nonce[gcmIVLen:])
 	putHeader(&g.aad, g.seq, typ, n)
-	g.aead.Seal(data[:0], g.nonce[:], data, g.aad[:])
+	g.aead.Seal(data[:0], g.nonce[:], src, g.aad[:])
+	// Only now: an in-place plaintext may start where the nonce goes.
+	copy(out, g.nonce[gcmIVLen:])
 
 	g.seq++
 	return ret, nil
 }
 
 func (g *gcmRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
+	return g.open(nil, typ, fragment)
+}
+
+// open is Open, decrypting into dst (at least len(fragment)-24 bytes, not
+// overlapping fragment) instead of in place if dst is not nil.
+func (g *gcmRecord) open(dst []byte, typ uint8, fragment []byte) ([]byte, error) {
 	if len(fragment) > MaxCiphertext || len(fragment)-gcmOverhead > MaxPlaintext {
 		return nil, ErrRecordOverflow
 	}
@@ -81,10 +90,41 @@ func (g *gcmRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
 	copy(g.nonce[gcmIVLen:], fragment[:gcmExplicitLen])
 	ct := fragment[gcmExplicitLen:]
 	putHeader(&g.aad, g.seq, typ, len(ct)-gcmTagLen)
-	plaintext, err := g.aead.Open(ct[:0], g.nonce[:], ct, g.aad[:])
+	out := ct[:0]
+	if dst != nil {
+		out = dst[:0]
+	}
+	plaintext, err := g.aead.Open(out, g.nonce[:], ct, g.aad[:])
 	if err != nil {
 		return nil, ErrBadRecordMAC
 	}
 	g.seq++
 	return plaintext, nil
+}
+
+// SealBatch seals the records one by one: the SM4-GCM kernel already runs
+// the counter blocks of one record in parallel and fuses GHASH with them,
+// so records gain nothing from sharing the lanes.
+func (g *gcmRecord) SealBatch(recs []BatchRecord, rnd io.Reader) (int, error) {
+	for i := range recs {
+		if len(recs[i].Data) > MaxPlaintext {
+			return 0, ErrRecordOverflow
+		}
+	}
+	return sealEach(g, recs, rnd)
+}
+
+// OpenBatch opens the records one by one, for the reason SealBatch gives.
+func (g *gcmRecord) OpenBatch(dst []byte, recs []BatchRecord) (int, error) {
+	off := 0
+	for i := range recs {
+		r := &recs[i]
+		pt, err := g.open(openDst(dst, off), r.Type, r.Fragment)
+		if err != nil {
+			return i, err
+		}
+		r.Data = pt
+		off += len(pt)
+	}
+	return len(recs), nil
 }

@@ -5,8 +5,7 @@
 package ciphersuite
 
 import (
-	"crypto/hmac"
-	"hash"
+	"sync"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
@@ -31,46 +30,120 @@ func PRF(dst, secret []byte, label string, seed []byte) {
 	prf(dst, secret, label, seed, nil)
 }
 
-// prf is PRF with the seed in two parts, so that callers need not concatenate the
-// randoms.
-func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
-	h := hmac.New(sm3.New, secret)
-	pHash(dst, h, []byte(label), seed1, seed2)
+// prfBatches holds the HMACBatch values prf works with: large (a few KiB,
+// for sixteen lanes), so neither on the stack of every handshake nor
+// allocated per call.
+var prfBatches = sync.Pool{New: func() any { return new(prfState) }}
+
+// prfState is the scratch of one PRF computation. The HMACBatch keeps the
+// slices it is given until Sum, so everything handed to it lives here, the
+// key and A(i) included, and the caller's seeds are copied in: nothing of
+// the caller's escapes, and nothing is allocated.
+type prfState struct {
+	b    sm3.HMACBatch
+	key  sm3.HMACKey
+	a    [sm3.Size]byte
+	macs [2][sm3.Size]byte
+	seed [2 * 32]byte // the two randoms, or one transcript hash
 }
 
-// pHash fills dst with P_hash(secret, label || seed1 || seed2) using h, an HMAC keyed
-// with the secret. It allocates a single buffer for A(i) and the output block.
-func pHash(dst []byte, h hash.Hash, label, seed1, seed2 []byte) {
-	size := h.Size()
-	buf := make([]byte, 2*size)
-	a, out := buf[:0:size], buf[size:size]
+// prf is PRF with the seed in two parts, so that callers need not concatenate the
+// randoms. The secret is prepared once as an sm3.HMACKey (the ipad and opad
+// blocks compressed once, not for every HMAC), and each step's two HMACs,
+// the output block HMAC(A(i) || label || seed) and the next A(i+1) =
+// HMAC(A(i)), which both need only A(i), are computed together.
+func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
+	st := prfBatches.Get().(*prfState)
+	st.key.SetKey(secret)
+	st.run(dst, &st.key, label, seed1, seed2)
+	st.key = sm3.HMACKey{}
+	prfBatches.Put(st)
+}
+
+// run computes P_SM3 under key into dst.
+func (st *prfState) run(dst []byte, key *sm3.HMACKey, label string, seed1, seed2 []byte) {
+	b := &st.b
+	lb := labelBytes(label)
+	seed := st.seed[:0]
+	if len(seed1)+len(seed2) > len(st.seed) {
+		seed = make([]byte, 0, len(seed1)+len(seed2))
+	}
+	seed = append(append(seed, seed1...), seed2...)
 
 	// A(1) = HMAC(A(0)) with A(0) = label || seed.
-	h.Write(label)
-	h.Write(seed1)
-	h.Write(seed2)
-	a = h.Sum(a)
-
+	b.Add(key, lb, seed)
+	b.Sum(st.macs[1:])
 	for len(dst) > 0 {
-		// HMAC(A(i) || label || seed) is the next output block.
-		h.Reset()
-		h.Write(a)
-		h.Write(label)
-		h.Write(seed1)
-		h.Write(seed2)
-		out = h.Sum(out[:0])
-		n := copy(dst, out)
-		dst = dst[n:]
-		if len(dst) == 0 {
-			break
+		st.a = st.macs[1] // A(i)
+		b.Add(key, st.a[:], lb, seed)
+		last := len(dst) <= sm3.Size
+		if !last {
+			b.Add(key, st.a[:])
 		}
-		// A(i+1) = HMAC(A(i)).
-		h.Reset()
-		h.Write(a)
-		a = h.Sum(a[:0])
+		b.Sum(st.macs[:])
+		dst = dst[copy(dst, st.macs[0][:]):]
 	}
-	clear(buf)
+	clear(st.macs[:])
+	clear(st.a[:])
+	clear(st.seed[:])
 }
+
+// A Master is a master secret prepared for the PRF: the HMAC-SM3 key
+// schedule of the secret (two SM3 compressions) runs once, for the key
+// block and both Finished messages of a handshake, instead of for each.
+// Its methods give what KeyBlock and FinishedVerifyData give for the same
+// secret. A Master is read-only once made and safe for concurrent use.
+type Master struct {
+	key sm3.HMACKey
+}
+
+// NewMaster prepares the 48-byte master secret master.
+func NewMaster(master []byte) *Master {
+	m := new(Master)
+	m.key.SetKey(master)
+	return m
+}
+
+func (m *Master) prf(dst []byte, label string, seed1, seed2 []byte) {
+	st := prfBatches.Get().(*prfState)
+	st.run(dst, &m.key, label, seed1, seed2)
+	prfBatches.Put(st)
+}
+
+// KeyBlock is Suite.KeyBlock for this master secret.
+func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys) {
+	return s.keyBlock(m.prf, clientRandom, serverRandom)
+}
+
+// FinishedVerifyData is FinishedVerifyData for this master secret.
+func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte {
+	vd := make([]byte, VerifyDataLen)
+	m.prf(vd, label, transcriptHash, nil)
+	return vd
+}
+
+// labelBytes returns label as bytes without a copy for the labels of this
+// package, which are all there is in a TLCP handshake.
+func labelBytes(label string) []byte {
+	switch label {
+	case labelMasterSecret:
+		return labelMasterSecretBytes
+	case labelKeyExpansion:
+		return labelKeyExpansionBytes
+	case LabelClientFinished:
+		return labelClientFinishedBytes
+	case LabelServerFinished:
+		return labelServerFinishedBytes
+	}
+	return []byte(label)
+}
+
+var (
+	labelMasterSecretBytes   = []byte(labelMasterSecret)
+	labelKeyExpansionBytes   = []byte(labelKeyExpansion)
+	labelClientFinishedBytes = []byte(LabelClientFinished)
+	labelServerFinishedBytes = []byte(LabelServerFinished)
+)
 
 // MasterSecret returns the 48-byte master secret (tlcp/INTEROP.md §4.2):
 //
@@ -99,9 +172,15 @@ type Keys struct {
 // consumed as client MAC, server MAC, client key, server key, client IV, server IV,
 // with the lengths in s. Note the order of the randoms, swapped from MasterSecret.
 func (s *Suite) KeyBlock(master, clientRandom, serverRandom []byte) (client, server Keys) {
+	return s.keyBlock(func(dst []byte, label string, seed1, seed2 []byte) {
+		prf(dst, master, label, seed1, seed2)
+	}, clientRandom, serverRandom)
+}
+
+func (s *Suite) keyBlock(prf func(dst []byte, label string, seed1, seed2 []byte), clientRandom, serverRandom []byte) (client, server Keys) {
 	m, k, v := s.MACLen, s.KeyLen, s.IVLen
 	kb := make([]byte, 2*(m+k+v))
-	prf(kb, master, labelKeyExpansion, serverRandom, clientRandom)
+	prf(kb, labelKeyExpansion, serverRandom, clientRandom)
 
 	// Full slice expressions keep an append to one key from overwriting the next.
 	next := func(n int) []byte {

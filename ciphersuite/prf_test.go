@@ -202,3 +202,35 @@ func TestPRFAllocs(t *testing.T) {
 		t.Errorf("PRF made %v allocations", allocs)
 	}
 }
+
+// TestMaster: a prepared Master gives what KeyBlock and FinishedVerifyData
+// give for the same secret, on every suite, and concurrently.
+func TestMaster(t *testing.T) {
+	master := unhex(t, katMaster)
+	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
+	m := NewMaster(master)
+	for _, id := range supportedIDs {
+		s := Lookup(id)
+		c1, s1 := s.KeyBlock(master, cr, sr)
+		done := make(chan bool)
+		for range 4 {
+			go func() {
+				defer func() { done <- true }()
+				c2, s2 := m.KeyBlock(s, cr, sr)
+				if !bytes.Equal(c1.Key, c2.Key) || !bytes.Equal(s1.Key, s2.Key) || !bytes.Equal(c1.MAC, c2.MAC) ||
+					!bytes.Equal(s1.MAC, s2.MAC) || !bytes.Equal(c1.IV, c2.IV) || !bytes.Equal(s1.IV, s2.IV) {
+					t.Errorf("%s: Master.KeyBlock differs", Name(id))
+				}
+			}()
+		}
+		for range 4 {
+			<-done
+		}
+	}
+	hash := bytes.Repeat([]byte{7}, 32)
+	for _, label := range []string{LabelClientFinished, LabelServerFinished} {
+		if !bytes.Equal(m.FinishedVerifyData(label, hash), FinishedVerifyData(master, label, hash)) {
+			t.Errorf("%s: Master.FinishedVerifyData differs", label)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"hash"
 	"io"
 
+	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/primitives/zuc"
 )
 
@@ -20,11 +21,22 @@ import (
 type zucRecord struct {
 	stream *zuc.Cipher
 	mac    hash.Hash
+	key    sm3.HMACKey // the MAC key again, for batches
 	seq    seqNum
 	iv     [zucIVLen]byte // write_IV
 	zucIV  [zucIVLen]byte // write_IV ⊕ (0^64 || seq), this record's IV
 	hdr    [13]byte
 	sum    [zucMACLen]byte
+
+	zucKey [1][]byte // the ZUC key, as zuc.Batch takes it
+	batch  *zucBatch // allocated by the first batch of several records
+}
+
+// zucBatch is the scratch of a batch of ZUC records: the lanes of the MACs
+// and the multi-lane keystream engine.
+type zucBatch struct {
+	batchScratch
+	z zuc.Batch
 }
 
 const zucOverhead = zucMACLen
@@ -40,16 +52,26 @@ func newZUC(k Keys, newHash func() hash.Hash) (*zucRecord, error) {
 	}
 	z := &zucRecord{stream: c, mac: newHMAC(newHash, k.MAC)}
 	copy(z.iv[:], k.IV)
+	z.key.SetKey(k.MAC)
+	z.zucKey[0] = append([]byte(nil), k.Key...)
 	return z, nil
 }
 
 func (z *zucRecord) Overhead() int { return zucOverhead }
 
+func (z *zucRecord) SealedLen(n int) int { return n + zucOverhead }
+
+// recordIV sets iv to the ZUC IV of the record with sequence number seq:
+// write_IV ⊕ (0^64 ‖ seq).
+func (z *zucRecord) recordIV(iv *[zucIVLen]byte, seq seqNum) {
+	*iv = z.iv
+	binary.BigEndian.PutUint64(iv[8:], binary.BigEndian.Uint64(z.iv[8:])^uint64(seq))
+}
+
 // startKeystream starts the fresh keystream of the current record: every record
 // has its own IV, so records are independent of each other.
 func (z *zucRecord) startKeystream() {
-	z.zucIV = z.iv
-	binary.BigEndian.PutUint64(z.zucIV[8:], binary.BigEndian.Uint64(z.iv[8:])^uint64(z.seq))
+	z.recordIV(&z.zucIV, z.seq)
 	if err := z.stream.Reset(z.zucIV[:]); err != nil {
 		panic("ciphersuite: ZUC-128 rejected a 16-byte IV: " + err.Error())
 	}
@@ -74,10 +96,10 @@ func (z *zucRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	}
 	ret, out := sliceForAppend(dst, n+zucOverhead)
 	c := out[:n]
-	moveTo(c, plaintext)
+	src := placePlaintext(c, plaintext)
 
 	z.startKeystream()
-	z.stream.XORKeyStream(c, c)
+	z.stream.XORKeyStream(c, src)
 	z.macInto(out[n:], typ, c)
 
 	z.seq++
@@ -85,11 +107,26 @@ func (z *zucRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 }
 
 func (z *zucRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
+	return z.open(nil, typ, fragment)
+}
+
+// checkZUCFragment returns the error Open gives a fragment for its length
+// alone, if any.
+func checkZUCFragment(fragment []byte) error {
 	if len(fragment) > maxZUCCiphertext {
-		return nil, ErrRecordOverflow
+		return ErrRecordOverflow
 	}
 	if len(fragment) < zucOverhead {
-		return nil, ErrBadRecordMAC
+		return ErrBadRecordMAC
+	}
+	return nil
+}
+
+// open is Open, decrypting into dst (at least len(fragment)-32 bytes, not
+// overlapping fragment) instead of in place if dst is not nil.
+func (z *zucRecord) open(dst []byte, typ uint8, fragment []byte) ([]byte, error) {
+	if err := checkZUCFragment(fragment); err != nil {
+		return nil, err
 	}
 	if err := z.seq.check(); err != nil {
 		return nil, err
@@ -102,9 +139,13 @@ func (z *zucRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
 	if subtle.ConstantTimeCompare(z.sum[:], fragment[n:]) != 1 {
 		return nil, ErrBadRecordMAC
 	}
+	out := c
+	if dst != nil {
+		out = dst[:n]
+	}
 	z.startKeystream()
-	z.stream.XORKeyStream(c, c)
+	z.stream.XORKeyStream(out, c)
 
 	z.seq++
-	return c, nil
+	return out, nil
 }

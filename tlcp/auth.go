@@ -23,6 +23,7 @@ type transcriptHash struct {
 	h       hash.Hash
 	raw     []byte
 	keepRaw bool
+	fin     [32]byte // finishedHash's result
 }
 
 func newTranscript(keepRaw bool) *transcriptHash {
@@ -41,6 +42,10 @@ func (t *transcriptHash) dropRaw() { t.raw, t.keepRaw = nil, false }
 
 // Sum returns the SM3 hash of the messages so far.
 func (t *transcriptHash) Sum() []byte { return t.h.Sum(nil) }
+
+// finishedHash is Sum for computing a Finished message at once: the result
+// is valid until the next call.
+func (t *transcriptHash) finishedHash() []byte { return t.h.Sum(t.fin[:0]) }
 
 // sign makes an SM2 signature with the default ID over msg (e = SM3(Z ‖
 // msg), GB/T 32918.2), DER encoded.

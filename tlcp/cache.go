@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -193,6 +194,7 @@ func (p *sessionPeer) cost() int64 {
 type serverSession struct {
 	cipherSuite  uint16
 	masterSecret []byte
+	master       *ciphersuite.Master // masterSecret prepared for the PRF; nil if not yet
 	peer         sessionPeer
 	serverName   string
 	created      time.Time

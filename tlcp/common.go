@@ -221,6 +221,7 @@ type ClientSessionState struct {
 	sessionID    []byte
 	cipherSuite  uint16
 	masterSecret []byte
+	master       *ciphersuite.Master // masterSecret prepared for the PRF
 	server       sessionPeer
 	receivedAt   time.Time
 	// vers is VersionTLS13 for a TLS 1.3 ticket (ticket.go), else 0.

@@ -55,10 +55,11 @@ type Conn struct {
 
 	in, out halfConn
 
-	rawInput bytes.Buffer // raw bytes from conn, not yet processed
-	input    bytes.Reader // application data ready to be read
-	hand     bytes.Buffer // handshake bytes not yet parsed
-	outBuf   []byte       // reused for every record sent
+	rawInput inputBuffer   // raw bytes from conn, not yet processed
+	rb       recordBatches // batched sealing and opening (record_batch.go)
+	input    bytes.Reader  // application data ready to be read
+	hand     bytes.Buffer  // handshake bytes not yet parsed
+	outBuf   []byte        // reused for every record sent
 
 	closeNotifySent bool
 	closeNotifyErr  error
@@ -239,14 +240,17 @@ var (
 )
 
 // fill reads from the transport until c.rawInput holds at least n bytes,
-// reading as much as fits in the free space each time. Its error is the
-// transport's, io.EOF if it ended before the n bytes were there.
+// reading as much as fits in the free space each time, which after the
+// handshake grows to a batch of records while the peer streams. Its error
+// is the transport's, io.EOF if it ended before the n bytes were there.
 func (c *Conn) fill(n int) error {
+	if err := c.flushFlight(); err != nil {
+		return err
+	}
 	for c.rawInput.Len() < n {
-		c.rawInput.Grow(n - c.rawInput.Len())
-		free := c.rawInput.AvailableBuffer()
-		got, err := c.conn.Read(free[:cap(free)])
-		c.rawInput.Write(free[:got]) // in place: no copy, no allocation
+		free := c.rawInput.space(n-c.rawInput.Len(), c.isHandshakeComplete.Load())
+		got, err := c.conn.Read(free)
+		c.rawInput.commit(got, len(free))
 		if err != nil && c.rawInput.Len() < n {
 			return err
 		}
@@ -277,8 +281,13 @@ func (c *Conn) readFailure(err error, boundary bool) error {
 }
 
 // nextRecord reads one record and returns its type and plaintext. The
-// plaintext aliases c.rawInput and is valid until the next read.
+// plaintext aliases c.rawInput (or, for application data opened into a
+// Read's buffer, that buffer) and is valid until the next read. Records
+// opened in a batch come from the queue first.
 func (c *Conn) nextRecord() (recordType, []byte, error) {
+	if typ, data, err, ok := c.nextQueued(); ok {
+		return typ, data, err
+	}
 	if err := c.fill(recordHeaderLen); err != nil {
 		return 0, nil, c.readFailure(err, c.rawInput.Len() == 0)
 	}
@@ -290,6 +299,9 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 	if err := c.fill(recordHeaderLen + n); err != nil {
 		return 0, nil, c.readFailure(err, false)
 	}
+	if bp := c.batchOpener(typ); bp != nil {
+		return c.openBatch(bp)
+	}
 	data := c.rawInput.Next(recordHeaderLen + n)[recordHeaderLen:]
 	if c.vers == VersionTLS13 {
 		return c.openTLS13(typ, data)
@@ -299,10 +311,8 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 	}
 	data, err := c.in.rp.Open(uint8(typ), data)
 	switch {
-	case errors.Is(err, ciphersuite.ErrSequenceOverflow):
-		err = errorf(alertFor(err), "tlcp: the peer has sent all 2^64-1 records a connection allows: %w", err)
 	case err != nil:
-		err = errorf(alertFor(err), "tlcp: received record: %w", err)
+		err = openFailure(err)
 	case len(data) > maxPlaintext:
 		err = errorf(alertRecordOverflow, "tlcp: decrypted record too large")
 	}
@@ -484,6 +494,9 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 	if c.out.err != nil {
 		return 0, c.out.err
 	}
+	if bp := c.batchSealer(data); bp != nil {
+		return c.writeBatchedLocked(bp, typ, data)
+	}
 	var n int
 	for len(data) > 0 {
 		m := min(len(data), maxPlaintext)
@@ -499,13 +512,7 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 			var err error
 			out, err = c.out.seal(out, typ, data[:m], c.config.rand())
 			if err != nil {
-				if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
-					// Nothing more can be sent, not even an alert (it
-					// too needs a sequence number); the error is
-					// sticky, and Close closes the transport.
-					err = fmt.Errorf("tlcp: this side has sent all 2^64-1 records a connection allows; close it and reconnect: %w", err)
-				}
-				return n, c.out.setErrorLocked(err)
+				return n, c.out.setErrorLocked(sealFailure(err))
 			}
 		} else {
 			out = append(out, data[:m]...)
@@ -513,7 +520,7 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 		body := len(out) - recordHeaderLen
 		out[3], out[4] = byte(body>>8), byte(body)
 		c.outBuf = out
-		if _, err := c.writeRaw(out); err != nil {
+		if err := c.sendRecord(typ, out); err != nil {
 			return n, c.out.setErrorLocked(err)
 		}
 		n += m
@@ -791,8 +798,15 @@ func (c *Conn) Read(b []byte) (int, error) {
 	c.in.Lock()
 	defer c.in.Unlock()
 	for c.input.Len() == 0 {
-		if err := c.readRecord(); err != nil {
+		// Application data may be opened straight into b.
+		c.rb.dst = b
+		err := c.readRecord()
+		c.rb.dst = nil
+		if err != nil {
 			return 0, err
+		}
+		if n, ok := c.takeDirect(); ok {
+			return n, nil
 		}
 		for c.hand.Len() > 0 {
 			if err := c.handlePostHandshakeMessage(); err != nil {

@@ -284,6 +284,19 @@ type fragmentConn struct {
 }
 
 func (c *fragmentConn) Write(b []byte) (int, error) {
+	// A flight comes as several records in one Write: one at a time.
+	total := len(b)
+	for len(b) > 5 {
+		n := 5 + (int(b[3])<<8 | int(b[4]))
+		if _, err := c.writeRecord(b[:n]); err != nil {
+			return 0, err
+		}
+		b = b[n:]
+	}
+	return total, nil
+}
+
+func (c *fragmentConn) writeRecord(b []byte) (int, error) {
 	if c.sawCCS || b[0] != byte(recordTypeHandshake) {
 		if b[0] == byte(recordTypeChangeCipherSpec) {
 			c.sawCCS = true

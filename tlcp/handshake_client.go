@@ -31,6 +31,7 @@ type clientHandshakeState struct {
 	suite        *ciphersuite.Suite
 	transcript   *transcriptHash
 	masterSecret []byte
+	master       *ciphersuite.Master // masterSecret prepared for the PRF
 	session      *ClientSessionState // the session offered for resumption, if any
 	ka           keyAgreement
 }
@@ -239,6 +240,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 			sessionID:    bytes.Clone(sh.sessionID),
 			cipherSuite:  c.cipherSuite,
 			masterSecret: hs.masterSecret,
+			master:       hs.master,
 			server:       newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
 			receivedAt:   c.config.time(),
 		})
@@ -256,6 +258,8 @@ func (hs *clientHandshakeState) handshake() error {
 	if err := hs.processServerHello(); err != nil {
 		return err
 	}
+	// From here on, each flight goes out in one transport write.
+	c.startFlight()
 	resumed := hs.session != nil && len(hs.serverHello.sessionID) > 0 &&
 		bytes.Equal(hs.serverHello.sessionID, hs.session.sessionID)
 	if resumed {
@@ -275,6 +279,9 @@ func (hs *clientHandshakeState) handshake() error {
 		if err := hs.readFinished(); err != nil {
 			return err
 		}
+	}
+	if err := c.finishFlight(); err != nil {
+		return err
 	}
 	c.isHandshakeComplete.Store(true)
 	return nil
@@ -326,7 +333,7 @@ func (hs *clientHandshakeState) doResumeHandshake() error {
 	c.peerCertificates = list
 	c.peerSignCert, c.peerEncCert = sign, enc
 	c.verifiedChains = s.server.chains
-	hs.masterSecret = s.masterSecret
+	hs.masterSecret, hs.master = s.masterSecret, s.master
 	// A line per client random lets Wireshark decrypt resumed connections.
 	if err := c.config.writeKeyLog(hs.hello.random, hs.masterSecret); err != nil {
 		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
@@ -674,11 +681,16 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 // establishKeys derives the key block and prepares the record protection
 // that the next ChangeCipherSpec in each direction switches to.
 func (hs *clientHandshakeState) establishKeys() error {
-	return establishKeys(hs.c, hs.suite, hs.masterSecret, hs.hello.random, hs.serverHello.random)
+	if hs.master == nil {
+		hs.master = ciphersuite.NewMaster(hs.masterSecret)
+	}
+	return establishKeys(hs.c, hs.suite, hs.master, hs.hello.random, hs.serverHello.random)
 }
 
-func establishKeys(c *Conn, suite *ciphersuite.Suite, master, clientRandom, serverRandom []byte) error {
-	clientKeys, serverKeys := suite.KeyBlock(master, clientRandom, serverRandom)
+// establishKeys derives the key block from the master secret, prepared
+// once for it and both Finished messages.
+func establishKeys(c *Conn, suite *ciphersuite.Suite, master *ciphersuite.Master, clientRandom, serverRandom []byte) error {
+	clientKeys, serverKeys := master.KeyBlock(suite, clientRandom, serverRandom)
 	clientRP, err := suite.NewRecordProtection(clientKeys)
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: %w", err)
@@ -696,29 +708,29 @@ func establishKeys(c *Conn, suite *ciphersuite.Suite, master, clientRandom, serv
 }
 
 func (hs *clientHandshakeState) sendFinished() error {
-	return sendFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	return sendFinished(hs.c, hs.transcript, hs.master, ciphersuite.LabelClientFinished)
 }
 
 func (hs *clientHandshakeState) readFinished() error {
-	return readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelServerFinished)
+	return readFinished(hs.c, hs.transcript, hs.master, ciphersuite.LabelServerFinished)
 }
 
 // sendFinished sends ChangeCipherSpec and Finished (INTEROP.md §3.11, §3.11).
-func sendFinished(c *Conn, t *transcriptHash, master []byte, label string) error {
+func sendFinished(c *Conn, t *transcriptHash, master *ciphersuite.Master, label string) error {
 	if err := c.writeChangeCipherSpec(); err != nil {
 		return err
 	}
-	vd := ciphersuite.FinishedVerifyData(master, label, t.Sum())
+	vd := master.FinishedVerifyData(label, t.finishedHash())
 	return c.writeHandshake(&finishedMsg{verifyData: vd}, t)
 }
 
 // readFinished reads the peer's ChangeCipherSpec and Finished and checks
 // verify_data in constant time.
-func readFinished(c *Conn, t *transcriptHash, master []byte, label string) error {
+func readFinished(c *Conn, t *transcriptHash, master *ciphersuite.Master, label string) error {
 	if err := c.readChangeCipherSpec(); err != nil {
 		return err
 	}
-	want := ciphersuite.FinishedVerifyData(master, label, t.Sum())
+	want := master.FinishedVerifyData(label, t.finishedHash())
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return err

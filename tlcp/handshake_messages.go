@@ -78,7 +78,9 @@ var errMessageTooLarge = errors.New("tlcp: handshake message field has an invali
 
 // marshalMessage writes the 4-byte handshake header around body.
 func marshalMessage(typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error) {
-	var b cryptobyte.Builder
+	// Room for the usual messages up front, so that the builder does not
+	// grow its buffer byte field by byte field.
+	b := cryptobyte.NewBuilder(make([]byte, 0, 256))
 	b.AddUint8(typ)
 	b.AddUint24LengthPrefixed(body)
 	out, err := b.Bytes()
@@ -673,10 +675,13 @@ func (m *finishedMsg) marshal() ([]byte, error) {
 	if m.original != nil {
 		return m.original, nil
 	}
-	out, err := marshalMessage(typeFinished, func(b *cryptobyte.Builder) { b.AddBytes(m.verifyData) })
-	if err != nil {
-		return nil, err
+	// Small and fixed: built directly, without a cryptobyte.Builder.
+	n := len(m.verifyData)
+	if n > 0xff {
+		return nil, errMessageTooLarge
 	}
+	out := append(make([]byte, 0, 4+n), typeFinished, 0, 0, byte(n))
+	out = append(out, m.verifyData...)
 	m.original = out
 	return out, nil
 }

@@ -23,10 +23,12 @@ type serverHandshakeState struct {
 	hello        *serverHelloMsg
 	suite        *ciphersuite.Suite
 	pair         *CertificatePair
+	prepared     *preparedPair // pair, parsed and checked (paircache.go)
 	encCert      *smx509.Certificate
 	transcript   *transcriptHash
 	masterSecret []byte
-	session      *serverSession // the session being resumed, if any
+	master       *ciphersuite.Master // masterSecret prepared for the PRF
+	session      *serverSession      // the session being resumed, if any
 	ka           keyAgreement
 	// info describes the ClientHello, and orig is the Config that
 	// GetConfigForClient replaced (nil if none).
@@ -87,6 +89,8 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	if err := hs.processClientHello(); err != nil {
 		return err
 	}
+	// Each flight goes out in one transport write.
+	c.startFlight()
 	if hs.session != nil {
 		if err := hs.doResumeHandshake(); err != nil {
 			return err
@@ -119,6 +123,9 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := c.finishFlight(); err != nil {
+		return err
+	}
 	c.isHandshakeComplete.Store(true)
 	return nil
 }
@@ -150,9 +157,10 @@ func (hs *serverHandshakeState) processClientHello() error {
 		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
 	}
 	var err error
-	if _, hs.encCert, err = checkPair(hs.pair, true); err != nil {
+	if hs.prepared, err = preparePair(hs.pair); err != nil {
 		return errorf(alertInternalError, "%w", err)
 	}
+	hs.encCert = hs.prepared.enc
 
 	if alpn := negotiateALPN(cfg.NextProtos, ch.alpnProtocols); alpn != "" {
 		c.clientProtocol = alpn
@@ -280,7 +288,7 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
-	hs.masterSecret = hs.session.masterSecret
+	hs.masterSecret, hs.master = hs.session.masterSecret, hs.session.master
 	if err := c.config.writeKeyLog(hs.clientHello.random, hs.masterSecret); err != nil {
 		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
 	}
@@ -302,10 +310,10 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
-	// SIGN, ENC, then the signing chain's intermediates (INTEROP.md §3.5).
-	certs := append([][]byte{hs.pair.Sign.Certificate[0], hs.pair.Enc.Certificate[0]},
-		withoutRoots(hs.pair.Sign.Certificate[1:])...)
-	if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
+	// SIGN, ENC, then the signing chain's intermediates (INTEROP.md §3.5),
+	// marshalled once per pair.
+	certs := &certificateMsg{certificates: hs.prepared.certs, original: hs.prepared.certMsg}
+	if err := c.writeHandshake(certs, hs.transcript); err != nil {
 		return err
 	}
 	skx, err := hs.ka.generateServerKeyExchange(cfg, hs.pair, hs.encCert, hs.clientHello.random, hs.hello.random)
@@ -503,15 +511,18 @@ func (hs *serverHandshakeState) processClientCertificates(raw [][]byte) (*smx509
 }
 
 func (hs *serverHandshakeState) establishKeys() error {
-	return establishKeys(hs.c, hs.suite, hs.masterSecret, hs.clientHello.random, hs.hello.random)
+	if hs.master == nil {
+		hs.master = ciphersuite.NewMaster(hs.masterSecret)
+	}
+	return establishKeys(hs.c, hs.suite, hs.master, hs.clientHello.random, hs.hello.random)
 }
 
 func (hs *serverHandshakeState) sendFinished() error {
-	return sendFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelServerFinished)
+	return sendFinished(hs.c, hs.transcript, hs.master, ciphersuite.LabelServerFinished)
 }
 
 func (hs *serverHandshakeState) readFinished() error {
-	err := readFinished(hs.c, hs.transcript, hs.masterSecret, ciphersuite.LabelClientFinished)
+	err := readFinished(hs.c, hs.transcript, hs.master, ciphersuite.LabelClientFinished)
 	if eka, ok := hs.ka.(*eccKeyAgreement); ok && eka.keyErr != nil && err != nil {
 		// Only now, and only locally: the peer was told nothing more.
 		err = fmt.Errorf("%w (earlier, the encryption key's Decrypt failed: %v)", err, eka.keyErr)
@@ -529,6 +540,7 @@ func (hs *serverHandshakeState) saveSession() {
 	cache.put(hs.ctx, hs.hello.sessionID, &serverSession{
 		cipherSuite:  hs.hello.cipherSuite,
 		masterSecret: hs.masterSecret,
+		master:       hs.master,
 		peer:         newSessionPeer(c.peerSignCert, c.peerEncCert, c.verifiedChains),
 		serverName:   hs.clientHello.serverName,
 		created:      c.config.time(),

@@ -35,7 +35,9 @@ func init() {
 			"ECDHE_SM4_GCM_SM3 also sends the client's certificate pair (the SM2 key exchange needs it). crypto/tls: TLS 1.2 ECDHE-ECDSA-AES128-GCM-SHA256, P-256,\n" +
 			"no client certificate; resumed: TLCP session ID cache vs TLS 1.2 session tickets. bulk: 64 MiB client→server on one connection, in 256 KiB writes\n" +
 			"(both ends run in this process, so each byte is sealed and opened: compare with the records group's seal+open, not with one of them);\n" +
-			"crypto/tls suite for the CBC row: ECDHE-ECDSA-AES128-CBC-SHA256, for the ZUC row: ECDHE-ECDSA-CHACHA20-POLY1305 (the stream cipher analogue)",
+			"crypto/tls suite for the CBC row: ECDHE-ECDSA-AES128-CBC-SHA256, for the ZUC row: ECDHE-ECDSA-CHACHA20-POLY1305 (the stream cipher analogue);\n" +
+			"64 clients: one server on loopback TCP, 64 client goroutines (GOMAXPROCS = cores) dialling, handshaking and closing in a loop (resumed: each client its own session cache),\n" +
+			"or 64 established connections all sending 1 MiB at once; crypto/tls in the same shape",
 		rows: []*row{
 			{name: "full handshake ECC_SM4_GCM_SM3", unit: opsPerSec,
 				impls: []setupFunc{tlcpHandshake(ciphersuite.ECC_SM4_GCM_SM3, false), stdTLSHandshake(tlsGCM, false)}},
@@ -51,6 +53,12 @@ func init() {
 				impls: []setupFunc{tlcpBulk(ciphersuite.ECC_SM4_CBC_SM3), stdTLSBulk(tlsCBC)}},
 			{name: "bulk 64 MiB ECC_ZUC128_SM3", unit: mbPerSec, bytes: bulkLen,
 				impls: []setupFunc{tlcpBulk(ciphersuite.ECC_ZUC128_SM3), stdTLSBulk(tlsChaCha)}},
+			{name: "64 clients: full handshakes ECC_SM4_GCM_SM3", unit: opsPerSec,
+				impls: []setupFunc{concurrentHandshakes(concurrentTLCP, ciphersuite.ECC_SM4_GCM_SM3, false), concurrentHandshakes(concurrentTLS, tlsGCM, false)}},
+			{name: "64 clients: resumed handshakes ECC_SM4_GCM_SM3", unit: opsPerSec,
+				impls: []setupFunc{concurrentHandshakes(concurrentTLCP, ciphersuite.ECC_SM4_GCM_SM3, true), concurrentHandshakes(concurrentTLS, tlsGCM, true)}},
+			{name: "64 clients: bulk 64 x 1 MiB ECC_SM4_GCM_SM3", unit: mbPerSec, bytes: concurrentClients * concurrentBulk,
+				impls: []setupFunc{concurrentBulkRow(concurrentTLCP, ciphersuite.ECC_SM4_GCM_SM3), concurrentBulkRow(concurrentTLS, tlsGCM)}},
 		},
 	})
 }

@@ -1,0 +1,372 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package tlcp
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+)
+
+// Batched records.
+//
+// A Write of more than one record seals up to batchRecords of them in one
+// ciphersuite.BatchProtection.SealBatch call, into one buffer with their
+// headers, and hands that buffer to the transport in one Write: one system
+// call instead of one per record, and the multi-buffer kernels for the CBC
+// and ZUC suites. A bulk receiver reads as much as a batch holds in one
+// transport Read, and opens every whole record the read delivered in one
+// OpenBatch call; it never waits for more records to fill a batch. When
+// the caller's Read buffer can take the plaintexts, they are decrypted
+// straight into it.
+//
+// Memory: the batch buffers (batchBufSize, about 257 KiB) come from a pool
+// and are held only while a Write runs, or while a streaming receiver has
+// unread bytes; a connection waiting for data holds a buffer of one
+// record, as before.
+
+// batchRecords is the most records sealed or opened in one batch.
+const batchRecords = ciphersuite.MaxBatch
+
+// batchBufSize holds batchRecords records of 2^14 bytes under any of the
+// suites, headers included (CBC adds the most: IV, MAC and a block of
+// padding).
+const batchBufSize = batchRecords * (recordHeaderLen + maxPlaintext + 64)
+
+// oneRecordSize is the buffer that any single record fits in.
+const oneRecordSize = recordHeaderLen + maxCiphertext
+
+var batchBufPool = sync.Pool{New: func() any {
+	b := make([]byte, batchBufSize)
+	return &b
+}}
+
+// inputBuffer holds the bytes read from the transport and not yet
+// processed, buf[off:end]. A connection reads into a buffer of its own,
+// sized for one record. Once a read fills all the space it was given (the
+// peer is streaming), reads go to a batch-sized buffer from batchBufPool;
+// it goes back to the pool when everything in it has been processed and
+// the last read was not a large one, so that a connection waiting for data
+// holds one only if it was streaming until the moment it began to wait.
+type inputBuffer struct {
+	buf       []byte
+	off, end  int
+	own       []byte  // the connection's own buffer
+	pooled    *[]byte // a batch buffer while held
+	streaming bool    // the last read filled its space, or a good part of a batch buffer
+}
+
+// Len returns the number of unprocessed bytes.
+func (b *inputBuffer) Len() int { return b.end - b.off }
+
+// Bytes returns the unprocessed bytes, valid until the next space call.
+func (b *inputBuffer) Bytes() []byte { return b.buf[b.off:b.end] }
+
+// Next consumes n bytes and returns them; they stay valid until the next
+// space call.
+func (b *inputBuffer) Next(n int) []byte {
+	p := b.buf[b.off : b.off+n : b.off+n]
+	b.off += n
+	return p
+}
+
+// space returns the free space the next transport read goes to: at least
+// need bytes (need is at most one record), and as much as a batch takes
+// if bulk is allowed and the last read came back full.
+func (b *inputBuffer) space(need int, bulk bool) []byte {
+	if b.Len() == 0 {
+		b.off, b.end = 0, 0
+		if b.pooled != nil && !b.streaming {
+			// Nothing in it is referenced any more: the records it held
+			// have been delivered before a read is asked for.
+			batchBufPool.Put(b.pooled)
+			b.pooled, b.buf = nil, b.own
+		}
+	}
+	if b.buf == nil {
+		b.buf = b.own
+	}
+	if bulk && b.streaming && b.pooled == nil {
+		b.pooled = batchBufPool.Get().(*[]byte)
+		to := *b.pooled
+		b.end = copy(to, b.buf[b.off:b.end])
+		b.off, b.buf = 0, to
+	}
+	if free := len(b.buf) - b.end; b.off > 0 && (free < need || free < len(b.buf)/4) {
+		// Slide the unread bytes, a partial record, to the front.
+		b.end = copy(b.buf, b.buf[b.off:b.end])
+		b.off = 0
+	}
+	if len(b.buf)-b.end < need {
+		// Only the connection's own buffer can be too small: it starts
+		// small (handshake records are) and doubles up to one record.
+		size := min(oneRecordSize, max(2*len(b.own), b.Len()+need, 512))
+		own := make([]byte, max(size, b.Len()+need))
+		b.end = copy(own, b.buf[b.off:b.end])
+		b.off, b.own, b.buf = 0, own, own
+	}
+	return b.buf[b.end:]
+}
+
+// commit records that a read of the space last returned delivered n bytes
+// of the offered avail.
+func (b *inputBuffer) commit(n, avail int) {
+	b.end += n
+	b.streaming = n == avail || n >= batchBufSize/4
+}
+
+// recordBatches is the batching state of a connection. The read side
+// (everything but seal) is guarded by c.in, seal by c.out.
+//
+// recs are the records of the last in-place OpenBatch that nextRecord has
+// not handed out yet, and err the error that ends them, if one did. The
+// plaintexts alias c.rawInput, which is not read into again until the
+// queue is empty.
+type recordBatches struct {
+	// The records of a batch, allocated by the first batch of each
+	// direction (on the heap in any case: SealBatch and OpenBatch are
+	// interface calls), so that a connection that never batches does not
+	// carry them.
+	seal *[batchRecords]ciphersuite.BatchRecord
+	recs *[batchRecords]ciphersuite.BatchRecord
+
+	next, n int
+	err     error
+
+	// dst is the buffer of the Read in progress: when it can hold the
+	// plaintexts, they are opened straight into it, and direct says so.
+	dst      []byte
+	direct   bool
+	trailing int // empty records after the last data of a direct batch
+
+	// The pending handshake flight (flight.go), guarded by c.out;
+	// flightPending can be read with c.in alone.
+	flight        []byte
+	buffering     bool
+	flightPending atomic.Bool
+}
+
+// nextQueued returns the next queued record or, after the last, the error
+// that stopped the batch; ok is false when the queue is empty.
+func (c *Conn) nextQueued() (typ recordType, data []byte, err error, ok bool) {
+	q := &c.rb
+	if q.next < q.n {
+		r := &q.recs[q.next]
+		typ, data = recordType(r.Type), r.Data
+		if q.next++; q.next == q.n {
+			clear(q.recs[:q.n])
+			q.next, q.n = 0, 0
+		}
+		return typ, data, nil, true
+	}
+	if q.err != nil {
+		err, q.err = q.err, nil
+		return 0, nil, c.in.setErrorLocked(c.fail(err)), true
+	}
+	return 0, nil, nil, false
+}
+
+// batchOpener returns the protection to open the record at the front of
+// c.rawInput with as part of a batch, or nil to open it alone: only
+// application data after the handshake is batched, so that no key change
+// can fall inside a batch.
+func (c *Conn) batchOpener(typ recordType) ciphersuite.BatchProtection {
+	if typ != recordTypeApplicationData || !c.isHandshakeComplete.Load() {
+		return nil
+	}
+	bp, _ := c.in.rp.(ciphersuite.BatchProtection)
+	return bp
+}
+
+// openBatch opens the record at the front of c.rawInput, whose header has
+// passed checkRecordHeader and which has arrived whole, and with it the
+// whole application-data records right behind it, up to batchRecords. A
+// record with anything unusual in its header ends the batch before it, to
+// be read alone and refused in its turn. Into a Read's buffer, the
+// plaintexts are returned as one piece of application data; in place, the
+// first is returned and the others queued.
+func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, error) {
+	q := &c.rb
+	if q.recs == nil {
+		q.recs = new([batchRecords]ciphersuite.BatchRecord)
+	}
+	raw := c.rawInput.Bytes()
+	dst := q.dst
+	k, used, total := 0, 0, 0
+	for k < batchRecords && len(raw)-used >= recordHeaderLen {
+		hdr := raw[used : used+recordHeaderLen]
+		n := int(hdr[3])<<8 | int(hdr[4])
+		if k > 0 && (recordType(hdr[0]) != recordTypeApplicationData ||
+			uint16(hdr[1])<<8|uint16(hdr[2]) != VersionTLCP || n > maxCiphertext) {
+			break
+		}
+		if len(raw)-used < recordHeaderLen+n {
+			break
+		}
+		if dst != nil && total+n > len(dst) {
+			if k > 0 {
+				break // the rest can go to the next Read's buffer
+			}
+			dst = nil // not even the first fits: in place
+		}
+		start := used + recordHeaderLen
+		q.recs[k] = ciphersuite.BatchRecord{Type: hdr[0], Fragment: raw[start : start+n : start+n]}
+		used = start + n
+		total += n
+		k++
+	}
+	c.rawInput.Next(used)
+
+	opened, err := bp.OpenBatch(dst, q.recs[:k])
+	if err != nil {
+		err = openFailure(err)
+	}
+	for i := range opened {
+		if len(q.recs[i].Data) > maxPlaintext {
+			opened, err = i, errorf(alertRecordOverflow, "tlcp: decrypted record too large")
+			break
+		}
+	}
+	if opened == 0 {
+		clear(q.recs[:k])
+		return 0, nil, c.in.setErrorLocked(c.fail(err))
+	}
+	q.err = err
+	if dst != nil {
+		// One piece of data for readRecordOrCCS, so the empty records
+		// among them are counted here, one by one as it would: a run
+		// of too many ends the batch before the one over the limit.
+		size, useless := 0, c.uselessRecords
+		for i := range opened {
+			if n := len(q.recs[i].Data); n > 0 {
+				size += n
+				useless = 0
+			} else if useless++; useless > maxUselessRecords {
+				uerr := errorf(alertUnexpectedMessage,
+					"tlcp: the peer sent more than %d empty records or warnings in a row", maxUselessRecords)
+				if i == 0 {
+					clear(q.recs[:k])
+					q.err = nil
+					return 0, nil, c.in.setErrorLocked(c.fail(uerr))
+				}
+				opened, q.err = i, uerr
+				break
+			}
+		}
+		clear(q.recs[:k])
+		if size == 0 {
+			// readRecordOrCCS counts the last one.
+			c.uselessRecords = useless - 1
+			return recordTypeApplicationData, nil, nil
+		}
+		// readRecordOrCCS resets the count for the data; the empty
+		// records after the last data are counted again by takeDirect.
+		q.direct, q.trailing = true, useless
+		return recordTypeApplicationData, dst[:size], nil
+	}
+	clear(q.recs[opened:k])
+	q.next, q.n = 0, opened
+	typ, data, err, _ := c.nextQueued()
+	return typ, data, err
+}
+
+// openFailure turns an error of Open or OpenBatch into the error the
+// connection fails with.
+func openFailure(err error) error {
+	var pe *protocolError
+	switch {
+	case errors.As(err, &pe):
+		return err
+	case errors.Is(err, ciphersuite.ErrSequenceOverflow):
+		return errorf(alertFor(err), "tlcp: the peer has sent all 2^64-1 records a connection allows: %w", err)
+	}
+	return errorf(alertFor(err), "tlcp: received record: %w", err)
+}
+
+// takeDirect reports whether the last record read went straight into the
+// Read buffer, and how many bytes it left there. c.in must be held.
+func (c *Conn) takeDirect() (int, bool) {
+	if !c.rb.direct {
+		return 0, false
+	}
+	c.rb.direct = false
+	c.uselessRecords = c.rb.trailing
+	n := c.input.Len()
+	c.input.Reset(nil)
+	return n, true
+}
+
+// batchSealer returns the protection to seal data with in batches, or nil
+// if it is one record or the protection cannot batch.
+func (c *Conn) batchSealer(data []byte) ciphersuite.BatchProtection {
+	if len(data) <= maxPlaintext {
+		return nil
+	}
+	bp, _ := c.out.rp.(ciphersuite.BatchProtection)
+	return bp
+}
+
+// writeBatchedLocked sends data as records of type typ, sealed
+// batchRecords at a time into one pooled buffer that goes to the
+// transport in one Write. c.out must be held.
+func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType, data []byte) (int, error) {
+	bufp := batchBufPool.Get().(*[]byte)
+	defer batchBufPool.Put(bufp)
+	buf := *bufp
+	if c.rb.seal == nil {
+		c.rb.seal = new([batchRecords]ciphersuite.BatchRecord)
+	}
+	recs := c.rb.seal
+	defer clear(recs[:])
+	sent := 0
+	for len(data) > 0 {
+		k, end := 0, 0
+		var ends [batchRecords]int
+		for k < batchRecords && len(data) > 0 {
+			m := min(len(data), maxPlaintext)
+			size := bp.SealedLen(m)
+			if end+recordHeaderLen+size > len(buf) {
+				break
+			}
+			hdr := buf[end : end+recordHeaderLen]
+			hdr[0], hdr[1], hdr[2] = byte(typ), byte(VersionTLCP>>8), byte(VersionTLCP&0xff)
+			hdr[3], hdr[4] = byte(size>>8), byte(size)
+			start := end + recordHeaderLen
+			recs[k] = ciphersuite.BatchRecord{Type: uint8(typ), Data: data[:m], Fragment: buf[start:start:(start + size)]}
+			end = start + size
+			ends[k] = end
+			data = data[m:]
+			k++
+		}
+		sealed, err := bp.SealBatch(recs[:k], c.config.rand())
+		if sealed > 0 {
+			if werr := c.sendRecordLocked(typ, buf[:ends[sealed-1]]); werr != nil {
+				return sent, c.out.setErrorLocked(werr)
+			}
+			for i := range sealed {
+				sent += len(recs[i].Data)
+			}
+		}
+		if err != nil {
+			return sent, c.out.setErrorLocked(sealFailure(err))
+		}
+	}
+	return sent, nil
+}
+
+// sealFailure turns an error of Seal or SealBatch into the error the
+// connection's writes fail with from then on.
+func sealFailure(err error) error {
+	if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
+		// Nothing more can be sent, not even an alert (it too needs a
+		// sequence number); the error is sticky, and Close closes the
+		// transport.
+		return fmt.Errorf("tlcp: this side has sent all 2^64-1 records a connection allows; close it and reconnect: %w", err)
+	}
+	return err
+}
