@@ -134,7 +134,7 @@ func (s *batchScratch) clearLanes(k int) {
 // fragmentSlot returns the first size bytes of rec.Fragment's capacity, or
 // a new buffer if it is too small.
 func fragmentSlot(rec *BatchRecord, size int) []byte {
-	out, _ := sliceForAppend(rec.Fragment[:0], size)
+	out, _ := appendSpace(rec.Fragment[:0], size)
 	return out
 }
 

@@ -102,7 +102,7 @@ func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader)
 
 	padLen := cbcPadLen(n)
 	size := c.SealedLen(n)
-	ret, out := sliceForAppend(dst, size)
+	ret, out := appendSpace(dst, size)
 	data := out[cbcBlock : cbcBlock+n]
 	moveTo(data, plaintext)
 

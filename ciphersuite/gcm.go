@@ -53,7 +53,7 @@ func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	if err := g.seq.check(); err != nil {
 		return nil, err
 	}
-	ret, out := sliceForAppend(dst, gcmExplicitLen+n+gcmTagLen)
+	ret, out := appendSpace(dst, gcmExplicitLen+n+gcmTagLen)
 	data := out[gcmExplicitLen : gcmExplicitLen+n]
 	src := placePlaintext(data, plaintext)
 

@@ -12,6 +12,7 @@ import (
 	"hash"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
@@ -124,17 +125,11 @@ func putHeader(b *[13]byte, seq seqNum, typ uint8, n int) {
 	binary.BigEndian.PutUint16(b[11:13], uint16(n))
 }
 
-// sliceForAppend extends in by n bytes. head is the extended slice and tail its
-// last n bytes. It reuses in's capacity when it can.
-func sliceForAppend(in []byte, n int) (head, tail []byte) {
-	if total := len(in) + n; cap(in) >= total {
-		head = in[:total]
-	} else {
-		head = make([]byte, total)
-		copy(head, in)
-	}
-	tail = head[len(in):]
-	return
+// appendSpace returns in grown by n bytes (whole) and those n bytes
+// (added), reallocating only when in's capacity is too small.
+func appendSpace(in []byte, n int) (whole, added []byte) {
+	whole = slices.Grow(in, n)[:len(in)+n]
+	return whole, whole[len(in):]
 }
 
 // moveTo copies src to the start of dst unless it is already there. copy handles

@@ -112,7 +112,7 @@ func (p *TLS13RecordProtection) Seal(dst []byte, typ uint8, plaintext []byte) ([
 	if err := p.seq.check(); err != nil {
 		return nil, err
 	}
-	ret, out := sliceForAppend(dst, n+1+tls13TagLen)
+	ret, out := appendSpace(dst, n+1+tls13TagLen)
 	inner := out[:n+1]
 	moveTo(inner, plaintext)
 	inner[n] = typ

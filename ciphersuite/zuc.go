@@ -94,7 +94,7 @@ func (z *zucRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	if err := z.seq.check(); err != nil {
 		return nil, err
 	}
-	ret, out := sliceForAppend(dst, n+zucOverhead)
+	ret, out := appendSpace(dst, n+zucOverhead)
 	c := out[:n]
 	src := placePlaintext(c, plaintext)
 

@@ -64,8 +64,8 @@ type Conn struct {
 	closeNotifySent bool
 	closeNotifyErr  error
 
-	// activeCall counts Write calls in bit 1 and up; bit 0 is set by Close.
-	activeCall atomic.Int32
+	// writers lets Close stop Writes that are under way (see writeGate).
+	writers writeGate
 
 	// lastHandshakeMsg names the last handshake message (or
 	// ChangeCipherSpec) sent or received during the handshake, to say
@@ -746,18 +746,10 @@ func (c *Conn) handlePostHandshakeMessage() error {
 
 // Write writes application data, after completing the handshake if needed.
 func (c *Conn) Write(b []byte) (int, error) {
-	// Interlock with Close, as crypto/tls does: a Close during a Write
-	// makes the Write fail rather than race.
-	for {
-		x := c.activeCall.Load()
-		if x&1 != 0 {
-			return 0, net.ErrClosed
-		}
-		if c.activeCall.CompareAndSwap(x, x+2) {
-			break
-		}
+	if !c.writers.enter() {
+		return 0, net.ErrClosed
 	}
-	defer c.activeCall.Add(-2)
+	defer c.writers.leave()
 
 	if err := c.Handshake(); err != nil {
 		return 0, err
@@ -789,11 +781,9 @@ var (
 // It returns io.EOF after the peer's close_notify, and an error wrapping
 // io.ErrUnexpectedEOF if the transport ends without one.
 func (c *Conn) Read(b []byte) (int, error) {
-	if err := c.Handshake(); err != nil {
+	// An empty Read still runs the handshake, which some callers rely on.
+	if err := c.Handshake(); err != nil || len(b) == 0 {
 		return 0, err
-	}
-	if len(b) == 0 {
-		return 0, nil
 	}
 	c.in.Lock()
 	defer c.in.Unlock()
@@ -818,22 +808,50 @@ func (c *Conn) Read(b []byte) (int, error) {
 	return n, nil
 }
 
+// writeGate is the handshake between Write and Close: the low bit of state
+// says the connection is shut, the rest counts the Writes in progress
+// (two per Write, so the counting never touches the low bit).
+type writeGate struct{ state atomic.Int32 }
+
+// enter registers a Write, or reports false if Close came first.
+func (g *writeGate) enter() bool {
+	for {
+		s := g.state.Load()
+		if s&1 == 1 {
+			return false
+		}
+		if g.state.CompareAndSwap(s, s+2) {
+			return true
+		}
+	}
+}
+
+func (g *writeGate) leave() { g.state.Add(-2) }
+
+// shut marks the connection closed. ok is false if it already was; busy
+// says whether Writes were in progress.
+func (g *writeGate) shut() (busy, ok bool) {
+	for {
+		s := g.state.Load()
+		if s&1 == 1 {
+			return false, false
+		}
+		if g.state.CompareAndSwap(s, s|1) {
+			return s != 0, true
+		}
+	}
+}
+
 // Close sends close_notify (if the handshake finished) and closes the
 // connection.
 func (c *Conn) Close() error {
-	var x int32
-	for {
-		x = c.activeCall.Load()
-		if x&1 != 0 {
-			return net.ErrClosed
-		}
-		if c.activeCall.CompareAndSwap(x, x|1) {
-			break
-		}
+	busy, ok := c.writers.shut()
+	if !ok {
+		return net.ErrClosed
 	}
-	if x != 0 {
-		// A Write is in progress; make it return promptly instead of
-		// blocking close_notify behind it forever.
+	if busy {
+		// A Write is under way: a deadline in the past makes it give up
+		// at once, so that close_notify is not stuck behind it.
 		c.SetWriteDeadline(time.Now())
 	}
 	var alertErr error

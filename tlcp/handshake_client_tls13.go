@@ -217,19 +217,15 @@ func (hs *clientHandshakeStateTLS13) run(sh *serverHelloMsg) (err error) {
 		return err
 	}
 	hs.transcript.Write(sh.original)
-	if err := hs.establishHandshakeKeys(); err != nil {
-		return err
-	}
-	if err := hs.readServerParameters(); err != nil {
-		return err
-	}
-	if err := hs.readServerCertificate(); err != nil {
-		return err
-	}
-	if err := hs.readServerFinished(); err != nil {
-		return err
-	}
-	if err := hs.sendClientFlight(); err != nil {
+	// The rest of the handshake, in the order of RFC 8446 §2: keys from
+	// the shares, the server's encrypted flight, then ours.
+	if err := runSteps(
+		hs.establishHandshakeKeys,
+		hs.readServerParameters,
+		hs.readServerCertificate,
+		hs.readServerFinished,
+		hs.sendClientFlight,
+	); err != nil {
 		return err
 	}
 	c.isHandshakeComplete.Store(true)

@@ -97,32 +97,19 @@ func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg, inf
 	c.vers = VersionTLS13
 	defer c.unbufferOnError(&err)
 	hs := &serverHandshakeStateTLS13{c: c, ctx: ctx, clientHello: ch, transcript: newTranscript(false), info: info, orig: orig}
-	if err := hs.processClientHello(); err != nil {
+	if err := runSteps(hs.processClientHello, hs.checkForResumption, hs.pickCertificate); err != nil {
 		return err
 	}
-	if err := hs.checkForResumption(); err != nil {
-		return err
-	}
-	if err := hs.pickCertificate(); err != nil {
-		return err
-	}
+	// The server's flight (ServerHello to Finished) goes out in one write.
 	c.tls13.buffering = true
-	if err := hs.sendServerParameters(); err != nil {
-		return err
-	}
-	if err := hs.sendServerCertificate(); err != nil {
-		return err
-	}
-	if err := hs.sendServerFinished(); err != nil {
-		return err
-	}
-	if err := c.flush(); err != nil {
-		return err
-	}
-	if err := hs.readClientCertificate(); err != nil {
-		return err
-	}
-	if err := hs.readClientFinished(); err != nil {
+	if err := runSteps(
+		hs.sendServerParameters,
+		hs.sendServerCertificate,
+		hs.sendServerFinished,
+		c.flush,
+		hs.readClientCertificate,
+		hs.readClientFinished,
+	); err != nil {
 		return err
 	}
 	c.isHandshakeComplete.Store(true)
@@ -578,4 +565,15 @@ func suiteNames(ids []uint16) string {
 		s += ciphersuite.Name(id)
 	}
 	return s
+}
+
+// runSteps runs handshake steps in order and stops at the first failure,
+// whose error (and alert) is the handshake's.
+func runSteps(steps ...func() error) error {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }

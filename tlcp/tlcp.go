@@ -23,31 +23,38 @@ import (
 // Server returns a server-side TLCP connection over conn. config must hold
 // at least one CertificatePair (or set GetCertificate or GetConfigForClient).
 func Server(conn net.Conn, config *Config) *Conn {
-	c := &Conn{conn: conn, config: config}
-	c.handshakeFn = c.serverHandshake
-	return c
+	return newConn(conn, config, false)
 }
 
 // Client returns a client-side TLCP connection over conn. config must set
 // ServerName or InsecureSkipVerify.
 func Client(conn net.Conn, config *Config) *Conn {
-	c := &Conn{conn: conn, config: config, isClient: true}
-	c.handshakeFn = c.clientHandshake
+	return newConn(conn, config, true)
+}
+
+// newConn wraps conn; the handshake runs on first use.
+func newConn(conn net.Conn, config *Config, client bool) *Conn {
+	c := &Conn{conn: conn, config: config, isClient: client}
+	if client {
+		c.handshakeFn = c.clientHandshake
+	} else {
+		c.handshakeFn = c.serverHandshake
+	}
 	return c
 }
 
-// listener wraps accepted connections in Server.
-type listener struct {
+// serverListener hands out each accepted connection as a server Conn.
+type serverListener struct {
 	net.Listener
 	config *Config
 }
 
-func (l *listener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
+func (l serverListener) Accept() (net.Conn, error) {
+	raw, err := l.Listener.Accept()
 	if err != nil {
 		return nil, err
 	}
-	return Server(c, l.config), nil
+	return newConn(raw, l.config, false), nil
 }
 
 // NewListener returns a listener whose connections are TLCP server
@@ -55,7 +62,7 @@ func (l *listener) Accept() (net.Conn, error) {
 // no time limit unless the caller sets one (see "Handshake timeouts" in
 // the package documentation); for HTTP, use ServeHTTP.
 func NewListener(inner net.Listener, config *Config) net.Listener {
-	return &listener{inner, config}
+	return serverListener{inner, config}
 }
 
 // Listen listens on laddr and returns a TLCP listener.
