@@ -51,7 +51,7 @@ func (b *Block) NewGCM(nonceSize, tagSize int) (cipher.AEAD, error) {
 	var h [BlockSize]byte
 	encryptBlock(b, h[:], h[:])
 	g.h = newGHASHKey(&h)
-	g.h.table(&g.htab)
+	ghashTable(&g.h, &g.htab)
 	return g, nil
 }
 

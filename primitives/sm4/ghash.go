@@ -196,16 +196,22 @@ func ghashUpdateGeneric(k *ghashKey, y *[BlockSize]byte, data []byte) {
 func (k *ghashKey) table(t *[16][16]byte) {
 	p := ghashState{k.h.hi, k.h.lo}
 	for i := 1; i <= 16; i++ {
-		// Multiplying by x⁻¹ is a left shift in the reflected order; the
-		// bit shifted out stands for x⁻¹ = x¹²⁷ + x⁶ + x + 1.
-		carry := p.hi >> 63
-		hi := p.hi<<1 | p.lo>>63
-		lo := p.lo<<1 ^ carry
-		hi ^= 0xc200000000000000 & -carry
-		binary.LittleEndian.PutUint64(t[16-i][0:], lo)
-		binary.LittleEndian.PutUint64(t[16-i][8:], hi)
+		p.putTableEntry(&t[16-i])
 		p.mulH(k)
 	}
+}
+
+// putTableEntry stores y (a power of H) the way the carry-less kernels
+// read their table: times x⁻¹, as little-endian halves.
+func (y ghashState) putTableEntry(e *[16]byte) {
+	// Multiplying by x⁻¹ is a left shift in the reflected order; the
+	// bit shifted out stands for x⁻¹ = x¹²⁷ + x⁶ + x + 1.
+	carry := y.hi >> 63
+	hi := y.hi<<1 | y.lo>>63
+	lo := y.lo<<1 ^ carry
+	hi ^= 0xc200000000000000 & -carry
+	binary.LittleEndian.PutUint64(e[0:], lo)
+	binary.LittleEndian.PutUint64(e[8:], hi)
 }
 
 // updateLengths absorbs the final block of bit lengths of A and C.

@@ -7,6 +7,7 @@
 package sm4
 
 import (
+	"encoding/binary"
 	"math"
 
 	"github.com/shangmi-go/shangmi/primitives/internal/impl"
@@ -329,6 +330,26 @@ func cbcMACBlocks(b *Block, x *[16]byte, src []byte) {
 
 // ghashUpdate absorbs data into the GHASH state y, zero-padding a final
 // partial block.
+// ghashTable prepares the table of the carry-less GHASH kernels. With
+// PCLMULQDQ each power of H is one call of the one-block kernel
+// (y = (y ⊕ x)·H reads only the table's last entry, H¹) instead of a
+// portable multiplication: NewGCM is paid at every TLS 1.3 key change.
+func ghashTable(k *ghashKey, t *[16][16]byte) {
+	if !(useGFNI512 || useGFNI256 || useVAES256 || useAESNI128) {
+		k.table(t)
+		return
+	}
+	p := k.h
+	p.putTableEntry(&t[15])
+	for i := 2; i <= 16; i++ {
+		var x, y [BlockSize]byte
+		p.bytes(&x)
+		ghashPCLMUL(t, &y, x[:])
+		p = ghashState{binary.BigEndian.Uint64(y[0:]), binary.BigEndian.Uint64(y[8:])}
+		p.putTableEntry(&t[16-i])
+	}
+}
+
 func ghashUpdate(g *gcm, y *[16]byte, data []byte) {
 	n := len(data) &^ (BlockSize - 1)
 	switch {

@@ -143,6 +143,9 @@ func cbcMACBlocks(b *Block, x *[16]byte, src []byte) {
 
 // ghashUpdate absorbs data into the GHASH state y, zero-padding a final
 // partial block.
+// ghashTable prepares the table of the carry-less GHASH kernels.
+func ghashTable(k *ghashKey, t *[16][16]byte) { k.table(t) }
+
 func ghashUpdate(g *gcm, y *[16]byte, data []byte) {
 	if !useNEON && !useSM4E {
 		ghashUpdateGeneric(&g.h, y, data)

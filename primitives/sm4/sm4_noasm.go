@@ -30,6 +30,9 @@ func cbcDecryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcDecryptGener
 func cbcEncryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcEncryptGeneric(b, iv, dst, src) }
 func cbcMACBlocks(b *Block, x *[16]byte, src []byte)           { cbcMACGeneric(b, x, src) }
 
+// ghashTable prepares the table of the carry-less GHASH kernels.
+func ghashTable(k *ghashKey, t *[16][16]byte) { k.table(t) }
+
 func ghashUpdate(g *gcm, y *[16]byte, data []byte) { ghashUpdateGeneric(&g.h, y, data) }
 
 func gcmSealBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }
