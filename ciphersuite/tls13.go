@@ -5,10 +5,8 @@
 package ciphersuite
 
 import (
-	"crypto/hmac"
 	"encoding/binary"
 	"fmt"
-	"hash"
 	"sync"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
@@ -101,9 +99,9 @@ func TLS13Extract(salt, ikm []byte) []byte {
 	if ikm == nil {
 		ikm = make([]byte, TLS13SecretLen)
 	}
-	h := hmac.New(sm3.New, salt)
-	h.Write(ikm)
-	return h.Sum(nil)
+	var k sm3.HMACKey
+	k.SetKey(salt)
+	return k.MAC(make([]byte, 0, TLS13SecretLen), ikm)
 }
 
 // TLS13ExpandLabel returns HKDF-Expand-Label(secret, label, context, length)
@@ -115,12 +113,15 @@ func TLS13ExpandLabel(secret []byte, label string, context []byte, length int) [
 }
 
 // expander is HKDF-Expand keyed with one secret. The key schedule expands
-// each secret several times; keeping its HMAC, which crypto/hmac resets to
-// the keyed state, spares rehashing the key every time. Not safe for
-// concurrent use.
-type expander struct{ h hash.Hash }
+// each secret several times; the prepared HMAC key (its ipad and opad
+// blocks compressed once) spares rehashing the key every time.
+type expander struct{ key sm3.HMACKey }
 
-func newExpander(secret []byte) *expander { return &expander{hmac.New(sm3.New, secret)} }
+func newExpander(secret []byte) *expander {
+	x := new(expander)
+	x.key.SetKey(secret)
+	return x
+}
 
 func (x *expander) expandLabel(label string, context []byte, length int) []byte {
 	const prefix = "tls13 "
@@ -141,18 +142,13 @@ func (x *expander) expandLabel(label string, context []byte, length int) []byte 
 // expand is HKDF-Expand (RFC 5869 §2.3) over HMAC-SM3:
 // T(i) = HMAC(prk, T(i-1) ‖ info ‖ i), output T(1) ‖ T(2) ‖ … cut to length.
 func (x *expander) expand(info []byte, length int) []byte {
-	h := x.h
 	out := make([]byte, 0, length+TLS13SecretLen)
 	var counter [1]byte
+	var prev []byte // T(i-1), empty for T(1)
 	for len(out) < length {
 		counter[0]++
-		h.Reset()
-		if counter[0] > 1 {
-			h.Write(out[len(out)-TLS13SecretLen:])
-		}
-		h.Write(info)
-		h.Write(counter[:])
-		out = h.Sum(out)
+		out = x.key.MAC(out, prev, info, counter[:])
+		prev = out[len(out)-TLS13SecretLen:]
 	}
 	return out[:length:length]
 }
@@ -290,9 +286,11 @@ func TLS13ResumptionPSK(resumptionMasterSecret, ticketNonce []byte) []byte {
 // baseKey is the sender's handshake traffic secret for Finished, the
 // binder key for a binder. Compare received values with hmac.Equal.
 func TLS13FinishedVerifyData(baseKey, transcriptHash []byte) []byte {
-	h := hmac.New(sm3.New, TLS13ExpandLabel(baseKey, "finished", nil, TLS13SecretLen))
-	h.Write(transcriptHash)
-	return h.Sum(nil)
+	finishedKey := TLS13ExpandLabel(baseKey, "finished", nil, TLS13SecretLen)
+	var k sm3.HMACKey
+	k.SetKey(finishedKey)
+	clear(finishedKey)
+	return k.MAC(make([]byte, 0, TLS13SecretLen), transcriptHash)
 }
 
 // TLS13NextTrafficSecret returns the traffic secret that follows a

@@ -60,6 +60,17 @@ func (k *HMACKey) SetKey(key []byte) {
 	clear(b[:])
 }
 
+// MAC appends to b the HMAC-SM3 under k of the concatenation of parts. It
+// costs the message's blocks and one outer block: the key's two blocks
+// were compressed by SetKey. It does not allocate when b has room.
+func (k *HMACKey) MAC(b []byte, parts ...[]byte) []byte {
+	var m [Size]byte
+	k.mac(&m, parts)
+	b = append(b, m[:]...)
+	clear(m[:])
+	return b
+}
+
 // mac sets m to the HMAC under k of the concatenation of parts, one block
 // after another.
 func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {

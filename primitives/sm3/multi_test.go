@@ -381,3 +381,27 @@ func TestAllKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestHMACKeyMAC: HMACKey.MAC of split parts equals crypto/hmac of their
+// concatenation, for keys shorter and longer than a block.
+func TestHMACKeyMAC(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 200; i++ {
+		key := make([]byte, rng.IntN(150))
+		msg := make([]byte, rng.IntN(300))
+		for j := range key {
+			key[j] = byte(rng.Uint32())
+		}
+		for j := range msg {
+			msg[j] = byte(rng.Uint32())
+		}
+		cut := rng.IntN(len(msg) + 1)
+		h := hmac.New(New, key)
+		h.Write(msg)
+		want := h.Sum(nil)
+		got := NewHMACKey(key).MAC([]byte("prefix"), msg[:cut], nil, msg[cut:])
+		if string(got) != "prefix"+string(want) {
+			t.Fatalf("key %d bytes, message %d bytes cut at %d: MAC differs", len(key), len(msg), cut)
+		}
+	}
+}
