@@ -497,6 +497,12 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 	if bp := c.batchSealer(data); bp != nil {
 		return c.writeBatchedLocked(bp, typ, data)
 	}
+	if len(data) > maxPlaintext && c.out.protected() {
+		// Several records, but a protection without a batch form (TLS
+		// 1.3): sealed one by one into a pooled buffer that goes to the
+		// transport in one Write per batchRecords records.
+		return c.writeCoalescedLocked(typ, data)
+	}
 	var n int
 	for len(data) > 0 {
 		m := min(len(data), maxPlaintext)
@@ -506,19 +512,10 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 			// records, and bulk writers reach full size after one.
 			c.outBuf = make([]byte, 0, need)
 		}
-		vers := c.outRecordVersion()
-		out := append(c.outBuf[:0], c.outerRecordType(typ), byte(vers>>8), byte(vers), 0, 0)
-		if c.out.protected() {
-			var err error
-			out, err = c.out.seal(out, typ, data[:m], c.config.rand())
-			if err != nil {
-				return n, c.out.setErrorLocked(sealFailure(err))
-			}
-		} else {
-			out = append(out, data[:m]...)
+		out, err := c.appendRecordLocked(c.outBuf[:0], typ, data[:m])
+		if err != nil {
+			return n, err
 		}
-		body := len(out) - recordHeaderLen
-		out[3], out[4] = byte(body>>8), byte(body)
 		c.outBuf = out
 		if err := c.sendRecord(typ, out); err != nil {
 			return n, c.out.setErrorLocked(err)
@@ -532,6 +529,61 @@ func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// appendRecordLocked appends to dst one record of type typ holding data (at
+// most 2^14 bytes), protected if the write side is. c.out must be held.
+func (c *Conn) appendRecordLocked(dst []byte, typ recordType, data []byte) ([]byte, error) {
+	start := len(dst)
+	vers := c.outRecordVersion()
+	out := append(dst, c.outerRecordType(typ), byte(vers>>8), byte(vers), 0, 0)
+	if c.out.protected() {
+		var err error
+		if out, err = c.out.seal(out, typ, data, c.config.rand()); err != nil {
+			return dst, c.out.setErrorLocked(sealFailure(err))
+		}
+	} else {
+		out = append(out, data...)
+	}
+	body := len(out) - start - recordHeaderLen
+	out[start+3], out[start+4] = byte(body>>8), byte(body)
+	return out, nil
+}
+
+// writeCoalescedLocked sends data as records of type typ, batchRecords of
+// them per transport Write, from a pooled buffer. c.out must be held.
+func (c *Conn) writeCoalescedLocked(typ recordType, data []byte) (int, error) {
+	bufp := batchBufPool.Get().(*[]byte)
+	defer batchBufPool.Put(bufp)
+	buf := (*bufp)[:0]
+	per := recordHeaderLen + maxPlaintext + c.out.overhead()
+	sent := 0
+	for len(data) > 0 {
+		buf = buf[:0]
+		k, m := 0, 0
+		for k < batchRecords && len(data) > m && cap(buf)-len(buf) >= per {
+			r := min(len(data)-m, maxPlaintext)
+			var err error
+			if buf, err = c.appendRecordLocked(buf, typ, data[m:m+r]); err != nil {
+				if k > 0 {
+					// The records sealed before the failure still go.
+					if werr := c.sendRecord(typ, buf); werr != nil {
+						return sent, c.out.setErrorLocked(werr)
+					}
+					sent += m
+				}
+				return sent, err
+			}
+			m += r
+			k++
+		}
+		if err := c.sendRecord(typ, buf); err != nil {
+			return sent, c.out.setErrorLocked(err)
+		}
+		sent += m
+		data = data[m:]
+	}
+	return sent, nil
 }
 
 // writeHandshake sends one handshake message in its own record (INTEROP.md
