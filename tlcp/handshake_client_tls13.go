@@ -444,20 +444,8 @@ func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 		return err
 	}
 
-	// CertificateVerify signs the transcript up to the Certificate.
-	signed := certificateVerifyContext(true, hs.transcript.Sum())
-	if msg, err = c.readHandshake(hs.transcript); err != nil {
+	if err := c.readPeerCertificateVerifyTLS13(hs.transcript, true); err != nil {
 		return err
-	}
-	cv, ok := msg.(*certificateVerifyMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("CertificateVerify", msg)
-	}
-	if cv.scheme != signatureSM2SM3 {
-		return errorf(alertIllegalParameter, "tlcp: the server signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was offered", cv.scheme)
-	}
-	if !cfg.verifyTLS13(c.peerSignCert, signed, cv.signature) {
-		return errorf(alertDecryptError, "tlcp: the server's CertificateVerify signature is invalid (checked with the SM2 ID %q)", TLS13SM2ID)
 	}
 	if cfg.VerifyConnection != nil {
 		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {

@@ -499,19 +499,8 @@ func (hs *serverHandshakeStateTLS13) readClientCertificate() error {
 				cfg.ClientAuth >= VerifyClientCertIfGiven); err != nil {
 				return err
 			}
-			signed := certificateVerifyContext(false, hs.transcript.Sum())
-			if msg, err = c.readHandshake(hs.transcript); err != nil {
+			if err := c.readPeerCertificateVerifyTLS13(hs.transcript, false); err != nil {
 				return err
-			}
-			cv, ok := msg.(*certificateVerifyMsgTLS13)
-			if !ok {
-				return unexpectedMessageError("CertificateVerify", msg)
-			}
-			if cv.scheme != signatureSM2SM3 {
-				return errorf(alertIllegalParameter, "tlcp: the client signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was requested", cv.scheme)
-			}
-			if !cfg.verifyTLS13(c.peerSignCert, signed, cv.signature) {
-				return errorf(alertDecryptError, "tlcp: the client's CertificateVerify signature is invalid (checked with the SM2 ID %q)", TLS13SM2ID)
 			}
 		}
 	}
@@ -574,6 +563,32 @@ func runSteps(steps ...func() error) error {
 		if err := step(); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// readPeerCertificateVerifyTLS13 reads the peer's CertificateVerify, which
+// signs the transcript up to its Certificate, and checks it against the
+// peer's certificate. fromServer says which side signed.
+func (c *Conn) readPeerCertificateVerifyTLS13(transcript *transcriptHash, fromServer bool) error {
+	peer, asked := "client", "requested"
+	if fromServer {
+		peer, asked = "server", "offered"
+	}
+	signed := certificateVerifyContext(fromServer, transcript.Sum())
+	msg, err := c.readHandshake(transcript)
+	if err != nil {
+		return err
+	}
+	cv, ok := msg.(*certificateVerifyMsgTLS13)
+	if !ok {
+		return unexpectedMessageError("CertificateVerify", msg)
+	}
+	if cv.scheme != signatureSM2SM3 {
+		return errorf(alertIllegalParameter, "tlcp: the %s signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was %s", peer, cv.scheme, asked)
+	}
+	if !c.config.verifyTLS13(c.peerSignCert, signed, cv.signature) {
+		return errorf(alertDecryptError, "tlcp: the %s's CertificateVerify signature is invalid (checked with the SM2 ID %q)", peer, TLS13SM2ID)
 	}
 	return nil
 }
