@@ -77,8 +77,11 @@ type BatchProtection interface {
 	// as Open does, and sets each Data to the plaintext. It stops at the
 	// first record that fails: it returns how many opened, and that
 	// record's error (nil if all opened). Records after a failing one are
-	// neither authenticated nor decrypted, and the sequence number
-	// advances past the opened records only.
+	// not returned, and the sequence number advances past the opened
+	// records only; GCM and ZUC records after it are neither authenticated
+	// nor decrypted, while CBC (MAC-then-encrypt) records of the same
+	// batch of MaxBatch may have been decrypted, in place or in dst's
+	// scratch space, before the MACs were checked.
 	//
 	// With dst nil, every record is opened in place (Data is a sub-slice
 	// of Fragment). Otherwise the plaintexts are written one after another
@@ -120,6 +123,12 @@ type batchScratch struct {
 	dst   [MaxBatch][]byte
 	src   [MaxBatch][]byte
 	ivBuf [MaxBatch * 16]byte
+
+	// A CBC OpenBatch's plaintexts (padding and MAC included), their
+	// lengths and padding checks, between the decryption and the MACs.
+	pt    [MaxBatch][]byte
+	ptLen [MaxBatch]int
+	good  [MaxBatch]int
 }
 
 // clearLanes drops the slices into the caller's buffers and wipes the MACs,

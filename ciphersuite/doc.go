@@ -131,11 +131,15 @@
 //
 //   - SM4-CBC: SealBatch computes the records' MACs in the lanes of
 //     sm3.HMACBatch and encrypts the records, each its own CBC chain from its
-//     own explicit IV, in the lanes of sm4.CBCEncryptMulti. OpenBatch opens
-//     the records one by one with Open's constant-time check: the MAC of a
-//     CBC record covers a plaintext whose length is secret until the MAC is
-//     verified, and the multi-buffer engine's work follows each message's
-//     length, so lanes would leak the padding length that Open hides.
+//     own explicit IV, in the lanes of sm4.CBCEncryptMulti. OpenBatch
+//     decrypts the records and computes their MACs in the lanes too, with
+//     sm3's AddSecretLength: the MAC of a CBC record covers a plaintext
+//     whose length is secret until the MAC is verified, and
+//     AddSecretLength does the same compressions, of blocks at the same
+//     addresses, for every length the padding could give (the Lucky13
+//     defence that Open has per record), so a batch costs what its
+//     fragment lengths say. Being MAC-then-encrypt, every record of a
+//     batch is decrypted before any MAC is checked.
 //   - ZUC-128: the keystreams in the lanes of zuc.Batch, the MACs in the
 //     lanes of sm3.HMACBatch, both ways (the MAC covers the ciphertext,
 //     whose length is public). OpenBatch verifies every MAC before it

@@ -5,6 +5,7 @@
 package sm3_test
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"encoding"
 	"encoding/binary"
@@ -117,5 +118,41 @@ func ExampleKDFInto() {
 	var key [16]byte
 	sm3.KDFInto(key[:], x2, y2)
 	fmt.Println(string(sm3.KDF([]byte("x coordinatey coordinate"), 16)) == string(key[:]))
+	// Output: true
+}
+
+// A TLCP receiver checks the MACs of decrypted SM4-CBC records. Until the
+// MAC is verified, where a record's data ends (before the MAC and the
+// padding) is secret, so each MAC is added with AddSecretLength: the
+// batch does the same work whatever the padding says.
+func ExampleHMACBatch_AddSecretLength() {
+	const macKey = "server write MAC key, 32 bytes!!"
+	key := sm3.NewHMACKey([]byte(macKey))
+
+	// A decrypted record: 5 bytes of data, its MAC, then padding bytes
+	// each holding the padding length (here 10, so 11 bytes).
+	data := []byte("hello")
+	var hdr [13]byte
+	binary.BigEndian.PutUint16(hdr[9:], 0x0101)
+	hdr[8] = 23
+	binary.BigEndian.PutUint16(hdr[11:], uint16(len(data)))
+	m := hmac.New(sm3.New, []byte(macKey))
+	m.Write(hdr[:])
+	m.Write(data)
+	payload := append(append(data, m.Sum(nil)...), bytes.Repeat([]byte{10}, 11)...)
+
+	// The receiver learns n from the padding (in constant time) and
+	// writes it into the header without branching on it. The longest data
+	// the record could hold is everything but the MAC and one padding
+	// byte; the shortest, 255 bytes less.
+	padLen := int(payload[len(payload)-1])
+	n := len(payload) - sm3.Size - padLen - 1
+	binary.BigEndian.PutUint16(hdr[11:], uint16(n))
+	body := payload[:len(payload)-sm3.Size-1]
+	var batch sm3.HMACBatch
+	batch.AddSecretLength(key, hdr[:], body, n, max(0, len(body)-255))
+	var mac [1][sm3.Size]byte
+	batch.Sum(mac[:])
+	fmt.Println(hmac.Equal(mac[0][:], payload[n:n+sm3.Size]))
 	// Output: true
 }

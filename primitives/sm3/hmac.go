@@ -109,6 +109,12 @@ type HMACBatch struct {
 	sums    [MaxBatch][Size]byte
 	outer   [MaxBatch][1][]byte
 	e       mbEngine
+
+	// The messages added by AddSecretLength, and the blocks their tails
+	// are built in (see hmac_secret.go).
+	secret  [MaxBatch]secretMsg
+	secrets int
+	tail    [MaxBatch][BlockSize]byte
 }
 
 // Len returns the number of messages in b.
@@ -144,15 +150,27 @@ func (b *HMACBatch) Sum(macs [][Size]byte) {
 		n := min(b.n-done, multiLanes())
 		if multiWidth(n) == 1 {
 			for i := done; i < done+n; i++ {
-				b.keys[i].mac(&macs[i], b.parts[i])
+				if s := &b.secret[i]; s.on {
+					b.keys[i].macSecret(&macs[i], s, &b.tail[0])
+				} else {
+					b.keys[i].mac(&macs[i], b.parts[i])
+				}
 			}
 			done += n
 			continue
 		}
 		for i := range n {
-			e.add(&b.keys[done+i].inner, BlockSize, b.parts[done+i])
+			if b.secret[done+i].on {
+				// Only the prefix here; secretTails hashes the rest.
+				e.addRaw(&b.keys[done+i].inner, BlockSize, b.parts[done+i])
+			} else {
+				e.add(&b.keys[done+i].inner, BlockSize, b.parts[done+i])
+			}
 		}
 		e.run()
+		if b.secrets > 0 {
+			b.secretTails(done, n)
+		}
 		for i := range n {
 			b.sums[i] = stateBytes(&e.lane[i].h)
 		}
@@ -178,5 +196,10 @@ func (b *HMACBatch) Reset() {
 	clear(b.parts[:b.n])
 	clear(b.partBuf[:b.np])
 	clear(b.outer[:])
+	if b.secrets > 0 {
+		clear(b.secret[:b.n])
+		clear(b.tail[:])
+		b.secrets = 0
+	}
 	b.n, b.np = 0, 0
 }

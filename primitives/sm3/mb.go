@@ -4,7 +4,10 @@
 
 package sm3
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // The multi-buffer engine hashes up to maxLanes independent messages at
 // once with the kernels chosen in the dispatch file. SM3 compresses the
@@ -30,6 +33,22 @@ import "encoding/binary"
 // Which lanes are active and how far each has come depends only on the
 // message lengths, never on their contents.
 
+// testHookBlocks, set by tests, sees the kernel width, block pointers and
+// block count of each compression call that hashes a secret-length
+// message's tail, and of every multi-buffer call, so that a test can check
+// that they do not depend on the secret length.
+var testHookBlocks func(w int, p *[16]uintptr, n int)
+
+// hookBlocks reports a compression call to testHookBlocks, the block
+// pointers as integers so that they do not move the engine to the heap.
+func hookBlocks(w int, p *[16]*byte, n int) {
+	var a [16]uintptr
+	for i, b := range p {
+		a[i] = uintptr(unsafe.Pointer(b))
+	}
+	testHookBlocks(w, &a, n)
+}
+
 // maxLanes is the widest multi-buffer kernel on any architecture.
 const maxLanes = 16
 
@@ -48,6 +67,7 @@ type mbLane struct {
 	final int
 	mid   bool
 	done  bool
+	raw   bool // the message is whole blocks, hashed without the padding
 
 	h [8]uint32 // the chaining value while it is not in the kernels' st
 }
@@ -79,10 +99,29 @@ func (e *mbEngine) add(h *[8]uint32, prefix uint64, parts [][]byte) {
 	l := &e.lane[e.n]
 	e.n++
 	l.parts, l.pi, l.off, l.total, l.h = parts, 0, 0, prefix, *h
-	l.bufAt, l.final, l.mid, l.done = 0, 0, false, false
+	l.bufAt, l.final, l.mid, l.done, l.raw = 0, 0, false, false, false
 	for _, p := range parts {
 		l.total += uint64(len(p))
 	}
+}
+
+// addRaw appends a lane like add, for a message of whole blocks that is a
+// prefix of a longer one: its blocks are compressed and the padding is not,
+// so that lane[i].h ends as the chaining value after them.
+func (e *mbEngine) addRaw(h *[8]uint32, prefix uint64, parts [][]byte) {
+	e.add(h, prefix, parts)
+	l := &e.lane[e.n-1]
+	l.raw = true
+	l.done = l.exhausted()
+}
+
+// exhausted reports whether lane l has consumed all of its parts.
+func (l *mbLane) exhausted() bool {
+	for l.pi < len(l.parts) && l.off == len(l.parts[l.pi]) {
+		l.pi++
+		l.off = 0
+	}
+	return l.pi == len(l.parts)
 }
 
 // next returns where lane l's next run of blocks starts and how many whole
@@ -91,11 +130,7 @@ func (l *mbLane) next() (*byte, int) {
 	if l.final > 0 {
 		return &l.buf[l.bufAt], l.final
 	}
-	for l.pi < len(l.parts) && l.off == len(l.parts[l.pi]) {
-		l.pi++
-		l.off = 0
-	}
-	if l.pi < len(l.parts) {
+	if !l.exhausted() {
 		if p := l.parts[l.pi][l.off:]; len(p) >= BlockSize {
 			return &p[0], len(p) / BlockSize
 		}
@@ -141,6 +176,9 @@ func (l *mbLane) advance(n int) {
 	default:
 		l.off += n * BlockSize
 	}
+	if l.raw {
+		l.done = l.exhausted()
+	}
 }
 
 // finish hashes what is left of lane l one block after another with the
@@ -167,7 +205,9 @@ func (l *mbLane) finish() {
 		}
 		d.Write(p)
 	}
-	d.pad()
+	if !l.raw {
+		d.pad()
+	}
 	l.h = d.h
 	clear(d.x[:])
 	l.done = true
@@ -213,6 +253,9 @@ func (e *mbEngine) run() {
 			if i >= e.n || e.lane[i].done {
 				ptr[i] = some
 			}
+		}
+		if testHookBlocks != nil {
+			hookBlocks(w, &ptr, run)
 		}
 		multiBlock(w, &e.st, &ptr, run)
 		for i := range e.lane[:e.n] {
