@@ -295,12 +295,7 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID
 	c.sessionMu.Unlock()
-	if c.config.VerifyConnection != nil {
-		if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
-	return nil
+	return c.verifyConnection()
 }
 
 func (hs *serverHandshakeState) doFullHandshake() error {
@@ -357,10 +352,8 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	}
 	// Called whether or not there were client certificates, as in
 	// crypto/tls.
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
+	if err := c.verifyConnection(); err != nil {
+		return err
 	}
 
 	msg, err := c.readHandshake(hs.transcript)

@@ -20,9 +20,13 @@ import "encoding/binary"
 // and all of it runs on the one-message kernel.
 
 // prfMaxSeed is the longest label || seed1 || seed2 for which A(i) || seed
-// and its padding fit the three blocks of PRF's buffer. TLCP's longest is
-// 77 bytes ("key expansion" and two randoms).
-const prfMaxSeed = 3*BlockSize - Size - 9
+// and its padding fit the two blocks of PRF's buffer. TLCP's longest is 77
+// bytes ("key expansion" and two randoms). The buffer is no larger because
+// PRF runs deep in a handshake goroutine's first stack, together with the
+// kilobyte frame of the AVX2 compression kernel.
+const prfMaxSeed = prfBuf - Size - 9
+
+const prfBuf = 2 * BlockSize
 
 // PRF fills dst with PRF(secret, label, seed1 || seed2) = P_SM3(secret,
 // label || seed1 || seed2) (RFC 5246 §5 with HMAC-SM3; GB/T 38636-2020
@@ -40,7 +44,7 @@ func (k *HMACKey) PRF(dst []byte, label string, seed1, seed2 []byte) {
 	// m holds the message of an output block, A(i) || seed, padded; s a
 	// 32-byte message, A(i) or an inner hash, padded for the 96 bytes that
 	// key block and message make.
-	var m [3 * BlockSize]byte
+	var m [prfBuf]byte
 	var s [BlockSize]byte
 	var h [8]uint32
 	s[Size] = 0x80
@@ -67,10 +71,8 @@ func (k *HMACKey) PRF(dst []byte, label string, seed1, seed2 []byte) {
 		compress(&h, m[:blocks])
 		k.finish(&h, &s)
 		if len(dst) <= Size {
-			var out [Size]byte
-			putState(out[:], &h)
-			copy(dst, out[:])
-			clear(out[:])
+			putState(s[:Size], &h) // s is free until the next A(i)
+			copy(dst, s[:Size])
 			break
 		}
 		putState(dst, &h)
@@ -112,7 +114,7 @@ func compress(h *[8]uint32, p []byte) {
 // long counting the key block hashed before it, and returns the length in
 // bytes of the padded message (GB/T 32905-2016, 5.2). The bytes after the
 // message must be zero; n+9 must fit m.
-func padTo(m *[3 * BlockSize]byte, n, total int) int {
+func padTo(m *[prfBuf]byte, n, total int) int {
 	m[n] = 0x80
 	end := (n + 8 + BlockSize) &^ (BlockSize - 1)
 	binary.BigEndian.PutUint64(m[end-8:], uint64(total)<<3)
