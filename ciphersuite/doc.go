@@ -34,6 +34,7 @@
 //	type Master struct{ ... }  // a master secret with its HMAC key schedule done once
 //	func NewMaster(master []byte) *Master
 //	func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys)
+//	func (m *Master) NewRecordProtections(s *Suite, clientRandom, serverRandom []byte) (client, server RecordProtection, err error)
 //	func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte
 //	const LabelClientFinished, LabelServerFinished, MasterSecretLen, VerifyDataLen
 //

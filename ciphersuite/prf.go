@@ -4,11 +4,7 @@
 
 package ciphersuite
 
-import (
-	"sync"
-
-	"github.com/shangmi-go/shangmi/primitives/sm3"
-)
+import "github.com/shangmi-go/shangmi/primitives/sm3"
 
 // Sizes of the key-schedule values (tlcp/INTEROP.md §4, §3.11).
 const (
@@ -30,62 +26,13 @@ func PRF(dst, secret []byte, label string, seed []byte) {
 	prf(dst, secret, label, seed, nil)
 }
 
-// prfBatches holds the HMACBatch values prf works with: large (a few KiB,
-// for sixteen lanes), so neither on the stack of every handshake nor
-// allocated per call.
-var prfBatches = sync.Pool{New: func() any { return new(prfState) }}
-
-// prfState is the scratch of one PRF computation. The HMACBatch keeps the
-// slices it is given until Sum, so everything handed to it lives here, the
-// key and A(i) included, and the caller's seeds are copied in: nothing of
-// the caller's escapes, and nothing is allocated.
-type prfState struct {
-	b    sm3.HMACBatch
-	key  sm3.HMACKey
-	a    [sm3.Size]byte
-	macs [2][sm3.Size]byte
-	seed [2 * 32]byte // the two randoms, or one transcript hash
-}
-
-// prf is PRF with the seed in two parts, so that callers need not concatenate the
-// randoms. The secret is prepared once as an sm3.HMACKey (the ipad and opad
-// blocks compressed once, not for every HMAC), and each step's two HMACs,
-// the output block HMAC(A(i) || label || seed) and the next A(i+1) =
-// HMAC(A(i)), which both need only A(i), are computed together.
+// prf is PRF with the seed in two parts, so that callers need not
+// concatenate the randoms.
 func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
-	st := prfBatches.Get().(*prfState)
-	st.key.SetKey(secret)
-	st.run(dst, &st.key, label, seed1, seed2)
-	st.key = sm3.HMACKey{}
-	prfBatches.Put(st)
-}
-
-// run computes P_SM3 under key into dst.
-func (st *prfState) run(dst []byte, key *sm3.HMACKey, label string, seed1, seed2 []byte) {
-	b := &st.b
-	lb := labelBytes(label)
-	seed := st.seed[:0]
-	if len(seed1)+len(seed2) > len(st.seed) {
-		seed = make([]byte, 0, len(seed1)+len(seed2))
-	}
-	seed = append(append(seed, seed1...), seed2...)
-
-	// A(1) = HMAC(A(0)) with A(0) = label || seed.
-	b.Add(key, lb, seed)
-	b.Sum(st.macs[1:])
-	for len(dst) > 0 {
-		st.a = st.macs[1] // A(i)
-		b.Add(key, st.a[:], lb, seed)
-		last := len(dst) <= sm3.Size
-		if !last {
-			b.Add(key, st.a[:])
-		}
-		b.Sum(st.macs[:])
-		dst = dst[copy(dst, st.macs[0][:]):]
-	}
-	clear(st.macs[:])
-	clear(st.a[:])
-	clear(st.seed[:])
+	var k sm3.HMACKey
+	k.SetKey(secret)
+	k.PRF(dst, label, seed1, seed2)
+	k = sm3.HMACKey{}
 }
 
 // A Master is a master secret prepared for the PRF: the HMAC-SM3 key
@@ -104,46 +51,55 @@ func NewMaster(master []byte) *Master {
 	return m
 }
 
-func (m *Master) prf(dst []byte, label string, seed1, seed2 []byte) {
-	st := prfBatches.Get().(*prfState)
-	st.run(dst, &m.key, label, seed1, seed2)
-	prfBatches.Put(st)
-}
-
 // KeyBlock is Suite.KeyBlock for this master secret.
 func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys) {
-	return s.keyBlock(m.prf, clientRandom, serverRandom)
+	return s.splitKeyBlock(m.keyBlock(s, clientRandom, serverRandom))
+}
+
+// NewRecordProtections returns s's record protection of each direction
+// under the key block of this master secret: what NewRecordProtection
+// returns for the two halves of KeyBlock.
+//
+// A handshake calls it deep in its goroutine's first stack: the PRF runs
+// under this function's small frame and not under the frames that hold
+// the Keys (Go returns them through stack temporaries), so that the server
+// side of a resumed handshake stays within a 4 KiB stack; growing it to
+// 8 KiB costs the handshake about a tenth of its time.
+func (m *Master) NewRecordProtections(s *Suite, clientRandom, serverRandom []byte) (client, server RecordProtection, err error) {
+	return s.newRecordProtections(m.keyBlock(s, clientRandom, serverRandom))
+}
+
+// newRecordProtections is the part of NewRecordProtections that runs after
+// the PRF; kept out of it to keep its frame off the PRF's stack.
+//
+//go:noinline
+func (s *Suite) newRecordProtections(kb []byte) (client, server RecordProtection, err error) {
+	ck, sk := s.splitKeyBlock(kb)
+	if client, err = s.NewRecordProtection(ck); err != nil {
+		return nil, nil, err
+	}
+	if server, err = s.NewRecordProtection(sk); err != nil {
+		return nil, nil, err
+	}
+	return client, server, nil
+}
+
+// keyBlock computes the key block of s, under a small frame of its own
+// (see NewRecordProtections).
+//
+//go:noinline
+func (m *Master) keyBlock(s *Suite, clientRandom, serverRandom []byte) []byte {
+	kb := s.newKeyBlock()
+	m.key.PRF(kb, labelKeyExpansion, serverRandom, clientRandom)
+	return kb
 }
 
 // FinishedVerifyData is FinishedVerifyData for this master secret.
 func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte {
 	vd := make([]byte, VerifyDataLen)
-	m.prf(vd, label, transcriptHash, nil)
+	m.key.PRF(vd, label, transcriptHash, nil)
 	return vd
 }
-
-// labelBytes returns label as bytes without a copy for the labels of this
-// package, which are all there is in a TLCP handshake.
-func labelBytes(label string) []byte {
-	switch label {
-	case labelMasterSecret:
-		return labelMasterSecretBytes
-	case labelKeyExpansion:
-		return labelKeyExpansionBytes
-	case LabelClientFinished:
-		return labelClientFinishedBytes
-	case LabelServerFinished:
-		return labelServerFinishedBytes
-	}
-	return []byte(label)
-}
-
-var (
-	labelMasterSecretBytes   = []byte(labelMasterSecret)
-	labelKeyExpansionBytes   = []byte(labelKeyExpansion)
-	labelClientFinishedBytes = []byte(LabelClientFinished)
-	labelServerFinishedBytes = []byte(LabelServerFinished)
-)
 
 // MasterSecret returns the 48-byte master secret (tlcp/INTEROP.md §4.2):
 //
@@ -172,25 +128,25 @@ type Keys struct {
 // consumed as client MAC, server MAC, client key, server key, client IV, server IV,
 // with the lengths in s. Note the order of the randoms, swapped from MasterSecret.
 func (s *Suite) KeyBlock(master, clientRandom, serverRandom []byte) (client, server Keys) {
-	return s.keyBlock(func(dst []byte, label string, seed1, seed2 []byte) {
-		prf(dst, master, label, seed1, seed2)
-	}, clientRandom, serverRandom)
+	kb := s.newKeyBlock()
+	prf(kb, master, labelKeyExpansion, serverRandom, clientRandom)
+	return s.splitKeyBlock(kb)
 }
 
-func (s *Suite) keyBlock(prf func(dst []byte, label string, seed1, seed2 []byte), clientRandom, serverRandom []byte) (client, server Keys) {
-	m, k, v := s.MACLen, s.KeyLen, s.IVLen
-	kb := make([]byte, 2*(m+k+v))
-	prf(kb, labelKeyExpansion, serverRandom, clientRandom)
+// newKeyBlock allocates the key block of s.
+func (s *Suite) newKeyBlock() []byte { return make([]byte, 2*(s.MACLen+s.KeyLen+s.IVLen)) }
 
-	// Full slice expressions keep an append to one key from overwriting the next.
-	next := func(n int) []byte {
-		p := kb[:n:n]
-		kb = kb[n:]
-		return p
-	}
-	client.MAC, server.MAC = next(m), next(m)
-	client.Key, server.Key = next(k), next(k)
-	client.IV, server.IV = next(v), next(v)
+// splitKeyBlock cuts the key block kb into the keys of both sides, in the
+// order client MAC, server MAC, client key, server key, client IV, server
+// IV. Full slice expressions keep an append to one key from overwriting the
+// next.
+func (s *Suite) splitKeyBlock(kb []byte) (client, server Keys) {
+	m, k, v := s.MACLen, s.KeyLen, s.IVLen
+	client.MAC, server.MAC = kb[:m:m], kb[m:2*m:2*m]
+	kb = kb[2*m:]
+	client.Key, server.Key = kb[:k:k], kb[k:2*k:2*k]
+	kb = kb[2*k:]
+	client.IV, server.IV = kb[:v:v], kb[v:2*v:2*v]
 	return client, server
 }
 

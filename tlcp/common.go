@@ -512,12 +512,15 @@ func (c *Config) lifetime() time.Duration {
 
 // cipherSuites returns the enabled suites that this package can negotiate,
 // in preference order.
-func (c *Config) cipherSuites() []uint16 {
+func (c *Config) cipherSuites() []uint16 { return c.appendCipherSuites(nil) }
+
+// appendCipherSuites is cipherSuites appending to out, for the handshake's
+// checks, which pass a buffer on the stack rather than allocate the list.
+func (c *Config) appendCipherSuites(out []uint16) []uint16 {
 	ids := c.CipherSuites
 	if ids == nil {
 		ids = ciphersuite.DefaultPreference()
 	}
-	out := make([]uint16, 0, len(ids))
 	for _, id := range ids {
 		if s := ciphersuite.Lookup(id); s != nil && s.Supported && !slices.Contains(out, id) &&
 			(s.KeyExchange == ciphersuite.KeyExchangeECC || s.KeyExchange == ciphersuite.KeyExchangeECDHE) {

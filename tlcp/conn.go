@@ -1020,6 +1020,20 @@ func (c *Conn) ConnectionState() ConnectionState {
 	return c.connectionStateLocked()
 }
 
+// verifyConnection calls Config.VerifyConnection, if set, with the state so
+// far. It is a function of its own so that the ConnectionState it builds
+// is not in the frames of the handshake functions, which lie under the key
+// block's PRF (see ciphersuite.Master.NewRecordProtections).
+func (c *Conn) verifyConnection() error {
+	if c.config.VerifyConnection == nil {
+		return nil
+	}
+	if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
+		return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
+	}
+	return nil
+}
+
 func (c *Conn) connectionStateLocked() ConnectionState {
 	var s ConnectionState
 	s.HandshakeComplete = c.isHandshakeComplete.Load()

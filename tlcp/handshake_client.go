@@ -160,35 +160,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	}
 	c.serverName = c.config.ServerName
 
-	var session *ClientSessionState
-	var cacheKey string
-	if cache := c.config.ClientSessionCache; cache != nil && len(hello.cipherSuites) > 0 {
-		cacheKey = clientSessionCacheKey(c)
-		// A TLS 1.3 ticket (vers set) is offered by offerTLS13.
-		if s, ok := cache.Get(cacheKey); ok && s != nil && s.vers == 0 {
-			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
-			var sign, enc *smx509.Certificate
-			if fresh {
-				var err error
-				sign, enc, _, err = s.server.certificates()
-				fresh = err == nil && !certsExpired(c.config.time(), sign, enc)
-			}
-			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) &&
-				// A session made with InsecureSkipVerify, in a cache
-				// shared with this Config, must not let it skip
-				// verification, as crypto/tls also guards.
-				(c.config.InsecureSkipVerify || s.server.verified()) {
-				hello.sessionID = s.sessionID
-				session = s
-				// A fatal alert from here on drops the offered session.
-				c.sessionMu.Lock()
-				c.clientSessionKey = cacheKey
-				c.sessionMu.Unlock()
-			} else if !fresh {
-				cache.Put(cacheKey, nil)
-			}
-		}
-	}
+	session, cacheKey := c.loadClientSession(hello)
 
 	hs := &clientHandshakeState{
 		c:          c,
@@ -235,6 +207,50 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if err := hs.handshake(); err != nil {
 		return err
 	}
+	c.storeClientSession(cacheKey, hs)
+	return nil
+}
+
+// loadClientSession looks up the session to offer in hello, and sets
+// hello's session ID to it. It returns the session, or nil, and the cache
+// key ("" without a cache). The handshake functions call helpers like this
+// one rather than holding their temporaries in their own frames, which lie
+// under the key block's PRF (see ciphersuite.Master.NewRecordProtections).
+func (c *Conn) loadClientSession(hello *clientHelloMsg) (session *ClientSessionState, cacheKey string) {
+	if cache := c.config.ClientSessionCache; cache != nil && len(hello.cipherSuites) > 0 {
+		cacheKey = clientSessionCacheKey(c)
+		// A TLS 1.3 ticket (vers set) is offered by offerTLS13.
+		if s, ok := cache.Get(cacheKey); ok && s != nil && s.vers == 0 {
+			fresh := c.config.time().Sub(s.receivedAt) < c.config.lifetime()
+			var sign, enc *smx509.Certificate
+			if fresh {
+				var err error
+				sign, enc, _, err = s.server.certificates()
+				fresh = err == nil && !certsExpired(c.config.time(), sign, enc)
+			}
+			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) &&
+				// A session made with InsecureSkipVerify, in a cache
+				// shared with this Config, must not let it skip
+				// verification, as crypto/tls also guards.
+				(c.config.InsecureSkipVerify || s.server.verified()) {
+				hello.sessionID = s.sessionID
+				session = s
+				// A fatal alert from here on drops the offered session.
+				c.sessionMu.Lock()
+				c.clientSessionKey = cacheKey
+				c.sessionMu.Unlock()
+			} else if !fresh {
+				cache.Put(cacheKey, nil)
+			}
+		}
+	}
+	return session, cacheKey
+}
+
+// storeClientSession caches the session of the handshake hs has completed
+// under cacheKey, unless it was resumed or the server sent no session ID.
+func (c *Conn) storeClientSession(cacheKey string, hs *clientHandshakeState) {
+	sh := hs.serverHello
 	if cacheKey != "" && len(sh.sessionID) > 0 && !c.didResume {
 		c.config.ClientSessionCache.Put(cacheKey, &ClientSessionState{
 			sessionID:    bytes.Clone(sh.sessionID),
@@ -250,7 +266,6 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		c.clientSessionKey = cacheKey
 		c.sessionMu.Unlock()
 	}
-	return nil
 }
 
 func (hs *clientHandshakeState) handshake() error {
@@ -338,10 +353,8 @@ func (hs *clientHandshakeState) doResumeHandshake() error {
 	if err := c.config.writeKeyLog(hs.hello.random, hs.masterSecret); err != nil {
 		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
 	}
-	if c.config.VerifyConnection != nil {
-		if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
+	if err := c.verifyConnection(); err != nil {
+		return err
 	}
 	if err := hs.establishKeys(); err != nil {
 		return err
@@ -670,12 +683,7 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc
 	c.verifiedChains = chains
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
-	return nil
+	return c.verifyConnection()
 }
 
 // establishKeys derives the key block and prepares the record protection
@@ -690,12 +698,7 @@ func (hs *clientHandshakeState) establishKeys() error {
 // establishKeys derives the key block from the master secret, prepared
 // once for it and both Finished messages.
 func establishKeys(c *Conn, suite *ciphersuite.Suite, master *ciphersuite.Master, clientRandom, serverRandom []byte) error {
-	clientKeys, serverKeys := master.KeyBlock(suite, clientRandom, serverRandom)
-	clientRP, err := suite.NewRecordProtection(clientKeys)
-	if err != nil {
-		return errorf(alertInternalError, "tlcp: %w", err)
-	}
-	serverRP, err := suite.NewRecordProtection(serverKeys)
+	clientRP, serverRP, err := master.NewRecordProtections(suite, clientRandom, serverRandom)
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: %w", err)
 	}

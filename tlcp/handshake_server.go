@@ -221,7 +221,8 @@ func (hs *serverHandshakeState) pickCipherSuite() error {
 	c := hs.c
 	_, eccOK := decrypterOf(hs.pair.Enc.PrivateKey)
 	_, ecdheOK := keyExchangerOf(hs.pair.Enc.PrivateKey)
-	for _, id := range c.config.cipherSuites() {
+	var buf [8]uint16
+	for _, id := range c.config.appendCipherSuites(buf[:0]) {
 		if !slices.Contains(hs.clientHello.cipherSuites, id) {
 			continue
 		}
@@ -254,7 +255,8 @@ func (hs *serverHandshakeState) checkForResumption() bool {
 		cache.remove(hs.ctx, hs.clientHello.sessionID)
 		return false
 	}
-	if !slices.Contains(hs.clientHello.cipherSuites, s.cipherSuite) || !slices.Contains(cfg.cipherSuites(), s.cipherSuite) {
+	var buf [8]uint16
+	if !slices.Contains(hs.clientHello.cipherSuites, s.cipherSuite) || !slices.Contains(cfg.appendCipherSuites(buf[:0]), s.cipherSuite) {
 		return false
 	}
 	// A session made without a client certificate does not satisfy a
@@ -295,12 +297,7 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID
 	c.sessionMu.Unlock()
-	if c.config.VerifyConnection != nil {
-		if err := c.config.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
-	return nil
+	return c.verifyConnection()
 }
 
 func (hs *serverHandshakeState) doFullHandshake() error {
@@ -357,10 +354,8 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	}
 	// Called whether or not there were client certificates, as in
 	// crypto/tls.
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
+	if err := c.verifyConnection(); err != nil {
+		return err
 	}
 
 	msg, err := c.readHandshake(hs.transcript)

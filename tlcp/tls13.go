@@ -84,7 +84,8 @@ func (c *Config) versionEnabled(v uint16, isClient bool) bool {
 	}
 	switch v {
 	case VersionTLCP:
-		return len(c.cipherSuites()) > 0
+		var buf [8]uint16
+		return len(c.appendCipherSuites(buf[:0])) > 0
 	case VersionTLS13:
 		return len(c.tls13CipherSuites()) > 0
 	}
