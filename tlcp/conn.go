@@ -848,6 +848,7 @@ func (c *Conn) Read(b []byte) (int, error) {
 			return 0, err
 		}
 		if n, ok := c.takeDirect(); ok {
+			c.releaseInput()
 			return n, nil
 		}
 		for c.hand.Len() > 0 {
@@ -857,7 +858,17 @@ func (c *Conn) Read(b []byte) (int, error) {
 		}
 	}
 	n, _ := c.input.Read(b)
+	c.releaseInput()
 	return n, nil
+}
+
+// releaseInput lets go of the batch buffer (see inputBuffer.release) once
+// no plaintext delivered from it is left to read. The caller holds c.in.
+func (c *Conn) releaseInput() {
+	if c.input.Len() == 0 && c.rb.n == 0 {
+		c.input.Reset(nil) // it may still point into the buffer
+		c.rawInput.release()
+	}
 }
 
 // writeGate is the handshake between Write and Close: the low bit of state

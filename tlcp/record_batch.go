@@ -27,8 +27,9 @@ import (
 //
 // Memory: the batch buffers (batchBufSize, about 257 KiB) come from a pool
 // and are held only while a Write runs, or while a streaming receiver has
-// unread bytes; a connection waiting for data holds a buffer of one
-// record, as before.
+// unread bytes in one: a Read that leaves nothing unread gives it back, so
+// a connection waiting for data, or whose reader has paused, holds a
+// buffer of one record at most, as before.
 
 // batchRecords is the most records sealed or opened in one batch.
 const batchRecords = ciphersuite.MaxBatch
@@ -111,6 +112,19 @@ func (b *inputBuffer) space(need int, bulk bool) []byte {
 		b.off, b.own, b.buf = 0, own, own
 	}
 	return b.buf[b.end:]
+}
+
+// release gives the batch buffer back to the pool when nothing in it is
+// unread, at the end of a Read that consumed everything: a receiver that
+// stops calling Read in the middle of a stream (a proxy waiting for its
+// other side, a bulk reader between transfers) then holds no batch buffer
+// while it waits. It stays streaming, so that its next read takes one from
+// the pool again; a Get and a Put per Read cost nothing beside the batch.
+func (b *inputBuffer) release() {
+	if b.pooled != nil && b.Len() == 0 {
+		batchBufPool.Put(b.pooled)
+		b.pooled, b.buf, b.off, b.end = nil, b.own, 0, 0
+	}
 }
 
 // commit records that a read of the space last returned delivered n bytes

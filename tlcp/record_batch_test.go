@@ -422,6 +422,38 @@ func TestReadBufferReturned(t *testing.T) {
 	}
 }
 
+// TestPausedReaderHoldsNoBatchBuffer: a receiver that has read everything
+// that arrived and then stops calling Read (the peer keeps the connection
+// open) holds no batch buffer while it waits, whichever suite, whether the
+// last records were opened into its buffer or in place.
+func TestPausedReaderHoldsNoBatchBuffer(t *testing.T) {
+	for _, s := range CipherSuites() {
+		for _, readSize := range []int{1000, 64 << 10, 1 << 20} {
+			t.Run(fmt.Sprintf("%s/read%d", s.Name, readSize), func(t *testing.T) {
+				client, server := connectedPair(t, s.ID, "pipe")
+				big := make([]byte, 1<<20)
+				go client.Write(big)
+				buf := make([]byte, readSize)
+				for got := 0; got < len(big); {
+					n, err := server.Read(buf[:min(len(buf), len(big)-got)])
+					if err != nil {
+						t.Fatal(err)
+					}
+					got += n
+				}
+				server.in.Lock()
+				defer server.in.Unlock()
+				if server.rawInput.pooled != nil {
+					t.Fatal("a paused receiver holds a batch buffer")
+				}
+				if !server.rawInput.streaming {
+					t.Fatal("the receiver left streaming mode")
+				}
+			})
+		}
+	}
+}
+
 // TestZeroAllocsBulk: batched Writes and Reads of every suite allocate
 // nothing per record, into a large Read buffer and through small ones.
 func TestZeroAllocsBulk(t *testing.T) {
