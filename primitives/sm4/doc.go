@@ -13,7 +13,9 @@
 // and cipher.NewGCM (with its WithNonceSize and WithTagSize variants). They
 // notice that the block has NewCBCEncrypter, NewCBCDecrypter, NewCTR and
 // NewGCM methods and hand the work to this package, which runs whole modes
-// in assembly where the CPU allows.
+// in assembly where the CPU allows. [NewGCMWithKey] is NewCipher and
+// cipher.NewGCM in one allocation, for code that makes many short-lived
+// keys (a TLS or TLCP handshake makes four).
 //
 // # Implementations
 //
