@@ -132,3 +132,11 @@ func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
 		p.addSelectGeneric(t, neg, keep)
 	}
 }
+
+func (p *jacobianPoint) addComplete(t *jacobianPoint, neg, keep int) {
+	p.addCompleteGeneric(t, neg, keep)
+}
+
+func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
+	p.addAffineCompleteGeneric(t, neg, keep)
+}
