@@ -173,24 +173,33 @@ func xbar(pub *PublicKey) [32]byte {
 }
 
 // sharedPoint computes [t](P_peer + [x̄_peer]R_peer) with
-// t = d + x̄_own·r mod n.
+// t = d + x̄_own·r mod n, as the single constant-time double-scalar
+// multiplication [t]P_peer + [t·x̄_peer mod n]R_peer: one chain of
+// doublings for both, against [x̄_peer]R_peer (public, 127 doublings) and
+// then [t] of the sum (255). Both scalars are secret, and the peer picks
+// both points, so the multiplication must be (and is) correct and constant
+// time whatever relation they have.
 func (ke *KeyExchange) sharedPoint(peerPub, peerR *PublicKey) ([]byte, error) {
-	var t, x scalar.Scalar
+	var t, x, b scalar.Scalar
 	xb := xbar(ke.R)
 	x.SetBytes(xb[:])
 	t.Mul(&x, &ke.r)
 	t.Add(&t, &ke.priv.d)
-	var tb [32]byte
-	t.PutBytes(&tb)
-
-	// The peer's values are public, so this part may take variable time.
-	var q, p sm2ec.Point
 	xb = xbar(peerR)
-	if _, err := q.ScalarMultVarTime(peerR.point, xb[:]); err != nil {
-		return nil, errKeyExchange
+	x.SetBytes(xb[:])
+	b.Mul(&t, &x)
+	var tb, bb [32]byte
+	t.PutBytes(&tb)
+	b.PutBytes(&bb)
+
+	var p sm2ec.Point
+	var err error
+	if table := peerPub.pointTable(); table != nil {
+		_, err = p.DoubleScalarMultTable(table, tb[:], peerR.point, bb[:])
+	} else {
+		_, err = p.DoubleScalarMult(peerPub.point, tb[:], peerR.point, bb[:])
 	}
-	q.Add(&q, peerPub.point)
-	if _, err := p.ScalarMult(&q, tb[:]); err != nil || p.IsIdentity() == 1 {
+	if err != nil || p.IsIdentity() == 1 {
 		return nil, errKeyExchange
 	}
 	return p.Bytes(), nil

@@ -247,14 +247,14 @@ func (p *jacobianPoint) addSelectGeneric(t *jacobianPoint, neg, keep int) {
 // every such pair (equal, inverse or distinct).
 func (p *jacobianPoint) addUnifiedGeneric(a, b *jacobianPoint) {
 	var z1z1, z2z2, u1, u2, s1, s2, zc, zc4 field.Element
-	z1z1.Square(&a.z)
 	z2z2.Square(&b.z)
-	u1.Mul(&a.x, &z2z2)
+	s1.Mul(&b.z, &z2z2)
+	z1z1.Square(&a.z)
 	u2.Mul(&b.x, &z1z1)
-	s1.Mul(&a.y, &b.z)
-	s1.Mul(&s1, &z2z2)
 	s2.Mul(&b.y, &a.z)
 	s2.Mul(&s2, &z1z1)
+	u1.Mul(&a.x, &z2z2)
+	s1.Mul(&a.y, &s1)
 	zc.Mul(&a.z, &b.z)
 	zc4.Square(&zc)
 	zc4.Square(&zc4)

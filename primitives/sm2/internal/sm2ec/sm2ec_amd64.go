@@ -134,9 +134,21 @@ func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
 }
 
 func (p *jacobianPoint) addComplete(t *jacobianPoint, neg, keep int) {
-	p.addCompleteGeneric(t, neg, keep)
+	if usePointADX {
+		pointAddCompleteADX(p, t, neg, keep)
+	} else if usePointMULQ {
+		pointAddCompleteMULQ(p, t, neg, keep)
+	} else {
+		p.addCompleteGeneric(t, neg, keep)
+	}
 }
 
 func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
-	p.addAffineCompleteGeneric(t, neg, keep)
+	if usePointADX {
+		pointAddAffineCompleteADX(p, t, neg, keep)
+	} else if usePointMULQ {
+		pointAddAffineCompleteMULQ(p, t, neg, keep)
+	} else {
+		p.addAffineCompleteGeneric(t, neg, keep)
+	}
 }
