@@ -71,6 +71,7 @@ func TestAllocations(t *testing.T) {
 	msg := make([]byte, 32)
 	sig, _ := SignASN1(rand.Reader, priv, msg, nil)
 	ct, _ := Encrypt(rand.Reader, pub, msg, nil)
+	peer, peerR := mustKey(t).PublicKey(), mustKey(t).PublicKey()
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -84,6 +85,11 @@ func TestAllocations(t *testing.T) {
 		// The result is the only allocation; the key's table, built on its
 		// second use, is amortised away.
 		{"ECDH", 1, func() { ECDH(priv, pub) }},
+		// The exchange itself, and the key with S_B.
+		{"KeyExchange", 2, func() {
+			ke, _ := NewKeyExchange(priv, nil, 48, false)
+			ke.Respond(rand.Reader, peer, nil, peerR)
+		}},
 	} {
 		if n := testing.AllocsPerRun(20, c.f); n > c.max {
 			t.Errorf("%s: %v allocations, want at most %v", c.name, n, c.max)
