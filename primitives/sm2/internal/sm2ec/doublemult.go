@@ -108,34 +108,31 @@ func oddDigit(k *[4]uint64, i int) (idx uint64, neg int) {
 	return v>>1 + 1, int(n)
 }
 
-// oddAffineMultiples sets tq and tr, flat x, y pairs, to the affine odd
-// multiples 1, 3, …, 31 of q and of r, which must be affine (Z = 1): the
-// Jacobian ones as oddMultiplesTable makes them, then all brought to affine
-// form with a single inversion (Montgomery's trick). Against keeping them
-// Jacobian this costs an inversion and about 240 multiplications, and saves
-// twice as much in the 103 additions, which become mixed ones.
-func oddAffineMultiples(tq, tr *[2 * oddEntries]field.Element, q, r *Point) {
-	var jq, jr [3 * oddEntries]field.Element
-	oddMultiplesTable(&jq, q)
-	oddMultiplesTable(&jr, r)
-	// Entry 0 of each is the affine input itself; the other 30 Z
-	// coordinates are inverted together.
-	const n = 2 * (oddEntries - 1)
-	z := func(i int) *field.Element {
-		if i < oddEntries-1 {
-			return &jq[3*(i+1)+2]
-		}
-		return &jr[3*(i-oddEntries+2)+2]
+// toAffineTables sets each dst[k], flat x, y pairs, to the affine form of
+// the 16 Jacobian points of jac[k] (flat X, Y, Z triples), whose entry 0
+// must have Z = 1 and none of which may be the identity, with a single
+// inversion for all (Montgomery's trick): about 7 multiplications per
+// point and the inversion.
+//
+// It pays for the tables of the variable-base multiplications: a mixed
+// addition saves four multiplications and a squaring against a Jacobian
+// one, and in the loops it measured even more (on the Zen 5 development
+// machine normalizing the 16-entry table cut DoubleScalarMultTable from
+// about 37 to 34.5 µs).
+func toAffineTables(dst []*[2 * 16]field.Element, jac []*[3 * 16]field.Element) {
+	const per = 16 - 1
+	var prefix [2 * per]field.Element
+	n := len(jac) * per
+	z := func(i int) *field.Element { return &jac[i/per][3*(i%per+1)+2] }
+	for k, j := range jac {
+		dst[k][0], dst[k][1] = j[0], j[1]
 	}
-	var prefix [n]field.Element
 	prefix[0] = *z(0)
 	for i := 1; i < n; i++ {
 		prefix[i].Mul(&prefix[i-1], z(i))
 	}
 	var inv, zInv, z2 field.Element
 	inv.Invert(&prefix[n-1])
-	tq[0], tq[1] = q.x, q.y
-	tr[0], tr[1] = r.x, r.y
 	for i := n - 1; i >= 0; i-- {
 		if i > 0 {
 			zInv.Mul(&inv, &prefix[i-1])
@@ -143,14 +140,11 @@ func oddAffineMultiples(tq, tr *[2 * oddEntries]field.Element, q, r *Point) {
 		} else {
 			zInv = inv
 		}
-		src, dst, e := &jq, tq, i+1
-		if i >= oddEntries-1 {
-			src, dst, e = &jr, tr, i-oddEntries+2
-		}
+		src, out, e := jac[i/per], dst[i/per], i%per+1
 		z2.Square(&zInv)
-		dst[2*e].Mul(&src[3*e], &z2)
+		out[2*e].Mul(&src[3*e], &z2)
 		z2.Mul(&z2, &zInv)
-		dst[2*e+1].Mul(&src[3*e+1], &z2)
+		out[2*e+1].Mul(&src[3*e+1], &z2)
 	}
 }
 
@@ -195,7 +189,8 @@ func (t *oddTable) add(acc *jacobianPoint, idx uint64, neg int) {
 // Each scalar, reduced mod n and made odd (makeOdd), is recoded into 52 odd
 // signed 5-bit digits, so every window adds exactly one table point for each
 // scalar: 255 doublings and 103 additions over per-call tables of 16 odd
-// multiples of q and of r (affine if q and r are, see oddAffineMultiples).
+// multiples of q and of r (brought to affine form if q and r are affine,
+// see toAffineTables).
 func (p *Point) DoubleScalarMult(q *Point, s []byte, r *Point, t []byte) (*Point, error) {
 	if len(s) != 32 || len(t) != 32 {
 		return nil, errScalarLength
@@ -208,8 +203,11 @@ func (p *Point) DoubleScalarMult(q *Point, s []byte, r *Point, t []byte) (*Point
 	one.One()
 	// Whether the inputs are affine is public (see oddMultiplesTable).
 	if q.z.Equal(&one)&r.z.Equal(&one) == 1 {
+		var jq, jr [3 * oddEntries]field.Element
+		oddMultiplesTable(&jq, q)
+		oddMultiplesTable(&jr, r)
 		var aq, ar [2 * oddEntries]field.Element
-		oddAffineMultiples(&aq, &ar, q, r)
+		toAffineTables([]*[2 * oddEntries]field.Element{&aq, &ar}, []*[3 * oddEntries]field.Element{&jq, &jr})
 		doubleScalarMult(&acc, &oddTable{a: aq[:]}, s, &oddTable{a: ar[:]}, t)
 	} else {
 		var jq, jr [3 * oddEntries]field.Element
@@ -222,8 +220,7 @@ func (p *Point) DoubleScalarMult(q *Point, s []byte, r *Point, t []byte) (*Point
 }
 
 // DoubleScalarMultTable is DoubleScalarMult with the table of q: its odd
-// multiples q, 3q, …, 31q (the first row of qt) are affine already. Those of
-// r stay Jacobian: normalizing them alone would cost about what it saves.
+// multiples q, 3q, …, 31q (the first row of qt) are affine already.
 func (p *Point) DoubleScalarMultTable(qt *PointTable, s []byte, r *Point, t []byte) (*Point, error) {
 	if len(s) != 32 || len(t) != 32 {
 		return nil, errScalarLength
@@ -231,10 +228,19 @@ func (p *Point) DoubleScalarMultTable(qt *PointTable, s []byte, r *Point, t []by
 	if r.IsIdentity() != 0 {
 		return nil, errIdentityInput
 	}
+	var acc jacobianPoint
+	var one field.Element
+	one.One()
 	var jr [3 * oddEntries]field.Element
 	oddMultiplesTable(&jr, r)
-	var acc jacobianPoint
-	doubleScalarMult(&acc, &oddTable{a: qt.t[0][:]}, s, &oddTable{j: &jr}, t)
+	// Whether r is affine is public (see oddMultiplesTable).
+	if r.z.Equal(&one) == 1 {
+		var ar [2 * oddEntries]field.Element
+		toAffineTables([]*[2 * oddEntries]field.Element{&ar}, []*[3 * oddEntries]field.Element{&jr})
+		doubleScalarMult(&acc, &oddTable{a: qt.t[0][:]}, s, &oddTable{a: ar[:]}, t)
+	} else {
+		doubleScalarMult(&acc, &oddTable{a: qt.t[0][:]}, s, &oddTable{j: &jr}, t)
+	}
 	acc.toProjective(p)
 	return p, nil
 }
