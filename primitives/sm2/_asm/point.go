@@ -251,6 +251,10 @@ func emitDouble(fl flavor, x, y, z Mem, s [7]Mem) {
 func pointKernels() {
 	for _, fl := range []flavor{adx, mulq} {
 		sfx := fl.suffix()
+		// The variable-base multiplications interleave independent
+		// field operations in every formula: throughput-bound, they
+		// take the MULX reduction (see mulxReduce).
+		mulxReduce = true
 
 		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
 		Doc("pointDouble" + sfx + " sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
@@ -381,6 +385,9 @@ func pointKernels() {
 			RET()
 		}
 
+		// The fused fixed-base step is one dependent chain of
+		// additions, bound by latency: it keeps the shift reduction.
+		mulxReduce = false
 		for _, wide := range []bool{false, true} {
 			if fl != adx {
 				break
@@ -416,6 +423,7 @@ func pointKernels() {
 			RET()
 		}
 	}
+	mulxReduce = false
 }
 
 // emitAdd emits the Jacobian addition a + b (add-1998-cmo-2) over the given
