@@ -17,10 +17,12 @@ import (
 // or R = λP for any λ it likes). The accumulator is then λ'·P for a λ' the
 // peer can steer, so the accumulator can equal the added point, its
 // negative or the identity at any window, not only at the last as in
-// ScalarMult. (Even the last window is within reach: with c = x̄ of the
-// peer's own R, the scalars satisfy b ≡ c·a, and R = [-1/c]P makes the
-// final sum the identity.) Every addition therefore uses the complete
-// window step (addComplete, addAffineComplete: the unified formula of
+// ScalarMult. With R = ±P, for one, the very first addition is a doubling
+// or gives the identity whenever the two scalars' signs agree (or differ),
+// and lower windows can be pushed there too (the tests build scalars that
+// do it at any chosen window). Bounding which windows an attacker can
+// reach with noticeable probability is not worth the risk; every addition
+// therefore uses the complete window step (addComplete, addAffineComplete: the unified formula of
 // jacobian.go plus the selection for an identity accumulator), so no
 // argument about where the exceptional cases can occur is needed. On the
 // Zen 5 development machine the complete mixed step took about 100 ns
