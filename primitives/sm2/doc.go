@@ -23,16 +23,20 @@
 // Every operation on secrets runs in constant time on every path: key
 // generation, signing and the C1 of encryption use a fixed-base comb of
 // signed 7-bit windows (37 windows of 64 precomputed points, selected by
-// scanning whole windows); decryption, key exchange and ECDH use signed
-// 5-bit windows over a table of the point, also scanned whole. Only
-// signature verification, which handles public values alone, uses
+// scanning whole windows); decryption and ECDH use signed 5-bit windows over
+// a table of the point, also scanned whole. The key exchange computes its
+// shared point [t](P + [x̄]R) as one constant-time double-scalar
+// multiplication [t]P + [t·x̄]R, odd signed 5-bit digits of both secret
+// scalars sharing one chain of doublings, with complete additions at every
+// step, since the peer chooses both points and may relate them as it likes.
+// Only signature verification, which handles public values alone, uses
 // variable-time multi-scalar multiplication (wNAF), with a fixed table of
 // odd multiples of G.
 //
 // A public key used more than once (from its second verification,
-// encryption or ECDH on) caches a 4 KiB table of multiples of 2^(64j)·P,
-// j = 0…3, which cuts those operations to a quarter of their doublings;
-// encryption and ECDH use it in constant time.
+// encryption, ECDH or key exchange on) caches a 4 KiB table of multiples of
+// 2^(64j)·P, j = 0…3, which cuts those operations to a quarter of their
+// doublings; encryption, ECDH and the key exchange use it in constant time.
 //
 // Public keys are parsed at the cost of one on-curve check (plus a square
 // root for compressed input): a valid uncompressed encoding is kept as the

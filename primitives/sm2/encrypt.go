@@ -213,14 +213,16 @@ func (priv *PrivateKey) Decrypt(rand io.Reader, ciphertext []byte, opts crypto.D
 }
 
 func decrypt(priv *PrivateKey, c1 *sm2ec.Point, c3, c2 []byte) ([]byte, error) {
-	s, err := sm2ec.NewPoint().ScalarMult(c1, priv.enc[:])
-	if err != nil {
+	var s sm2ec.Point
+	if _, err := s.ScalarMult(c1, priv.enc[:]); err != nil {
 		return nil, ErrDecryption
 	}
-	xy := s.Bytes()
-	if len(xy) != 65 {
+	// Encoded on the stack: s.Bytes would allocate.
+	var xy [65]byte
+	if !s.Normalize().EncodeAffine(&xy) {
 		return nil, ErrDecryption // unreachable for a valid C1 and d in range
 	}
+	defer clear(xy[:])
 	x2, y2 := xy[1:33], xy[33:]
 	msg := make([]byte, len(c2))
 	sm3.KDFInto(msg, x2, y2)

@@ -28,11 +28,15 @@ type KeyExchange struct {
 	keyLen    int
 	initiator bool
 
-	r  scalar.Scalar // ephemeral private key
-	rb [32]byte      // its encoding, set by Init
-	R  *PublicKey    // ephemeral public key
+	r    scalar.Scalar // ephemeral private key
+	rb   [32]byte      // its encoding, set by Init
+	R    *PublicKey    // ephemeral public key: nil, or rPub
+	rPub PublicKey     // held inline, so that an exchange is one allocation
 
-	sA []byte // responder: the S_A value expected from the initiator
+	// responder, after Respond: y_V || h, from which VerifyInitiator
+	// computes the S_A it expects (S_A = SM3(0x03 || y_V || h)).
+	conf    [64]byte
+	confSet bool
 }
 
 var (
@@ -64,26 +68,26 @@ func (ke *KeyExchange) Init(rand io.Reader) (*PublicKey, error) {
 	if ke.R != nil {
 		return ke.R, nil
 	}
-	var r scalar.Scalar
-	var rb [32]byte
-	if err := randomScalar(rand, &r, &rb, false); err != nil {
+	// The scalar is read straight into the exchange, which is on the heap
+	// already: a local array would escape through the io.Reader call.
+	if err := randomScalar(rand, &ke.r, &ke.rb, false); err != nil {
 		return nil, err
 	}
-	return ke.initWithScalar(&r, rb[:])
+	return ke.initWithScalar(&ke.r, ke.rb[:])
 }
 
 // initWithScalar sets the ephemeral key; it is the test hook for vectors.
 func (ke *KeyExchange) initWithScalar(r *scalar.Scalar, rb []byte) (*PublicKey, error) {
-	p, err := sm2ec.NewPoint().ScalarBaseMult(rb)
-	if err != nil {
+	var p sm2ec.Point
+	if _, err := p.ScalarBaseMult(rb); err != nil {
 		return nil, err
 	}
-	R, err := newPublicKey(p)
-	if err != nil {
-		return nil, err
+	if !ke.rPub.setPoint(&p) {
+		return nil, errInvalidPublicKey // unreachable: 1 ≤ r < n
 	}
-	ke.r, ke.R = *r, R
+	ke.r = *r
 	copy(ke.rb[:], rb)
+	ke.R = &ke.rPub
 	return ke.R, nil
 }
 
@@ -110,13 +114,19 @@ func (ke *KeyExchange) Respond(rand io.Reader, peerPub *PublicKey, peerUID []byt
 	if !ok {
 		return nil, nil, errUIDTooLong
 	}
-	v, err := ke.sharedPoint(peerPub, peerR)
-	if err != nil {
+	var v [65]byte
+	if err := ke.sharedPoint(&v, peerPub, peerR); err != nil {
 		return nil, nil, err
 	}
-	key, s2, s3 := ke.deriveKey(v, zA[:], ke.z[:], peerR, ke.R)
-	ke.sA = s3
-	return key, s2, nil
+	// The key and S_B share one allocation.
+	out := make([]byte, ke.keyLen+sm3.Size)
+	key = out[:ke.keyLen:ke.keyLen]
+	ke.deriveKey(key, &v, zA[:], ke.z[:], peerR, ke.R, &ke.conf)
+	clear(v[:])
+	ke.confSet = true
+	sB = out[ke.keyLen:]
+	confirmation(sB, 2, &ke.conf)
+	return key, sB, nil
 }
 
 // Complete is the initiator's step: it computes the shared key from the
@@ -137,16 +147,27 @@ func (ke *KeyExchange) Complete(peerPub *PublicKey, peerUID []byte, peerR *Publi
 	if !ok {
 		return nil, nil, errUIDTooLong
 	}
-	u, err := ke.sharedPoint(peerPub, peerR)
-	if err != nil {
+	var u [65]byte
+	if err := ke.sharedPoint(&u, peerPub, peerR); err != nil {
 		return nil, nil, err
 	}
-	key, s2, s3 := ke.deriveKey(u, ke.z[:], zB[:], ke.R, peerR)
-	if sB != nil && subtle.ConstantTimeCompare(sB, s2) != 1 {
-		clear(key)
-		return nil, nil, errKeyConfirmation
+	out := make([]byte, ke.keyLen+sm3.Size)
+	key = out[:ke.keyLen:ke.keyLen]
+	var conf [64]byte
+	ke.deriveKey(key, &u, ke.z[:], zB[:], ke.R, peerR, &conf)
+	clear(u[:])
+	if sB != nil {
+		var s2 [sm3.Size]byte
+		confirmation(s2[:], 2, &conf)
+		if subtle.ConstantTimeCompare(sB, s2[:]) != 1 {
+			clear(out)
+			return nil, nil, errKeyConfirmation
+		}
 	}
-	return key, s3, nil
+	sA = out[ke.keyLen:]
+	confirmation(sA, 3, &conf)
+	clear(conf[:])
+	return key, sA, nil
 }
 
 // VerifyInitiator checks the initiator's optional confirmation S_A, after
@@ -155,10 +176,12 @@ func (ke *KeyExchange) VerifyInitiator(sA []byte) error {
 	if ke.initiator {
 		return errWrongRole
 	}
-	if ke.sA == nil {
+	if !ke.confSet {
 		return errNotInitialised
 	}
-	if subtle.ConstantTimeCompare(sA, ke.sA) != 1 {
+	var want [sm3.Size]byte
+	confirmation(want[:], 3, &ke.conf)
+	if subtle.ConstantTimeCompare(sA, want[:]) != 1 {
 		return errKeyConfirmation
 	}
 	return nil
@@ -172,37 +195,50 @@ func xbar(pub *PublicKey) [32]byte {
 	return out
 }
 
-// sharedPoint computes [t](P_peer + [x̄_peer]R_peer) with
-// t = d + x̄_own·r mod n.
-func (ke *KeyExchange) sharedPoint(peerPub, peerR *PublicKey) ([]byte, error) {
-	var t, x scalar.Scalar
+// sharedPoint writes the encoding of [t](P_peer + [x̄_peer]R_peer), with
+// t = d + x̄_own·r mod n, into out. It computes it as the single
+// constant-time double-scalar multiplication [t]P_peer + [t·x̄_peer mod
+// n]R_peer: one chain of doublings for both, against [x̄_peer]R_peer
+// (public, 127 doublings) and then [t] of the sum (255). Both scalars are
+// secret, and the peer picks both points, so the multiplication must be
+// (and is) correct and constant time whatever relation they have.
+func (ke *KeyExchange) sharedPoint(out *[65]byte, peerPub, peerR *PublicKey) error {
+	var t, x, b scalar.Scalar
 	xb := xbar(ke.R)
 	x.SetBytes(xb[:])
 	t.Mul(&x, &ke.r)
 	t.Add(&t, &ke.priv.d)
-	var tb [32]byte
-	t.PutBytes(&tb)
-
-	// The peer's values are public, so this part may take variable time.
-	var q, p sm2ec.Point
 	xb = xbar(peerR)
-	if _, err := q.ScalarMultVarTime(peerR.point, xb[:]); err != nil {
-		return nil, errKeyExchange
+	x.SetBytes(xb[:])
+	b.Mul(&t, &x)
+	var tb, bb [32]byte
+	t.PutBytes(&tb)
+	b.PutBytes(&bb)
+
+	var p sm2ec.Point
+	var err error
+	if table := peerPub.pointTable(); table != nil {
+		_, err = p.DoubleScalarMultTable(table, tb[:], peerR.point, bb[:])
+	} else {
+		_, err = p.DoubleScalarMult(peerPub.point, tb[:], peerR.point, bb[:])
 	}
-	q.Add(&q, peerPub.point)
-	if _, err := p.ScalarMult(&q, tb[:]); err != nil || p.IsIdentity() == 1 {
-		return nil, errKeyExchange
+	clear(tb[:])
+	clear(bb[:])
+	if err != nil || p.IsIdentity() == 1 {
+		return errKeyExchange
 	}
-	return p.Bytes(), nil
+	if !p.Normalize().EncodeAffine(out) {
+		return errKeyExchange // unreachable: Normalize leaves Z = 1
+	}
+	return nil
 }
 
-// deriveKey returns K = KDF(x || y || Z_A || Z_B, klen) and the confirmation
-// hashes S2 = SM3(0x02 || y || h) and S3 = SM3(0x03 || y || h) with
-// h = SM3(x || Z_A || Z_B || x1 || y1 || x2 || y2), where (x1, y1) = R_A
-// and (x2, y2) = R_B.
-func (ke *KeyExchange) deriveKey(point, zA, zB []byte, rA, rB *PublicKey) (key, s2, s3 []byte) {
+// deriveKey writes K = KDF(x || y || Z_A || Z_B, klen) into key, and y || h
+// into conf for the confirmation hashes, where h = SM3(x || Z_A || Z_B ||
+// x1 || y1 || x2 || y2) with (x, y) the shared point, (x1, y1) = R_A and
+// (x2, y2) = R_B.
+func (ke *KeyExchange) deriveKey(key []byte, point *[65]byte, zA, zB []byte, rA, rB *PublicKey, conf *[64]byte) {
 	x, y := point[1:33], point[33:65]
-	key = make([]byte, ke.keyLen)
 	sm3.KDFInto(key, x, y, zA, zB)
 
 	// The inputs are short and fixed in size, so the hashes are computed
@@ -215,16 +251,18 @@ func (ke *KeyExchange) deriveKey(point, zA, zB []byte, rA, rB *PublicKey) (key, 
 	n += copy(buf[n:], rA.enc[1:])
 	n += copy(buf[n:], rB.enc[1:])
 	inner := sm3.Sum(buf[:n])
+	copy(conf[:32], y)
+	copy(conf[32:], inner[:])
+}
 
-	var in [1 + 32 + 32]byte
-	copy(in[1:], y)
-	copy(in[33:], inner[:])
-	in[0] = 2
-	h2 := sm3.Sum(in[:])
-	in[0] = 3
-	h3 := sm3.Sum(in[:])
-	s2, s3 = h2[:], h3[:]
-	return key, s2, s3
+// confirmation writes S_tag = SM3(tag || y || h) into out (32 bytes), with
+// conf = y || h: S2 (S_B) for tag 2, S3 (S_A) for tag 3.
+func confirmation(out []byte, tag byte, conf *[64]byte) {
+	var in [1 + 64]byte
+	in[0] = tag
+	copy(in[1:], conf[:])
+	h := sm3.Sum(in[:])
+	copy(out, h[:])
 }
 
 // ECDH returns the x coordinate of [d]P, 32 bytes: plain elliptic curve

@@ -71,6 +71,7 @@ func TestAllocations(t *testing.T) {
 	msg := make([]byte, 32)
 	sig, _ := SignASN1(rand.Reader, priv, msg, nil)
 	ct, _ := Encrypt(rand.Reader, pub, msg, nil)
+	peer, peerR := mustKey(t).PublicKey(), mustKey(t).PublicKey()
 	for _, c := range []struct {
 		name string
 		max  float64
@@ -79,11 +80,16 @@ func TestAllocations(t *testing.T) {
 		{"SignASN1", 3, func() { SignASN1(rand.Reader, priv, msg, nil) }},
 		{"VerifyASN1", 1, func() { VerifyASN1(pub, msg, nil, sig) }},
 		{"Encrypt", 4, func() { Encrypt(rand.Reader, pub, msg, nil) }},
-		{"Decrypt", 3, func() { Decrypt(priv, ct, nil) }},
+		{"Decrypt", 2, func() { Decrypt(priv, ct, nil) }},
 		{"GenerateKey", 3, func() { GenerateKey(rand.Reader) }},
 		// The result is the only allocation; the key's table, built on its
 		// second use, is amortised away.
 		{"ECDH", 1, func() { ECDH(priv, pub) }},
+		// The exchange itself, and the key with S_B.
+		{"KeyExchange", 2, func() {
+			ke, _ := NewKeyExchange(priv, nil, 48, false)
+			ke.Respond(rand.Reader, peer, nil, peerR)
+		}},
 	} {
 		if n := testing.AllocsPerRun(20, c.f); n > c.max {
 			t.Errorf("%s: %v allocations, want at most %v", c.name, n, c.max)

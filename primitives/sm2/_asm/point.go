@@ -251,6 +251,10 @@ func emitDouble(fl flavor, x, y, z Mem, s [7]Mem) {
 func pointKernels() {
 	for _, fl := range []flavor{adx, mulq} {
 		sfx := fl.suffix()
+		// The variable-base multiplications interleave independent
+		// field operations in every formula: throughput-bound, they
+		// take the MULX reduction (see mulxReduce).
+		mulxReduce = true
 
 		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
 		Doc("pointDouble" + sfx + " sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
@@ -343,6 +347,47 @@ func pointKernels() {
 			RET()
 		}
 
+		TEXT("pointAddComplete"+sfx, 0, "func(p, t *[12]uint64, neg, keep int)")
+		Doc("pointAddComplete"+sfx+" is jacobianPoint.addCompleteGeneric: a window step on",
+			"the unified formula, right for every accumulator.")
+		{
+			fr := newFrame(26)
+			ty, zero := fr.slot(), fr.slot()
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			condNeg(ty, coord(b, 1), zero)
+			x3, y3, z3 := emitAddUnified(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), ty, coord(b, 2))
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, coord(Mem{Base: RDI}, 2)})
+			RET()
+		}
+
+		TEXT("pointAddAffineComplete"+sfx, 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int)")
+		Doc("pointAddAffineComplete"+sfx+" is jacobianPoint.addAffineCompleteGeneric: a",
+			"window step on the unified mixed formula, right for every accumulator.")
+		{
+			fr := newFrame(24)
+			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			a, b := Mem{Base: RSI}, Mem{Base: RDI}
+			condNeg(ty, coord(b, 1), zero)
+			x3, y3, z3 := emitAddAffineUnified(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), ty)
+			for i, v := range []uint64{1, 0xffffffff, 0, 0x100000000} {
+				MOVQ(U64(v), RAX)
+				MOVQ(RAX, limb(one, i))
+			}
+			Load(Param("p"), RSI)
+			Load(Param("t"), RDI)
+			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, one})
+			RET()
+		}
+
+		// The fused fixed-base step is one dependent chain of
+		// additions, bound by latency: it keeps the shift reduction.
+		mulxReduce = false
 		for _, wide := range []bool{false, true} {
 			if fl != adx {
 				break
@@ -378,6 +423,7 @@ func pointKernels() {
 			RET()
 		}
 	}
+	mulxReduce = false
 }
 
 // emitAdd emits the Jacobian addition a + b (add-1998-cmo-2) over the given
@@ -436,6 +482,106 @@ func emitAddAffine(fl flavor, fr *frame, ax, ay, az, bx, by Mem, flag bool) (x3,
 	fSub(v, v, tt)
 	fMulSubMul(fl, v, v, r, ay, hhh, tmp)
 	return tt, v, z3
+}
+
+// emitAddUnified emits the unified addition a + b of jacobian.go
+// (addUnifiedGeneric), right for all a, b other than the identity, and
+// returns the slots of the result.
+func emitAddUnified(fl flavor, fr *frame, ax, ay, az, bx, by, bz Mem) (x3, y3, z3 Mem) {
+	z1z1, z2z2, u1, u2, s1, s2, zc, zc4 := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	// b's own values first, then those of a's Z, and a's X and Y (the
+	// last to be ready after a previous operation) last.
+	fSqr(fl, z2z2, bz)
+	fMul(fl, s1, bz, z2z2)
+	fSqr(fl, z1z1, az)
+	fMul(fl, u2, bx, z1z1)
+	fMul(fl, s2, by, az)
+	fMul(fl, s2, s2, z1z1)
+	fMul(fl, zc, az, bz)
+	fSqr(fl, zc4, zc)
+	fSqr(fl, zc4, zc4)
+	fMul(fl, u1, ax, z2z2)
+	fMul(fl, s1, ay, s1)
+	return emitUnifiedTail(fl, fr, u1, u2, s1, s2, zc, zc4)
+}
+
+// emitAddAffineUnified is emitAddUnified for an affine b
+// (addAffineUnifiedGeneric).
+func emitAddAffineUnified(fl flavor, fr *frame, ax, ay, az, bx, by Mem) (x3, y3, z3 Mem) {
+	z1z1, u2, s2, zc4 := fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	fSqr(fl, z1z1, az)
+	fMul(fl, u2, bx, z1z1)
+	fMul(fl, s2, by, az)
+	fMul(fl, s2, s2, z1z1)
+	fSqr(fl, zc4, z1z1)
+	return emitUnifiedTail(fl, fr, ax, u2, ay, s2, az, zc4)
+}
+
+// emitUnifiedTail is jacobianPoint.unifiedTail: the unified slope N/M, or
+// the chord's (S1 - S2)/(U1 - U2) when N = M = 0, selected without
+// branches, and the result from it. None of the inputs is written.
+func emitUnifiedTail(fl flavor, fr *frame, u1, u2, s1, s2, zc, zc4 Mem) (x3, y3, z3 Mem) {
+	tt, n, bigM, t0, t1, m, m2, q := fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot(), fr.slot()
+	x3, z3, flag := fr.slot(), fr.slot(), fr.slot()
+	tmp := fr.slot()
+	fr.slot() // second half of tmp
+	y3 = t1
+	fAdd(tt, u1, u2)
+	// N = T² - U1·U2 - 3Z⁴
+	fMulSubMul(fl, n, tt, tt, u1, u2, tmp)
+	fAdd(t0, zc4, zc4)
+	fAdd(t0, t0, zc4)
+	fSub(n, n, t0)
+	fAdd(bigM, s1, s2)
+	Comment("flag = all ones if N == 0 && M == 0")
+	orLimbs(n, RAX)
+	orLimbs(bigM, RBX)
+	ORQ(RBX, RAX)
+	XORL(EDX, EDX)
+	TESTQ(RAX, RAX)
+	SETEQ(DL)
+	NEGQ(RDX)
+	MOVQ(RDX, flag)
+	fSub(t0, s1, s2)
+	fSub(t1, u1, u2)
+	selectSlot(n, t0, n, flag)
+	selectSlot(m, t1, bigM, flag)
+	// Z3 = m·Z
+	fMul(fl, z3, m, zc)
+	// X3 = n² - T·m²
+	fSqr(fl, m2, m)
+	fMul(fl, q, tt, m2)
+	fSqrSub(fl, x3, n, q)
+	// Y3 = (n·(Q - 2X3) - M·m³)/2, M·m³ = m⁴ or 0 (when M = 0)
+	fAdd(t0, x3, x3)
+	fSub(t0, q, t0)
+	fSqr(fl, m2, m2)
+	Comment("m⁴ = 0 on the chord")
+	v := fe{t[0], t[1], t[2], t[3]}
+	load(m2, v)
+	MOVQ(flag, RAX)
+	NOTQ(RAX)
+	for i := range 4 {
+		ANDQ(RAX, v[i])
+	}
+	store(v, m2)
+	fMulSub(fl, y3, n, t0, m2)
+	fHalf(y3, y3)
+	return x3, y3, z3
+}
+
+// selectSlot sets dst = a if the 64-bit word at flag is nonzero and dst = b
+// otherwise, without branches.
+func selectSlot(dst, a, b, flag Mem) {
+	v := fe{t[0], t[1], t[2], t[3]}
+	w := fe{t[4], t[5], t[6], t[7]}
+	load(b, v)
+	load(a, w)
+	CMPQ(flag, Imm(0))
+	for i := range 4 {
+		CMOVQNE(w[i], v[i])
+	}
+	store(v, dst)
 }
 
 func copyPoint(out, x, y, z Mem) {

@@ -60,3 +60,24 @@ func BenchmarkCPUDoubleScalarMult(b *testing.B) {
 	var p Point
 	cpuLoop(b, func() { p.DoubleScalarMultVarTime(s, g, s) })
 }
+
+func BenchmarkCPUAddComplete(b *testing.B) {
+	var p, q jacobianPoint
+	p.fromAffine(&generator)
+	q.double(&p)
+	cpuLoop(b, func() { p.addComplete(&q, 0, 0) })
+}
+
+func BenchmarkCPUAddAffineComplete(b *testing.B) {
+	var p jacobianPoint
+	p.fromAffine(&generator)
+	p.double(&p)
+	cpuLoop(b, func() { p.addAffineComplete(&generator, 0, 0) })
+}
+
+func BenchmarkCPUAddSelect(b *testing.B) {
+	var p, q jacobianPoint
+	p.fromAffine(&generator)
+	q.double(&p)
+	cpuLoop(b, func() { p.addSelect(&q, 0, 0) })
+}

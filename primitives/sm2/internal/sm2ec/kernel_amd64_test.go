@@ -58,10 +58,14 @@ func TestPointKernels(t *testing.T) {
 		madd    func(out, a *jacobianPoint, b *affinePoint) int
 		addSel  func(p, t *jacobianPoint, neg, keep int)
 		maddSel func(p *jacobianPoint, t *affinePoint, neg, keep int)
+		addCom  func(p, t *jacobianPoint, neg, keep int)
+		maddCom func(p *jacobianPoint, t *affinePoint, neg, keep int)
 	}
-	ks := []kernels{{"mulq", pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ, pointAddSelectMULQ, pointAddAffineSelectMULQ}}
+	ks := []kernels{{"mulq", pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ, pointAddSelectMULQ, pointAddAffineSelectMULQ,
+		pointAddCompleteMULQ, pointAddAffineCompleteMULQ}}
 	if usePointADX {
-		ks = append(ks, kernels{"adx", pointDoubleADX, pointAddADX, pointAddAffineADX, pointAddSelectADX, pointAddAffineSelectADX})
+		ks = append(ks, kernels{"adx", pointDoubleADX, pointAddADX, pointAddAffineADX, pointAddSelectADX, pointAddAffineSelectADX,
+			pointAddCompleteADX, pointAddAffineCompleteADX})
 	}
 	for _, k := range ks {
 		for i := range pts {
@@ -98,6 +102,15 @@ func TestPointKernels(t *testing.T) {
 						if got != want {
 							t.Fatalf("%s: addSelect(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
 						}
+						if b.z.IsZero() == 1 {
+							continue // the complete steps take no identity t
+						}
+						got, want = a, a
+						k.addCom(&got, &b, neg, keep)
+						want.addCompleteGeneric(&b, neg, keep)
+						if got != want {
+							t.Fatalf("%s: addComplete(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
+						}
 					}
 					// Mixed addition with b in affine form.
 					if b.z.IsZero() == 1 {
@@ -119,6 +132,12 @@ func TestPointKernels(t *testing.T) {
 						want.addAffineSelectGeneric(&ba, neg, keep)
 						if got != want {
 							t.Fatalf("%s: addAffineSelect(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
+						}
+						got, want = a, a
+						k.maddCom(&got, &ba, neg, keep)
+						want.addAffineCompleteGeneric(&ba, neg, keep)
+						if got != want {
+							t.Fatalf("%s: addAffineComplete(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
 						}
 					}
 				}
@@ -208,6 +227,7 @@ func testBaseStepKernel(t *testing.T, kernel func(p *jacobianPoint, t *affinePoi
 func FuzzPointKernels(f *testing.F) {
 	f.Add(make([]byte, 32), make([]byte, 32), make([]byte, 32))
 	f.Add(bytesOf(0xff), bytesOf(0x01), bytesOf(0x7f))
+	f.Add(bytesOf(0x01), bytesOf(0x01), bytesOf(0x05)) // equal points
 	f.Fuzz(func(t *testing.T, ka, kb, lam []byte) {
 		if len(ka) != 32 || len(kb) != 32 || len(lam) != 32 {
 			return
@@ -233,13 +253,15 @@ func FuzzPointKernels(f *testing.F) {
 			ba.x, ba.y, _ = pb.Affine()
 		}
 		type ks struct {
-			double func(out, a *jacobianPoint, n int)
-			add    func(out, a, b *jacobianPoint) int
-			madd   func(out, a *jacobianPoint, b *affinePoint) int
+			double  func(out, a *jacobianPoint, n int)
+			add     func(out, a, b *jacobianPoint) int
+			madd    func(out, a *jacobianPoint, b *affinePoint) int
+			addCom  func(p, t *jacobianPoint, neg, keep int)
+			maddCom func(p *jacobianPoint, t *affinePoint, neg, keep int)
 		}
-		all := []ks{{pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ}}
+		all := []ks{{pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ, pointAddCompleteMULQ, pointAddAffineCompleteMULQ}}
 		if usePointADX {
-			all = append(all, ks{pointDoubleADX, pointAddADX, pointAddAffineADX})
+			all = append(all, ks{pointDoubleADX, pointAddADX, pointAddAffineADX, pointAddCompleteADX, pointAddAffineCompleteADX})
 		}
 		for _, k := range all {
 			var got, want jacobianPoint
@@ -256,6 +278,21 @@ func FuzzPointKernels(f *testing.F) {
 				ge, we = k.madd(&got, &a, &ba), want.addAffineGeneric(&a, &ba)
 				if got != want || ge != we {
 					t.Fatal("madd differs")
+				}
+				// The complete steps, also with b = ±a (same scalars).
+				for neg := range 2 {
+					got, want = a, a
+					k.addCom(&got, &b, neg, 0)
+					want.addCompleteGeneric(&b, neg, 0)
+					if got != want {
+						t.Fatal("addComplete differs")
+					}
+					got, want = a, a
+					k.maddCom(&got, &ba, neg, 0)
+					want.addAffineCompleteGeneric(&ba, neg, 0)
+					if got != want {
+						t.Fatal("addAffineComplete differs")
+					}
 				}
 			}
 		}

@@ -9,10 +9,12 @@
 //
 // The scalar multiplications, whose cost is mostly doublings, work
 // internally in Jacobian coordinates, where a doubling is much cheaper
-// (jacobian.go). Jacobian addition is not complete; the constant-time
-// multiplications show why the exceptional inputs cannot arise (or select
-// the right result without branching), and the variable-time ones, used
-// only on public values, branch on them.
+// (jacobian.go). The usual Jacobian addition is not complete; the
+// constant-time multiplications show why the exceptional inputs cannot
+// arise, or, where they can (DoubleScalarMult, whose two points may be any
+// multiples of each other, and the last windows of the others), use a
+// complete step on the unified formula that costs about the same; the
+// variable-time ones, used only on public values, branch on them.
 //
 // On amd64 the Jacobian formulas (jacobian.go) are also assembly functions,
 // one per formula, with the field multiplication inlined

@@ -132,3 +132,23 @@ func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
 		p.addSelectGeneric(t, neg, keep)
 	}
 }
+
+func (p *jacobianPoint) addComplete(t *jacobianPoint, neg, keep int) {
+	if usePointADX {
+		pointAddCompleteADX(p, t, neg, keep)
+	} else if usePointMULQ {
+		pointAddCompleteMULQ(p, t, neg, keep)
+	} else {
+		p.addCompleteGeneric(t, neg, keep)
+	}
+}
+
+func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
+	if usePointADX {
+		pointAddAffineCompleteADX(p, t, neg, keep)
+	} else if usePointMULQ {
+		pointAddAffineCompleteMULQ(p, t, neg, keep)
+	} else {
+		p.addAffineCompleteGeneric(t, neg, keep)
+	}
+}

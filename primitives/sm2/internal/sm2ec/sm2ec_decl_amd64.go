@@ -81,6 +81,27 @@ func pointAddSelectMULQ(p, t *jacobianPoint, neg, keep int)
 //go:noescape
 func pointAddAffineSelectMULQ(p *jacobianPoint, t *affinePoint, neg, keep int)
 
+// pointAddCompleteADX is jacobianPoint.addCompleteGeneric (MULX/ADCX/ADOX).
+//
+//go:noescape
+func pointAddCompleteADX(p, t *jacobianPoint, neg, keep int)
+
+// pointAddAffineCompleteADX is jacobianPoint.addAffineCompleteGeneric
+// (MULX/ADCX/ADOX).
+//
+//go:noescape
+func pointAddAffineCompleteADX(p *jacobianPoint, t *affinePoint, neg, keep int)
+
+// pointAddCompleteMULQ is pointAddCompleteADX with MULQ.
+//
+//go:noescape
+func pointAddCompleteMULQ(p, t *jacobianPoint, neg, keep int)
+
+// pointAddAffineCompleteMULQ is pointAddAffineCompleteADX with MULQ.
+//
+//go:noescape
+func pointAddAffineCompleteMULQ(p *jacobianPoint, t *affinePoint, neg, keep int)
+
 // pointAddAffineSelectLookupAVX2ADX is pointAddAffineSelectADX(p, t, neg,
 // keep) followed by lookupAffineAVX2(next, table, baseEntries, idx), the
 // table scan woven into the field arithmetic.

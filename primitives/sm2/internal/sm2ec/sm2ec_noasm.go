@@ -39,6 +39,14 @@ func (p *jacobianPoint) addSelect(t *jacobianPoint, neg, keep int) {
 	p.addSelectGeneric(t, neg, keep)
 }
 
+func (p *jacobianPoint) addComplete(t *jacobianPoint, neg, keep int) {
+	p.addCompleteGeneric(t, neg, keep)
+}
+
+func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
+	p.addAffineCompleteGeneric(t, neg, keep)
+}
+
 func (p *jacobianPoint) baseStep(t *affinePoint, neg, keep int, next *affinePoint, table []field.Element, idx uint64) {
 	p.addAffineSelect(t, neg, keep)
 	lookupAffine(next, table, idx)
