@@ -9,6 +9,8 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+	"sync"
+	"sync/atomic"
 )
 
 const (
@@ -32,9 +34,68 @@ type gcm struct {
 	b         *Block
 	nonceSize int
 	tagSize   int
-	h         ghashKey     // for the portable GHASH
-	htab      [16][16]byte // H¹⁶…H¹ for the carry-less kernels, see ghashTable
+	hs        ghashState // the hash key H
+	// h is H prepared for the portable GHASH, made at once where that is
+	// used (see ghashPortable) and otherwise only if it ever is (tests
+	// switch kernels under a GCM): 784 bytes that a TLS or TLCP handshake
+	// would allocate four times for nothing.
+	h atomic.Pointer[ghashKey]
+
+	// htab holds H¹⁶…H¹ for the carry-less kernels (see ghashTable). A
+	// message shorter than eight blocks reads only H¹, so the rest is
+	// computed by the first longer GHASH (fullTable): a handshake's
+	// short records never pay for it. tableDone publishes it.
+	htab      [16][16]byte
+	tableMu   sync.Mutex
+	tableDone atomic.Bool
 }
+
+// initHashKey sets the hash key H = E(0) and what the GHASH code needs of
+// it right away: the portable form where it is used, and H¹ in the table.
+func (g *gcm) initHashKey() {
+	var h [BlockSize]byte
+	encryptBlock(g.b, h[:], h[:])
+	g.hs = ghashState{binary.BigEndian.Uint64(h[0:]), binary.BigEndian.Uint64(h[8:])}
+	if ghashPortable() {
+		k := newGHASHKey(&h)
+		g.h.Store(&k)
+	}
+	clear(h[:])
+	g.hs.putTableEntry(&g.htab[15])
+}
+
+// portable returns the portable GHASH key, making it if need be.
+func (g *gcm) portable() *ghashKey {
+	if k := g.h.Load(); k != nil {
+		return k
+	}
+	var h [BlockSize]byte
+	g.hs.bytes(&h)
+	k := newGHASHKey(&h)
+	clear(h[:])
+	// Racing makers compute the same key; either may win.
+	g.h.CompareAndSwap(nil, &k)
+	return g.h.Load()
+}
+
+// fullTable completes htab before a kernel reads more than H¹ of it, once
+// per key; a GCM may be used from several goroutines.
+func (g *gcm) fullTable() {
+	if g.tableDone.Load() {
+		return
+	}
+	g.tableMu.Lock()
+	if !g.tableDone.Load() {
+		ghashTable(g, &g.htab)
+		g.tableDone.Store(true)
+	}
+	g.tableMu.Unlock()
+}
+
+// tableMinLen is the shortest GHASH input for which the kernels read more
+// of the table than H¹: they aggregate eight blocks per reduction (and the
+// fused GCM kernels whole groups), then go one block at a time with H¹.
+const tableMinLen = 8 * BlockSize
 
 // NewGCM returns b in Galois/Counter Mode with the given nonce and tag
 // sizes. cipher.NewGCM, cipher.NewGCMWithNonceSize and
@@ -48,10 +109,7 @@ func (b *Block) NewGCM(nonceSize, tagSize int) (cipher.AEAD, error) {
 		return nil, errors.New("cipher: the nonce can't have zero length")
 	}
 	g := &gcm{b: b, nonceSize: nonceSize, tagSize: tagSize}
-	var h [BlockSize]byte
-	encryptBlock(b, h[:], h[:])
-	g.h = newGHASHKey(&h)
-	ghashTable(&g.h, &g.htab)
+	g.initHashKey()
 	return g, nil
 }
 

@@ -193,11 +193,13 @@ func ghashUpdateGeneric(k *ghashKey, y *[BlockSize]byte, data []byte) {
 // t[16−i] is H^i·x⁻¹ as the little-endian 128-bit integer whose bit 127 is
 // the coefficient of x⁰. The factor x⁻¹ cancels the one-bit shift that a
 // carry-less product of two such reflected values has (see _asm/ghash.go).
+// t[15], H¹ itself, is set already (see gcm.initHashKey) and not written
+// again: kernels may be reading it.
 func (k *ghashKey) table(t *[16][16]byte) {
 	p := ghashState{k.h.hi, k.h.lo}
-	for i := 1; i <= 16; i++ {
-		p.putTableEntry(&t[16-i])
+	for i := 2; i <= 16; i++ {
 		p.mulH(k)
+		p.putTableEntry(&t[16-i])
 	}
 }
 

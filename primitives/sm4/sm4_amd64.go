@@ -334,13 +334,13 @@ func cbcMACBlocks(b *Block, x *[16]byte, src []byte) {
 // PCLMULQDQ each power of H is one call of the one-block kernel
 // (y = (y ⊕ x)·H reads only the table's last entry, H¹) instead of a
 // portable multiplication: NewGCM is paid at every TLS 1.3 key change.
-func ghashTable(k *ghashKey, t *[16][16]byte) {
-	if !(useGFNI512 || useGFNI256 || useVAES256 || useAESNI128) {
-		k.table(t)
+// Entry 15, H¹, is in place already (see gcm.initHashKey).
+func ghashTable(g *gcm, t *[16][16]byte) {
+	if ghashPortable() {
+		g.portable().table(t)
 		return
 	}
-	p := k.h
-	p.putTableEntry(&t[15])
+	p := g.hs
 	for i := 2; i <= 16; i++ {
 		var x, y [BlockSize]byte
 		p.bytes(&x)
@@ -350,15 +350,22 @@ func ghashTable(k *ghashKey, t *[16][16]byte) {
 	}
 }
 
+// ghashPortable reports whether GHASH runs in portable code, without the
+// carry-less kernels, and needs the portable key.
+func ghashPortable() bool { return !(useGFNI512 || useGFNI256 || useVAES256 || useAESNI128) }
+
 func ghashUpdate(g *gcm, y *[16]byte, data []byte) {
 	n := len(data) &^ (BlockSize - 1)
+	if n >= tableMinLen && !ghashPortable() {
+		g.fullTable()
+	}
 	switch {
 	case useGFNI512:
 		ghashVPCLMUL512(&g.htab, y, data[:n])
 	case useGFNI256 || useVAES256 || useAESNI128:
 		ghashPCLMUL(&g.htab, y, data[:n])
 	default:
-		ghashUpdateGeneric(&g.h, y, data)
+		ghashUpdateGeneric(g.portable(), y, data)
 		return
 	}
 	if n < len(data) {
@@ -376,6 +383,9 @@ func gcmSealBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int {
 		return 0
 	}
 	n := len(src) &^ (groupGFNI512 - 1)
+	if n > 0 {
+		g.fullTable()
+	}
 	gcmSealGFNI512(&g.b.arch.latEnc, &g.htab, y, ctr, dst[:n], src[:n])
 	return n
 }
@@ -385,6 +395,9 @@ func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int {
 		return 0
 	}
 	n := len(src) &^ (groupGFNI512 - 1)
+	if n > 0 {
+		g.fullTable()
+	}
 	gcmOpenGFNI512(&g.b.arch.latEnc, &g.htab, y, ctr, dst[:n], src[:n])
 	return n
 }

@@ -144,14 +144,21 @@ func cbcMACBlocks(b *Block, x *[16]byte, src []byte) {
 // ghashUpdate absorbs data into the GHASH state y, zero-padding a final
 // partial block.
 // ghashTable prepares the table of the carry-less GHASH kernels.
-func ghashTable(k *ghashKey, t *[16][16]byte) { k.table(t) }
+func ghashTable(g *gcm, t *[16][16]byte) { g.portable().table(t) }
+
+// ghashPortable reports whether the portable GHASH key is needed: always
+// here, since the table is built with it.
+func ghashPortable() bool { return true }
 
 func ghashUpdate(g *gcm, y *[16]byte, data []byte) {
 	if !useNEON && !useSM4E {
-		ghashUpdateGeneric(&g.h, y, data)
+		ghashUpdateGeneric(g.portable(), y, data)
 		return
 	}
 	n := len(data) &^ (BlockSize - 1)
+	if n >= tableMinLen {
+		g.fullTable()
+	}
 	ghashPMULL(&g.htab, y, data[:n])
 	if n < len(data) {
 		var last [BlockSize]byte

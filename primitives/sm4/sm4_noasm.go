@@ -31,9 +31,12 @@ func cbcEncryptBlocks(b *Block, iv *[16]byte, dst, src []byte) { cbcEncryptGener
 func cbcMACBlocks(b *Block, x *[16]byte, src []byte)           { cbcMACGeneric(b, x, src) }
 
 // ghashTable prepares the table of the carry-less GHASH kernels.
-func ghashTable(k *ghashKey, t *[16][16]byte) { k.table(t) }
+func ghashTable(g *gcm, t *[16][16]byte) { g.portable().table(t) }
 
-func ghashUpdate(g *gcm, y *[16]byte, data []byte) { ghashUpdateGeneric(&g.h, y, data) }
+// ghashPortable reports whether the portable GHASH key is needed: always.
+func ghashPortable() bool { return true }
+
+func ghashUpdate(g *gcm, y *[16]byte, data []byte) { ghashUpdateGeneric(g.portable(), y, data) }
 
 func gcmSealBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }
 func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { return 0 }
