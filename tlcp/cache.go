@@ -144,20 +144,14 @@ func (p *sessionPeer) verified() bool { return len(p.chains) > 0 }
 // and the list ConnectionState.PeerCertificates shows after resumption:
 // SIGN, ENC (if any), then the intermediates of the first verified chain.
 func (p *sessionPeer) certificates() (sign, enc *smx509.Certificate, list []*smx509.Certificate, err error) {
-	sign, enc = p.sign, p.enc
-	if p.signDER != nil {
-		if sign, err = parsePeerCertificate(p.signDER); err != nil {
-			return nil, nil, nil, err
-		}
+	if sign, enc, err = p.leaves(); err != nil || sign == nil {
+		return nil, nil, nil, err
 	}
-	if p.encDER != nil {
-		if enc, err = parsePeerCertificate(p.encDER); err != nil {
-			return nil, nil, nil, err
-		}
+	n := 2
+	if len(p.chains) > 0 && len(p.chains[0]) > 2 {
+		n += len(p.chains[0]) - 2
 	}
-	if sign == nil {
-		return nil, nil, nil, nil
-	}
+	list = make([]*smx509.Certificate, 0, n)
 	list = append(list, sign)
 	if enc != nil {
 		list = append(list, enc)
@@ -166,6 +160,26 @@ func (p *sessionPeer) certificates() (sign, enc *smx509.Certificate, list []*smx
 		list = append(list, p.chains[0][1:len(p.chains[0])-1]...)
 	}
 	return sign, enc, list, nil
+}
+
+// leaves returns the peer's signing and encryption certificates, as
+// certificates does, without the list.
+func (p *sessionPeer) leaves() (sign, enc *smx509.Certificate, err error) {
+	sign, enc = p.sign, p.enc
+	if p.signDER != nil {
+		if sign, err = parsePeerCertificate(p.signDER); err != nil {
+			return nil, nil, err
+		}
+	}
+	if p.encDER != nil {
+		if enc, err = parsePeerCertificate(p.encDER); err != nil {
+			return nil, nil, err
+		}
+	}
+	if sign == nil {
+		enc = nil
+	}
+	return sign, enc, nil
 }
 
 // cost estimates the memory the certificates hold. Roots belong to the

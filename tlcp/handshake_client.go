@@ -225,7 +225,7 @@ func (c *Conn) loadClientSession(hello *clientHelloMsg) (session *ClientSessionS
 			var sign, enc *smx509.Certificate
 			if fresh {
 				var err error
-				sign, enc, _, err = s.server.certificates()
+				sign, enc, err = s.server.leaves()
 				fresh = err == nil && !certsExpired(c.config.time(), sign, enc)
 			}
 			if fresh && slices.Contains(hello.cipherSuites, s.cipherSuite) &&

@@ -128,7 +128,7 @@ func (hs *clientHandshakeStateTLS13) offerTicket() {
 	}
 	now := cfg.time()
 	age := now.Sub(s.receivedAt)
-	sign, _, _, err := s.server.certificates()
+	sign, _, err := s.server.leaves()
 	usable := age >= 0 && age < s.ticket.lifetime && err == nil && !certsExpired(now, sign) &&
 		// A ticket from a connection that skipped verification must
 		// not let this Config skip it (the cache may be shared).

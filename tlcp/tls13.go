@@ -87,7 +87,10 @@ func (c *Config) versionEnabled(v uint16, isClient bool) bool {
 		var buf [8]uint16
 		return len(c.appendCipherSuites(buf[:0])) > 0
 	case VersionTLS13:
-		return len(c.tls13CipherSuites()) > 0
+		// As tls13CipherSuites would say (the defaults are never empty),
+		// without making the list.
+		return c.CipherSuites == nil ||
+			slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil })
 	}
 	return false
 }
