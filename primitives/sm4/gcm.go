@@ -57,8 +57,9 @@ func (g *gcm) initHashKey() {
 	encryptBlock(g.b, h[:], h[:])
 	g.hs = ghashState{binary.BigEndian.Uint64(h[0:]), binary.BigEndian.Uint64(h[8:])}
 	if ghashPortable() {
-		k := newGHASHKey(&h)
-		g.h.Store(&k)
+		k := new(ghashKey)
+		k.set(&h)
+		g.h.Store(k)
 	}
 	clear(h[:])
 	g.hs.putTableEntry(&g.htab[15])
@@ -71,10 +72,11 @@ func (g *gcm) portable() *ghashKey {
 	}
 	var h [BlockSize]byte
 	g.hs.bytes(&h)
-	k := newGHASHKey(&h)
+	k := new(ghashKey)
+	k.set(&h)
 	clear(h[:])
 	// Racing makers compute the same key; either may win.
-	g.h.CompareAndSwap(nil, &k)
+	g.h.CompareAndSwap(nil, k)
 	return g.h.Load()
 }
 

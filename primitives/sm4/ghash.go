@@ -56,15 +56,21 @@ func newGHASHOperand(hi, lo uint64) ghashOperand {
 
 func newGHASHKey(h *[BlockSize]byte) ghashKey {
 	var k ghashKey
+	k.set(h)
+	return k
+}
+
+// set makes k the key for H = h, in place: a ghashKey is 784 bytes, too
+// many to pass around by value on a handshake goroutine's small stack.
+func (k *ghashKey) set(h *[BlockSize]byte) {
 	hi, lo := binary.BigEndian.Uint64(h[0:]), binary.BigEndian.Uint64(h[8:])
 	k.pow[0] = newGHASHOperand(hi, lo)
 	k.h = ghashState{hi, lo}
 	p := ghashState{hi, lo}
 	for i := 1; i < len(k.pow); i++ {
-		p.mulH(&k)
+		p.mulH(k)
 		k.pow[i] = newGHASHOperand(p.hi, p.lo)
 	}
-	return k
 }
 
 // Masks for the four bit classes (bit positions modulo 4).
