@@ -19,7 +19,7 @@ package sm3
 //     depend on the length (a record header carries it), their positions
 //     do not.
 //   - Every block that may hold the end of the message or its padding (the
-//     tail: at most maxSecretTail blocks) is built with masks from bytes at
+//     tail: at most seven blocks for MaxSecretSpan) is built with masks from bytes at
 //     public positions: data before the end, 0x80 at the end, zeros after
 //     it, and the bit length in the last eight bytes of the one block where
 //     the padding really ends. Every tail block is compressed, and the
@@ -33,11 +33,6 @@ package sm3
 // AddSecretLength accepts. A TLCP or TLS CBC record needs 255 (the padding
 // can be 1 to 256 bytes).
 const MaxSecretSpan = 320
-
-// maxSecretTail is the most tail blocks a message with a span of
-// MaxSecretSpan has: the first may start up to 63 bytes before the
-// shortest end, the last holds the eight-byte length after the longest.
-const maxSecretTail = (63+MaxSecretSpan+1+8+BlockSize-1)/BlockSize + 1
 
 // secretMsg is a message of an HMACBatch added with AddSecretLength.
 type secretMsg struct {
