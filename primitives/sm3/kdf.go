@@ -52,6 +52,9 @@ func KDFInto(dst []byte, z ...[]byte) {
 	if len(dst) == 0 {
 		return
 	}
+	if len(dst) <= Size && kdfShort(dst, z) {
+		return
+	}
 	var base digest
 	base.Reset()
 	for _, p := range z {
@@ -151,4 +154,44 @@ func kdfViaMulti(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32,
 	}
 	clear(bufs[:lanes])
 	clear(st[:])
+}
+
+// kdfShortMax is the longest z that kdfShort takes: z, the counter and
+// the padding in two blocks.
+const kdfShortMax = 2*BlockSize - 4 - 9
+
+// kdfShort computes a single output block (len(dst) <= Size) for a short z
+// (SM2 encryption's x2 || y2, 64 bytes) as one message of one or two
+// blocks laid out at once and compressed in one call, where the general
+// path hashes z and then the counter's block separately: the two-block
+// kernel overlaps their message expansions. It reports false, doing
+// nothing, if z is too long.
+func kdfShort(dst []byte, z [][]byte) bool {
+	n := 0
+	for _, p := range z {
+		n += len(p)
+	}
+	if n > kdfShortMax {
+		return false
+	}
+	var buf [2 * BlockSize]byte
+	n = 0
+	for _, p := range z {
+		n += copy(buf[n:], p)
+	}
+	binary.BigEndian.PutUint32(buf[n:], 1)
+	buf[n+4] = 0x80
+	end := BlockSize
+	if n+4+9 > BlockSize {
+		end = 2 * BlockSize
+	}
+	binary.BigEndian.PutUint64(buf[end-8:end], uint64(n+4)<<3)
+	h := iv
+	block(&h, buf[:end])
+	s := stateBytes(&h)
+	copy(dst, s[:])
+	clear(s[:])
+	clear(buf[:])
+	clear(h[:])
+	return true
 }

@@ -405,3 +405,23 @@ func TestHMACKeyMAC(t *testing.T) {
 		}
 	}
 }
+
+// TestKDFShort covers the one-call path for one output block of a short
+// z, around its limit and the one- and two-block layouts, with z in parts.
+func TestKDFShort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	forEachImpl(t, func(t *testing.T) {
+		for zl := 0; zl <= kdfShortMax+20; zl++ {
+			z := randomBytes(rng, zl)
+			for _, n := range []int{1, 16, 31, 32, 33} {
+				want := refKDF(z, n)
+				got := make([]byte, n)
+				cut := rng.IntN(zl + 1)
+				KDFInto(got, z[:cut], z[cut:])
+				if !bytes.Equal(got, want) {
+					t.Fatalf("KDF(%d-byte z in two parts, %d) = %x, want %x", zl, n, got, want)
+				}
+			}
+		}
+	})
+}
