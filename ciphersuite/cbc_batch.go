@@ -168,11 +168,6 @@ func (c *cbcRecord) openBatch(dst []byte, recs []BatchRecord) (opened, used int,
 			recs[i].Data = pt
 			used += len(pt)
 		}
-		if k < len(recs) && err == nil {
-			// The sequence number ran out at the record after these:
-			// Open reports it.
-			_, err = c.open(nil, recs[k].Type, recs[k].Fragment)
-		}
 		return k, used, err
 	}
 	if c.batch == nil {

@@ -158,7 +158,7 @@ func kdfViaMulti(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32,
 
 // kdfShortMax is the longest z that kdfShort takes: z, the counter and
 // the padding in two blocks.
-const kdfShortMax = 2*BlockSize - 4 - 9
+const kdfShortMax = shortMax - 4
 
 // kdfShort computes a single output block (len(dst) <= Size) for a short z
 // (SM2 encryption's x2 || y2, 64 bytes) as one message of one or two
@@ -180,18 +180,8 @@ func kdfShort(dst []byte, z [][]byte) bool {
 		n += copy(buf[n:], p)
 	}
 	binary.BigEndian.PutUint32(buf[n:], 1)
-	buf[n+4] = 0x80
-	end := BlockSize
-	if n+4+9 > BlockSize {
-		end = 2 * BlockSize
-	}
-	binary.BigEndian.PutUint64(buf[end-8:end], uint64(n+4)<<3)
-	h := iv
-	block(&h, buf[:end])
-	s := stateBytes(&h)
+	s := hashShort(&buf, n+4)
 	copy(dst, s[:])
 	clear(s[:])
-	clear(buf[:])
-	clear(h[:])
 	return true
 }

@@ -69,7 +69,13 @@ const shortMax = 2*BlockSize - 9
 // message expansions overlap) instead of one call each.
 func sumShort(data []byte) [Size]byte {
 	var buf [2 * BlockSize]byte
-	n := copy(buf[:], data)
+	return hashShort(&buf, copy(buf[:], data))
+}
+
+// hashShort returns the digest of the n-byte message at the start of buf
+// (n <= shortMax, the rest of buf zero): it adds the padding and
+// compresses the one or two blocks in one call, then wipes buf.
+func hashShort(buf *[2 * BlockSize]byte, n int) [Size]byte {
 	buf[n] = 0x80
 	end := BlockSize
 	if n+9 > BlockSize {
@@ -78,7 +84,7 @@ func sumShort(data []byte) [Size]byte {
 	binary.BigEndian.PutUint64(buf[end-8:end], uint64(n)<<3)
 	h := iv
 	block(&h, buf[:end])
-	clear(buf[:n])
+	clear(buf[:])
 	return stateBytes(&h)
 }
 
