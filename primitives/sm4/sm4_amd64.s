@@ -10312,16 +10312,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 1.
@@ -10329,16 +10328,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 2.
@@ -10346,16 +10344,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 3.
@@ -10363,16 +10360,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 4.
@@ -10380,16 +10376,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 5.
@@ -10397,16 +10392,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 6.
@@ -10414,16 +10408,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 7.
@@ -10431,16 +10424,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 8.
@@ -10448,16 +10440,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 9.
@@ -10465,16 +10456,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 10.
@@ -10482,16 +10472,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 11.
@@ -10499,16 +10488,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 12.
@@ -10516,16 +10504,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 13.
@@ -10533,16 +10520,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 14.
@@ -10550,16 +10536,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 15.
@@ -10567,16 +10552,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 16.
@@ -10584,16 +10568,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 17.
@@ -10601,16 +10584,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 18.
@@ -10618,16 +10600,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 19.
@@ -10635,16 +10616,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 20.
@@ -10652,16 +10632,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 21.
@@ -10669,16 +10648,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 22.
@@ -10686,16 +10664,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 23.
@@ -10703,16 +10680,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 24.
@@ -10720,16 +10696,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 25.
@@ -10737,16 +10712,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 26.
@@ -10754,16 +10728,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 27.
@@ -10771,16 +10744,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 28.
@@ -10788,16 +10760,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 29.
@@ -10805,16 +10776,15 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 30.
@@ -10822,25 +10792,24 @@ TEXT ·encryptBlockGFNI512(SB), NOSPLIT, $0-24
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 31.
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X7, X4, X4
 	VPXOR             X8, X4, X4
 	VPXOR             X6, X3, X3
@@ -10894,16 +10863,15 @@ cbcEncGFNI512Loop:
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 1.
@@ -10911,16 +10879,15 @@ cbcEncGFNI512Loop:
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 2.
@@ -10928,16 +10895,15 @@ cbcEncGFNI512Loop:
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 3.
@@ -10945,16 +10911,15 @@ cbcEncGFNI512Loop:
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 4.
@@ -10962,16 +10927,15 @@ cbcEncGFNI512Loop:
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 5.
@@ -10979,16 +10943,15 @@ cbcEncGFNI512Loop:
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 6.
@@ -10996,16 +10959,15 @@ cbcEncGFNI512Loop:
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 7.
@@ -11013,16 +10975,15 @@ cbcEncGFNI512Loop:
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 8.
@@ -11030,16 +10991,15 @@ cbcEncGFNI512Loop:
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 9.
@@ -11047,16 +11007,15 @@ cbcEncGFNI512Loop:
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 10.
@@ -11064,16 +11023,15 @@ cbcEncGFNI512Loop:
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 11.
@@ -11081,16 +11039,15 @@ cbcEncGFNI512Loop:
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 12.
@@ -11098,16 +11055,15 @@ cbcEncGFNI512Loop:
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 13.
@@ -11115,16 +11071,15 @@ cbcEncGFNI512Loop:
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 14.
@@ -11132,16 +11087,15 @@ cbcEncGFNI512Loop:
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 15.
@@ -11149,16 +11103,15 @@ cbcEncGFNI512Loop:
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 16.
@@ -11166,16 +11119,15 @@ cbcEncGFNI512Loop:
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 17.
@@ -11183,16 +11135,15 @@ cbcEncGFNI512Loop:
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 18.
@@ -11200,16 +11151,15 @@ cbcEncGFNI512Loop:
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 19.
@@ -11217,16 +11167,15 @@ cbcEncGFNI512Loop:
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 20.
@@ -11234,16 +11183,15 @@ cbcEncGFNI512Loop:
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 21.
@@ -11251,16 +11199,15 @@ cbcEncGFNI512Loop:
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 22.
@@ -11268,16 +11215,15 @@ cbcEncGFNI512Loop:
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 23.
@@ -11285,16 +11231,15 @@ cbcEncGFNI512Loop:
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 24.
@@ -11302,16 +11247,15 @@ cbcEncGFNI512Loop:
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 25.
@@ -11319,16 +11263,15 @@ cbcEncGFNI512Loop:
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 26.
@@ -11336,16 +11279,15 @@ cbcEncGFNI512Loop:
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 27.
@@ -11353,16 +11295,15 @@ cbcEncGFNI512Loop:
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 28.
@@ -11370,16 +11311,15 @@ cbcEncGFNI512Loop:
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 29.
@@ -11387,16 +11327,15 @@ cbcEncGFNI512Loop:
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 30.
@@ -11404,25 +11343,24 @@ cbcEncGFNI512Loop:
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 31.
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X7, X4, X4
 	VPXOR             X8, X4, X4
 	VPXOR             X6, X3, X3
@@ -11487,16 +11425,15 @@ cbcMACGFNI512Loop:
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 1.
@@ -11504,16 +11441,15 @@ cbcMACGFNI512Loop:
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 2.
@@ -11521,16 +11457,15 @@ cbcMACGFNI512Loop:
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 3.
@@ -11538,16 +11473,15 @@ cbcMACGFNI512Loop:
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 4.
@@ -11555,16 +11489,15 @@ cbcMACGFNI512Loop:
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 5.
@@ -11572,16 +11505,15 @@ cbcMACGFNI512Loop:
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 6.
@@ -11589,16 +11521,15 @@ cbcMACGFNI512Loop:
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 7.
@@ -11606,16 +11537,15 @@ cbcMACGFNI512Loop:
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 8.
@@ -11623,16 +11553,15 @@ cbcMACGFNI512Loop:
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 9.
@@ -11640,16 +11569,15 @@ cbcMACGFNI512Loop:
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 10.
@@ -11657,16 +11585,15 @@ cbcMACGFNI512Loop:
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 11.
@@ -11674,16 +11601,15 @@ cbcMACGFNI512Loop:
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 12.
@@ -11691,16 +11617,15 @@ cbcMACGFNI512Loop:
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 13.
@@ -11708,16 +11633,15 @@ cbcMACGFNI512Loop:
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 14.
@@ -11725,16 +11649,15 @@ cbcMACGFNI512Loop:
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 15.
@@ -11742,16 +11665,15 @@ cbcMACGFNI512Loop:
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 16.
@@ -11759,16 +11681,15 @@ cbcMACGFNI512Loop:
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 17.
@@ -11776,16 +11697,15 @@ cbcMACGFNI512Loop:
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 18.
@@ -11793,16 +11713,15 @@ cbcMACGFNI512Loop:
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 19.
@@ -11810,16 +11729,15 @@ cbcMACGFNI512Loop:
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 20.
@@ -11827,16 +11745,15 @@ cbcMACGFNI512Loop:
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 21.
@@ -11844,16 +11761,15 @@ cbcMACGFNI512Loop:
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 22.
@@ -11861,16 +11777,15 @@ cbcMACGFNI512Loop:
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 23.
@@ -11878,16 +11793,15 @@ cbcMACGFNI512Loop:
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 24.
@@ -11895,16 +11809,15 @@ cbcMACGFNI512Loop:
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 25.
@@ -11912,16 +11825,15 @@ cbcMACGFNI512Loop:
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 26.
@@ -11929,16 +11841,15 @@ cbcMACGFNI512Loop:
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 27.
@@ -11946,16 +11857,15 @@ cbcMACGFNI512Loop:
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X3
 
 	// Round 28.
@@ -11963,16 +11873,15 @@ cbcMACGFNI512Loop:
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X0
 
 	// Round 29.
@@ -11980,16 +11889,15 @@ cbcMACGFNI512Loop:
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X1
 
 	// Round 30.
@@ -11997,25 +11905,24 @@ cbcMACGFNI512Loop:
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X5, X6, X6
 	VPXOR             X7, X4, X4
-	VPXOR             X6, X8, X8
-	VPXOR             X8, X4, X4
+	VPTERNLOGD        $0x96, X6, X8, X4
 	VPTERNLOGD        $0x96, X4, X5, X2
 
 	// Round 31.
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPROLD            $0x08, X7, X4
-	VPROLD            $0x10, X7, X7
-	VPROLD            $0x18, X8, X8
+	VPSHUFB           rot16<>+0(SB), X7, X7
+	VPSHUFB           rot24<>+0(SB), X8, X8
 	VPXOR             X7, X4, X4
 	VPXOR             X8, X4, X4
 	VPXOR             X6, X3, X3
@@ -12070,9 +11977,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12088,9 +11995,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12106,9 +12013,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12124,9 +12031,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12142,9 +12049,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12160,9 +12067,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12178,9 +12085,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12196,9 +12103,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12214,9 +12121,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12232,9 +12139,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12250,9 +12157,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12268,9 +12175,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12286,9 +12193,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12304,9 +12211,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12322,9 +12229,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12340,9 +12247,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12358,9 +12265,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12376,9 +12283,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12394,9 +12301,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12412,9 +12319,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12430,9 +12337,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12448,9 +12355,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12466,9 +12373,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12484,9 +12391,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12502,9 +12409,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12520,9 +12427,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12538,9 +12445,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12556,9 +12463,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12574,9 +12481,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12592,9 +12499,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12610,9 +12517,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12624,9 +12531,9 @@ TEXT ·encryptBlockGFNI256(SB), NOSPLIT, $0-24
 	VPXOR             X4, X2, X2
 
 	// Round 31.
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12683,9 +12590,9 @@ cbcEncGFNI256Loop:
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12701,9 +12608,9 @@ cbcEncGFNI256Loop:
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12719,9 +12626,9 @@ cbcEncGFNI256Loop:
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12737,9 +12644,9 @@ cbcEncGFNI256Loop:
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12755,9 +12662,9 @@ cbcEncGFNI256Loop:
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12773,9 +12680,9 @@ cbcEncGFNI256Loop:
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12791,9 +12698,9 @@ cbcEncGFNI256Loop:
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12809,9 +12716,9 @@ cbcEncGFNI256Loop:
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12827,9 +12734,9 @@ cbcEncGFNI256Loop:
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12845,9 +12752,9 @@ cbcEncGFNI256Loop:
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12863,9 +12770,9 @@ cbcEncGFNI256Loop:
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12881,9 +12788,9 @@ cbcEncGFNI256Loop:
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12899,9 +12806,9 @@ cbcEncGFNI256Loop:
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12917,9 +12824,9 @@ cbcEncGFNI256Loop:
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12935,9 +12842,9 @@ cbcEncGFNI256Loop:
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12953,9 +12860,9 @@ cbcEncGFNI256Loop:
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12971,9 +12878,9 @@ cbcEncGFNI256Loop:
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -12989,9 +12896,9 @@ cbcEncGFNI256Loop:
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13007,9 +12914,9 @@ cbcEncGFNI256Loop:
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13025,9 +12932,9 @@ cbcEncGFNI256Loop:
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13043,9 +12950,9 @@ cbcEncGFNI256Loop:
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13061,9 +12968,9 @@ cbcEncGFNI256Loop:
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13079,9 +12986,9 @@ cbcEncGFNI256Loop:
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13097,9 +13004,9 @@ cbcEncGFNI256Loop:
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13115,9 +13022,9 @@ cbcEncGFNI256Loop:
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13133,9 +13040,9 @@ cbcEncGFNI256Loop:
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13151,9 +13058,9 @@ cbcEncGFNI256Loop:
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13169,9 +13076,9 @@ cbcEncGFNI256Loop:
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13187,9 +13094,9 @@ cbcEncGFNI256Loop:
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13205,9 +13112,9 @@ cbcEncGFNI256Loop:
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13223,9 +13130,9 @@ cbcEncGFNI256Loop:
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13237,9 +13144,9 @@ cbcEncGFNI256Loop:
 	VPXOR             X4, X2, X2
 
 	// Round 31.
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13307,9 +13214,9 @@ cbcMACGFNI256Loop:
 	VPXOR             (AX), X9, X9
 	VPXOR             4(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13325,9 +13232,9 @@ cbcMACGFNI256Loop:
 	VPXOR             4(AX), X9, X9
 	VPXOR             8(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13343,9 +13250,9 @@ cbcMACGFNI256Loop:
 	VPXOR             8(AX), X9, X9
 	VPXOR             12(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13361,9 +13268,9 @@ cbcMACGFNI256Loop:
 	VPXOR             12(AX), X9, X9
 	VPXOR             16(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13379,9 +13286,9 @@ cbcMACGFNI256Loop:
 	VPXOR             16(AX), X9, X9
 	VPXOR             20(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13397,9 +13304,9 @@ cbcMACGFNI256Loop:
 	VPXOR             20(AX), X9, X9
 	VPXOR             24(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13415,9 +13322,9 @@ cbcMACGFNI256Loop:
 	VPXOR             24(AX), X9, X9
 	VPXOR             28(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13433,9 +13340,9 @@ cbcMACGFNI256Loop:
 	VPXOR             28(AX), X9, X9
 	VPXOR             32(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13451,9 +13358,9 @@ cbcMACGFNI256Loop:
 	VPXOR             32(AX), X9, X9
 	VPXOR             36(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13469,9 +13376,9 @@ cbcMACGFNI256Loop:
 	VPXOR             36(AX), X9, X9
 	VPXOR             40(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13487,9 +13394,9 @@ cbcMACGFNI256Loop:
 	VPXOR             40(AX), X9, X9
 	VPXOR             44(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13505,9 +13412,9 @@ cbcMACGFNI256Loop:
 	VPXOR             44(AX), X9, X9
 	VPXOR             48(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13523,9 +13430,9 @@ cbcMACGFNI256Loop:
 	VPXOR             48(AX), X9, X9
 	VPXOR             52(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13541,9 +13448,9 @@ cbcMACGFNI256Loop:
 	VPXOR             52(AX), X9, X9
 	VPXOR             56(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13559,9 +13466,9 @@ cbcMACGFNI256Loop:
 	VPXOR             56(AX), X9, X9
 	VPXOR             60(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13577,9 +13484,9 @@ cbcMACGFNI256Loop:
 	VPXOR             60(AX), X9, X9
 	VPXOR             64(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13595,9 +13502,9 @@ cbcMACGFNI256Loop:
 	VPXOR             64(AX), X9, X9
 	VPXOR             68(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13613,9 +13520,9 @@ cbcMACGFNI256Loop:
 	VPXOR             68(AX), X9, X9
 	VPXOR             72(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13631,9 +13538,9 @@ cbcMACGFNI256Loop:
 	VPXOR             72(AX), X9, X9
 	VPXOR             76(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13649,9 +13556,9 @@ cbcMACGFNI256Loop:
 	VPXOR             76(AX), X9, X9
 	VPXOR             80(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13667,9 +13574,9 @@ cbcMACGFNI256Loop:
 	VPXOR             80(AX), X9, X9
 	VPXOR             84(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13685,9 +13592,9 @@ cbcMACGFNI256Loop:
 	VPXOR             84(AX), X9, X9
 	VPXOR             88(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13703,9 +13610,9 @@ cbcMACGFNI256Loop:
 	VPXOR             88(AX), X9, X9
 	VPXOR             92(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13721,9 +13628,9 @@ cbcMACGFNI256Loop:
 	VPXOR             92(AX), X9, X9
 	VPXOR             96(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13739,9 +13646,9 @@ cbcMACGFNI256Loop:
 	VPXOR             96(AX), X9, X9
 	VPXOR             100(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13757,9 +13664,9 @@ cbcMACGFNI256Loop:
 	VPXOR             100(AX), X9, X9
 	VPXOR             104(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13775,9 +13682,9 @@ cbcMACGFNI256Loop:
 	VPXOR             104(AX), X9, X9
 	VPXOR             108(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13793,9 +13700,9 @@ cbcMACGFNI256Loop:
 	VPXOR             108(AX), X9, X9
 	VPXOR             112(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13811,9 +13718,9 @@ cbcMACGFNI256Loop:
 	VPXOR             112(AX), X9, X9
 	VPXOR             116(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13829,9 +13736,9 @@ cbcMACGFNI256Loop:
 	VPXOR             116(AX), X9, X9
 	VPXOR             120(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13847,9 +13754,9 @@ cbcMACGFNI256Loop:
 	VPXOR             120(AX), X9, X9
 	VPXOR             124(AX), X9, X9
 	VPXOR             X4, X9, X5
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
@@ -13861,9 +13768,9 @@ cbcMACGFNI256Loop:
 	VPXOR             X4, X2, X2
 
 	// Round 31.
-	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VGF2P8AFFINEINVQB $0x00, latE1<>+0(SB), X4, X7
 	VGF2P8AFFINEINVQB $0x00, latE2<>+0(SB), X4, X8
+	VGF2P8AFFINEINVQB $0x00, latE0<>+0(SB), X4, X6
 	VPSHUFB           rot8<>+0(SB), X7, X4
 	VPSHUFB           rot16<>+0(SB), X7, X7
 	VPSHUFB           rot24<>+0(SB), X8, X8
