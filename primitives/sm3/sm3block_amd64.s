@@ -22,9 +22,75 @@ DATA bswapMask<>+56(SB)/4, $0x08090a0b
 DATA bswapMask<>+60(SB)/4, $0x0c0d0e0f
 GLOBL bswapMask<>(SB), RODATA|NOPTR, $64
 
+DATA sm3T<>+0(SB)/4, $0x79cc4519
+DATA sm3T<>+4(SB)/4, $0xf3988a32
+DATA sm3T<>+8(SB)/4, $0xe7311465
+DATA sm3T<>+12(SB)/4, $0xce6228cb
+DATA sm3T<>+16(SB)/4, $0x9cc45197
+DATA sm3T<>+20(SB)/4, $0x3988a32f
+DATA sm3T<>+24(SB)/4, $0x7311465e
+DATA sm3T<>+28(SB)/4, $0xe6228cbc
+DATA sm3T<>+32(SB)/4, $0xcc451979
+DATA sm3T<>+36(SB)/4, $0x988a32f3
+DATA sm3T<>+40(SB)/4, $0x311465e7
+DATA sm3T<>+44(SB)/4, $0x6228cbce
+DATA sm3T<>+48(SB)/4, $0xc451979c
+DATA sm3T<>+52(SB)/4, $0x88a32f39
+DATA sm3T<>+56(SB)/4, $0x11465e73
+DATA sm3T<>+60(SB)/4, $0x228cbce6
+DATA sm3T<>+64(SB)/4, $0x9d8a7a87
+DATA sm3T<>+68(SB)/4, $0x3b14f50f
+DATA sm3T<>+72(SB)/4, $0x7629ea1e
+DATA sm3T<>+76(SB)/4, $0xec53d43c
+DATA sm3T<>+80(SB)/4, $0xd8a7a879
+DATA sm3T<>+84(SB)/4, $0xb14f50f3
+DATA sm3T<>+88(SB)/4, $0x629ea1e7
+DATA sm3T<>+92(SB)/4, $0xc53d43ce
+DATA sm3T<>+96(SB)/4, $0x8a7a879d
+DATA sm3T<>+100(SB)/4, $0x14f50f3b
+DATA sm3T<>+104(SB)/4, $0x29ea1e76
+DATA sm3T<>+108(SB)/4, $0x53d43cec
+DATA sm3T<>+112(SB)/4, $0xa7a879d8
+DATA sm3T<>+116(SB)/4, $0x4f50f3b1
+DATA sm3T<>+120(SB)/4, $0x9ea1e762
+DATA sm3T<>+124(SB)/4, $0x3d43cec5
+DATA sm3T<>+128(SB)/4, $0x7a879d8a
+DATA sm3T<>+132(SB)/4, $0xf50f3b14
+DATA sm3T<>+136(SB)/4, $0xea1e7629
+DATA sm3T<>+140(SB)/4, $0xd43cec53
+DATA sm3T<>+144(SB)/4, $0xa879d8a7
+DATA sm3T<>+148(SB)/4, $0x50f3b14f
+DATA sm3T<>+152(SB)/4, $0xa1e7629e
+DATA sm3T<>+156(SB)/4, $0x43cec53d
+DATA sm3T<>+160(SB)/4, $0x879d8a7a
+DATA sm3T<>+164(SB)/4, $0x0f3b14f5
+DATA sm3T<>+168(SB)/4, $0x1e7629ea
+DATA sm3T<>+172(SB)/4, $0x3cec53d4
+DATA sm3T<>+176(SB)/4, $0x79d8a7a8
+DATA sm3T<>+180(SB)/4, $0xf3b14f50
+DATA sm3T<>+184(SB)/4, $0xe7629ea1
+DATA sm3T<>+188(SB)/4, $0xcec53d43
+DATA sm3T<>+192(SB)/4, $0x9d8a7a87
+DATA sm3T<>+196(SB)/4, $0x3b14f50f
+DATA sm3T<>+200(SB)/4, $0x7629ea1e
+DATA sm3T<>+204(SB)/4, $0xec53d43c
+DATA sm3T<>+208(SB)/4, $0xd8a7a879
+DATA sm3T<>+212(SB)/4, $0xb14f50f3
+DATA sm3T<>+216(SB)/4, $0x629ea1e7
+DATA sm3T<>+220(SB)/4, $0xc53d43ce
+DATA sm3T<>+224(SB)/4, $0x8a7a879d
+DATA sm3T<>+228(SB)/4, $0x14f50f3b
+DATA sm3T<>+232(SB)/4, $0x29ea1e76
+DATA sm3T<>+236(SB)/4, $0x53d43cec
+DATA sm3T<>+240(SB)/4, $0xa7a879d8
+DATA sm3T<>+244(SB)/4, $0x4f50f3b1
+DATA sm3T<>+248(SB)/4, $0x9ea1e762
+DATA sm3T<>+252(SB)/4, $0x3d43cec5
+GLOBL sm3T<>(SB), RODATA|NOPTR, $256
+
 // func blockAVX2(h *[8]uint32, p []byte)
 // Requires: AVX, AVX2, BMI2
-TEXT ·blockAVX2(SB), $1032-32
+TEXT ·blockAVX2(SB), $1040-32
 	MOVQ    h+0(FP), R12
 	MOVL    (R12), AX
 	MOVL    4(R12), BX
@@ -38,11 +104,11 @@ TEXT ·blockAVX2(SB), $1032-32
 	MOVQ    p_len+16(FP), DI
 	ANDQ    $-64, DI
 	ADDQ    SI, DI
-	MOVQ    DI, 1024(SP)
+	MOVQ    DI, 1032(SP)
 	VMOVDQU bswapMask<>+0(SB), Y8
 
 blockAVX2_loop:
-	MOVQ        1024(SP), R13
+	MOVQ        1032(SP), R13
 	SUBQ        SI, R13
 	CMPQ        R13, $0x00000080
 	JB          blockAVX2_one
@@ -57,7 +123,7 @@ blockAVX2_loop:
 	JMP         blockAVX2_rounds
 
 blockAVX2_one:
-	CMPQ           SI, 1024(SP)
+	CMPQ           SI, 1032(SP)
 	JAE            blockAVX2_done
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
@@ -2398,7 +2464,7 @@ blockAVX2_rounds:
 	XORL     28(R12), R11
 	MOVL     R11, 28(R12)
 	ADDQ     $0x40, SI
-	CMPQ     SI, 1024(SP)
+	CMPQ     SI, 1032(SP)
 	JAE      blockAVX2_done
 	RORXL    $0x14, AX, R12
 	LEAL     2043430169(R12), R13
@@ -2775,1528 +2841,186 @@ blockAVX2_rounds:
 	XORL     R13, R8
 	XORL     R10, DI
 	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1651869049(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     144(SP), R11
-	ADDL     656(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     991229199(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     148(SP), R10
-	ADDL     660(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     1982458398(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     152(SP), R9
-	ADDL     664(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -330050500(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     156(SP), R8
-	ADDL     668(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -660100999(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     176(SP), R11
-	ADDL     688(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     -1320201997(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     180(SP), R10
-	ADDL     692(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     1654563303(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     184(SP), R9
-	ADDL     696(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -985840690(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     188(SP), R8
-	ADDL     700(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1971681379(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     208(SP), R11
-	ADDL     720(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     351604539(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     212(SP), R10
-	ADDL     724(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     703209078(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     216(SP), R9
-	ADDL     728(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1406418156(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     220(SP), R8
-	ADDL     732(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1482130984(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     240(SP), R11
-	ADDL     752(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     1330705329(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     244(SP), R10
-	ADDL     756(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     -1633556638(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     248(SP), R9
-	ADDL     760(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1027854021(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     252(SP), R8
-	ADDL     764(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     2055708042(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     272(SP), R11
-	ADDL     784(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     -183551212(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     276(SP), R10
-	ADDL     788(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     -367102423(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     280(SP), R9
-	ADDL     792(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -734204845(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     284(SP), R8
-	ADDL     796(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1468409689(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     304(SP), R11
-	ADDL     816(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     1358147919(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     308(SP), R10
-	ADDL     820(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     -1578671458(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     312(SP), R9
-	ADDL     824(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1137624381(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     316(SP), R8
-	ADDL     828(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -2019718534(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     336(SP), R11
-	ADDL     848(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     255530229(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     340(SP), R10
-	ADDL     852(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     511060458(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     344(SP), R9
-	ADDL     856(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1022120916(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     348(SP), R8
-	ADDL     860(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     2044241832(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     368(SP), R11
-	ADDL     880(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     -206483632(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     372(SP), R10
-	ADDL     884(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     -412967263(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     376(SP), R9
-	ADDL     888(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -825934525(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     380(SP), R8
-	ADDL     892(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1651869049(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     400(SP), R11
-	ADDL     912(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     991229199(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     404(SP), R10
-	ADDL     916(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     1982458398(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     408(SP), R9
-	ADDL     920(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -330050500(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     412(SP), R8
-	ADDL     924(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -660100999(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     432(SP), R11
-	ADDL     944(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     -1320201997(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     436(SP), R10
-	ADDL     948(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     1654563303(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     440(SP), R9
-	ADDL     952(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -985840690(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     444(SP), R8
-	ADDL     956(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1971681379(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     464(SP), R11
-	ADDL     976(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     351604539(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     468(SP), R10
-	ADDL     980(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     703209078(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     472(SP), R9
-	ADDL     984(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1406418156(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     476(SP), R8
-	ADDL     988(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1482130984(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     496(SP), R11
-	ADDL     1008(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     1330705329(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     500(SP), R10
-	ADDL     1012(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     -1633556638(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     504(SP), R9
-	ADDL     1016(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1027854021(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     508(SP), R8
-	ADDL     1020(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	XORL     R12, R8
-	XORL     R13, R8
-	MOVQ     h+0(FP), R12
-	XORL     (R12), AX
-	MOVL     AX, (R12)
-	XORL     4(R12), BX
-	MOVL     BX, 4(R12)
-	XORL     8(R12), CX
-	MOVL     CX, 8(R12)
-	XORL     12(R12), DX
-	MOVL     DX, 12(R12)
-	XORL     16(R12), R8
-	MOVL     R8, 16(R12)
-	XORL     20(R12), R9
-	MOVL     R9, 20(R12)
-	XORL     24(R12), R10
-	MOVL     R10, 24(R12)
-	XORL     28(R12), R11
-	MOVL     R11, 28(R12)
-	ADDQ     $0x40, SI
-	JMP      blockAVX2_loop
+	VMOVDQU  sm3T<>+64(SB), X4
+	VMOVDQU  X4, 128(SP)
+	VMOVDQU  sm3T<>+80(SB), X4
+	VMOVDQU  X4, 160(SP)
+	VMOVDQU  sm3T<>+96(SB), X4
+	VMOVDQU  X4, 192(SP)
+	VMOVDQU  sm3T<>+112(SB), X4
+	VMOVDQU  X4, 224(SP)
+	VMOVDQU  sm3T<>+128(SB), X4
+	VMOVDQU  X4, 256(SP)
+	VMOVDQU  sm3T<>+144(SB), X4
+	VMOVDQU  X4, 288(SP)
+	VMOVDQU  sm3T<>+160(SB), X4
+	VMOVDQU  X4, 320(SP)
+	VMOVDQU  sm3T<>+176(SB), X4
+	VMOVDQU  X4, 352(SP)
+	VMOVDQU  sm3T<>+192(SB), X4
+	VMOVDQU  X4, 384(SP)
+	VMOVDQU  sm3T<>+208(SB), X4
+	VMOVDQU  X4, 416(SP)
+	VMOVDQU  sm3T<>+224(SB), X4
+	VMOVDQU  X4, 448(SP)
+	VMOVDQU  sm3T<>+240(SB), X4
+	VMOVDQU  X4, 480(SP)
+	MOVQ     SI, 1024(SP)
+	LEAQ     144(SP), SI
+
+blockAVX2_second:
+	RORXL $0x14, AX, R12
+	MOVL  R12, R13
+	ADDL  -16(SI), R13
+	ADDL  R8, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  (SI), R11
+	ADDL  512(SI), DX
+	MOVL  BX, R14
+	ANDL  CX, R14
+	ADDL  R14, DX
+	MOVL  BX, R14
+	XORL  CX, R14
+	ANDL  AX, R14
+	ADDL  R14, DX
+	ADDL  DI, R11
+	ADDL  R12, DX
+	ADDL  R13, R11
+	RORXL $0x17, BX, BX
+	RORXL $0x0d, R9, R9
+	RORXL $0x17, R11, R12
+	RORXL $0x0f, R11, R13
+	MOVL  R8, DI
+	XORL  R9, DI
+	XORL  R12, R11
+	MOVL  DI, R12
+	ANDL  R11, R12
+	ANDL  R13, DI
+	XORL  R13, R11
+	XORL  R9, DI
+	XORL  R12, DI
+	RORXL $0x14, DX, R12
+	MOVL  R12, R13
+	ADDL  -12(SI), R13
+	ADDL  R11, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  4(SI), R10
+	ADDL  516(SI), CX
+	MOVL  AX, R14
+	ANDL  BX, R14
+	ADDL  R14, CX
+	MOVL  AX, R14
+	XORL  BX, R14
+	ANDL  DX, R14
+	ADDL  R14, CX
+	ADDL  DI, R10
+	ADDL  R12, CX
+	ADDL  R13, R10
+	RORXL $0x17, AX, AX
+	RORXL $0x0d, R8, R8
+	RORXL $0x17, R10, R12
+	RORXL $0x0f, R10, R13
+	MOVL  R11, DI
+	XORL  R8, DI
+	XORL  R12, R10
+	MOVL  DI, R12
+	ANDL  R10, R12
+	ANDL  R13, DI
+	XORL  R13, R10
+	XORL  R8, DI
+	XORL  R12, DI
+	RORXL $0x14, CX, R12
+	MOVL  R12, R13
+	ADDL  -8(SI), R13
+	ADDL  R10, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  8(SI), R9
+	ADDL  520(SI), BX
+	MOVL  DX, R14
+	ANDL  AX, R14
+	ADDL  R14, BX
+	MOVL  DX, R14
+	XORL  AX, R14
+	ANDL  CX, R14
+	ADDL  R14, BX
+	ADDL  DI, R9
+	ADDL  R12, BX
+	ADDL  R13, R9
+	RORXL $0x17, DX, DX
+	RORXL $0x0d, R11, R11
+	RORXL $0x17, R9, R12
+	RORXL $0x0f, R9, R13
+	MOVL  R10, DI
+	XORL  R11, DI
+	XORL  R12, R9
+	MOVL  DI, R12
+	ANDL  R9, R12
+	ANDL  R13, DI
+	XORL  R13, R9
+	XORL  R11, DI
+	XORL  R12, DI
+	RORXL $0x14, BX, R12
+	MOVL  R12, R13
+	ADDL  -4(SI), R13
+	ADDL  R9, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  12(SI), R8
+	ADDL  524(SI), AX
+	MOVL  CX, R14
+	ANDL  DX, R14
+	ADDL  R14, AX
+	MOVL  CX, R14
+	XORL  DX, R14
+	ANDL  BX, R14
+	ADDL  R14, AX
+	ADDL  DI, R8
+	ADDL  R12, AX
+	ADDL  R13, R8
+	RORXL $0x17, CX, CX
+	RORXL $0x0d, R10, R10
+	RORXL $0x17, R8, R12
+	RORXL $0x0f, R8, R13
+	MOVL  R9, DI
+	XORL  R10, DI
+	XORL  R12, R8
+	MOVL  DI, R12
+	ANDL  R8, R12
+	ANDL  R13, DI
+	XORL  R13, R8
+	XORL  R10, DI
+	XORL  R12, DI
+	ADDQ  $0x20, SI
+	LEAQ  528(SP), R13
+	CMPQ  SI, R13
+	JB    blockAVX2_second
+	MOVQ  1024(SP), SI
+	MOVQ  h+0(FP), R12
+	XORL  (R12), AX
+	MOVL  AX, (R12)
+	XORL  4(R12), BX
+	MOVL  BX, 4(R12)
+	XORL  8(R12), CX
+	MOVL  CX, 8(R12)
+	XORL  12(R12), DX
+	MOVL  DX, 12(R12)
+	XORL  16(R12), R8
+	MOVL  R8, 16(R12)
+	XORL  20(R12), R9
+	MOVL  R9, 20(R12)
+	XORL  24(R12), R10
+	MOVL  R10, 24(R12)
+	XORL  28(R12), R11
+	MOVL  R11, 28(R12)
+	ADDQ  $0x40, SI
+	JMP   blockAVX2_loop
 
 blockAVX2_done:
 	VZEROUPPER
 	RET
-
-DATA sm3T<>+0(SB)/4, $0x79cc4519
-DATA sm3T<>+4(SB)/4, $0xf3988a32
-DATA sm3T<>+8(SB)/4, $0xe7311465
-DATA sm3T<>+12(SB)/4, $0xce6228cb
-DATA sm3T<>+16(SB)/4, $0x9cc45197
-DATA sm3T<>+20(SB)/4, $0x3988a32f
-DATA sm3T<>+24(SB)/4, $0x7311465e
-DATA sm3T<>+28(SB)/4, $0xe6228cbc
-DATA sm3T<>+32(SB)/4, $0xcc451979
-DATA sm3T<>+36(SB)/4, $0x988a32f3
-DATA sm3T<>+40(SB)/4, $0x311465e7
-DATA sm3T<>+44(SB)/4, $0x6228cbce
-DATA sm3T<>+48(SB)/4, $0xc451979c
-DATA sm3T<>+52(SB)/4, $0x88a32f39
-DATA sm3T<>+56(SB)/4, $0x11465e73
-DATA sm3T<>+60(SB)/4, $0x228cbce6
-DATA sm3T<>+64(SB)/4, $0x9d8a7a87
-DATA sm3T<>+68(SB)/4, $0x3b14f50f
-DATA sm3T<>+72(SB)/4, $0x7629ea1e
-DATA sm3T<>+76(SB)/4, $0xec53d43c
-DATA sm3T<>+80(SB)/4, $0xd8a7a879
-DATA sm3T<>+84(SB)/4, $0xb14f50f3
-DATA sm3T<>+88(SB)/4, $0x629ea1e7
-DATA sm3T<>+92(SB)/4, $0xc53d43ce
-DATA sm3T<>+96(SB)/4, $0x8a7a879d
-DATA sm3T<>+100(SB)/4, $0x14f50f3b
-DATA sm3T<>+104(SB)/4, $0x29ea1e76
-DATA sm3T<>+108(SB)/4, $0x53d43cec
-DATA sm3T<>+112(SB)/4, $0xa7a879d8
-DATA sm3T<>+116(SB)/4, $0x4f50f3b1
-DATA sm3T<>+120(SB)/4, $0x9ea1e762
-DATA sm3T<>+124(SB)/4, $0x3d43cec5
-DATA sm3T<>+128(SB)/4, $0x7a879d8a
-DATA sm3T<>+132(SB)/4, $0xf50f3b14
-DATA sm3T<>+136(SB)/4, $0xea1e7629
-DATA sm3T<>+140(SB)/4, $0xd43cec53
-DATA sm3T<>+144(SB)/4, $0xa879d8a7
-DATA sm3T<>+148(SB)/4, $0x50f3b14f
-DATA sm3T<>+152(SB)/4, $0xa1e7629e
-DATA sm3T<>+156(SB)/4, $0x43cec53d
-DATA sm3T<>+160(SB)/4, $0x879d8a7a
-DATA sm3T<>+164(SB)/4, $0x0f3b14f5
-DATA sm3T<>+168(SB)/4, $0x1e7629ea
-DATA sm3T<>+172(SB)/4, $0x3cec53d4
-DATA sm3T<>+176(SB)/4, $0x79d8a7a8
-DATA sm3T<>+180(SB)/4, $0xf3b14f50
-DATA sm3T<>+184(SB)/4, $0xe7629ea1
-DATA sm3T<>+188(SB)/4, $0xcec53d43
-DATA sm3T<>+192(SB)/4, $0x9d8a7a87
-DATA sm3T<>+196(SB)/4, $0x3b14f50f
-DATA sm3T<>+200(SB)/4, $0x7629ea1e
-DATA sm3T<>+204(SB)/4, $0xec53d43c
-DATA sm3T<>+208(SB)/4, $0xd8a7a879
-DATA sm3T<>+212(SB)/4, $0xb14f50f3
-DATA sm3T<>+216(SB)/4, $0x629ea1e7
-DATA sm3T<>+220(SB)/4, $0xc53d43ce
-DATA sm3T<>+224(SB)/4, $0x8a7a879d
-DATA sm3T<>+228(SB)/4, $0x14f50f3b
-DATA sm3T<>+232(SB)/4, $0x29ea1e76
-DATA sm3T<>+236(SB)/4, $0x53d43cec
-DATA sm3T<>+240(SB)/4, $0xa7a879d8
-DATA sm3T<>+244(SB)/4, $0x4f50f3b1
-DATA sm3T<>+248(SB)/4, $0x9ea1e762
-DATA sm3T<>+252(SB)/4, $0x3d43cec5
-GLOBL sm3T<>(SB), RODATA|NOPTR, $256
 
 // func blockMulti16AVX512(st *[8][16]uint32, p *[16]*byte, n int)
 // Requires: AVX, AVX512BW, AVX512F

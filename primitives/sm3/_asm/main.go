@@ -33,6 +33,7 @@ func main() {
 	}
 	ConstraintExpr("!purego")
 	bswapMask()
+	roundConstants()
 	singleBuffer()
 	multiBuffer()
 	kdfKernels()

@@ -150,7 +150,6 @@ func (v *mvec) xor3(a VecPhysical, b Op, dst VecPhysical) {
 }
 
 func multiBuffer() {
-	roundConstants()
 	var z, y []VecPhysical
 	for i := 0; i < 32; i++ {
 		z = append(z, Z(i))

@@ -125,11 +125,19 @@ func expandStep(v vec, g int, x [4]VecPhysical, tmp [4]VecPhysical, w, wp Mem) {
 // in the previous round, while P0 forms the new E = V ^ (TT2 <<< 17) with
 // V = TT2 ^ (TT2 <<< 9): by distributing the AND over that last XOR,
 // GG = G ^ ((TT2<<<17) & (F ^ G)) ^ (V & (F ^ G)) is ready as soon as E is.
-func round(j int, s [8]GPPhysical, w, wp Mem, r1, r2, r3, gg GPPhysical) {
+//
+// If tj is not nil, T_j is read from there instead of coming as an
+// immediate, so that the same code serves any round j >= 16 in a loop.
+func round(j int, s [8]GPPhysical, w, wp Mem, tj *Mem, r1, r2, r3, gg GPPhysical) {
 	a, b, c, d, e, f, g, h := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
-	RORXL(U8(20), a, r1)                            // A <<< 12
-	LEAL(Mem{Base: r1, Disp: int(int32(t(j)))}, r2) // + T_j
-	ADDL(e, r2)                                     // + E
+	RORXL(U8(20), a, r1) // A <<< 12
+	if tj != nil {
+		MOVL(r1, r2)
+		ADDL(*tj, r2) // + T_j
+	} else {
+		LEAL(Mem{Base: r1, Disp: int(int32(t(j)))}, r2) // + T_j
+	}
+	ADDL(e, r2) // + E
 	RORXL(U8(25), r2, r2)                           // SS1
 	XORL(r2, r1)                                    // SS2
 	ADDL(w, h)                                      // H + W[j]
@@ -207,6 +215,7 @@ func singleKernel(name string, v vec) {
 		"the schedule stored on the stack.")
 	w := AllocLocal(512)
 	wp := AllocLocal(512)
+	psave := AllocLocal(8)
 
 	s := [8]GPPhysical{EAX, EBX, ECX, EDX, R8L, R9L, R10L, R11L}
 	r1, r2, r3, gg := R12L, R13L, R14L, EDI
@@ -262,7 +271,7 @@ func singleKernel(name string, v vec) {
 			expandStep(v, 4+j/4, x, tmp, w, wp)
 			perRound = (len(queue) + 3) / 4
 		}
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), r1, r2, r3, gg)
+		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), nil, r1, r2, r3, gg)
 		drain(perRound)
 		cur = rename(cur)
 	}
@@ -272,11 +281,39 @@ func singleKernel(name string, v vec) {
 	CMPQ(RSI, end)
 	JAE(LabelRef(name + "_done"))
 
-	// The second block, from the stored schedule.
-	for j := 0; j < 64; j++ {
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)+16), wp.Offset(32*(j/4)+4*(j%4)+16), r1, r2, r3, gg)
+	// The second block, from the stored schedule: rounds 0-15 unrolled,
+	// rounds 16-63 as a loop over four rounds (after which the working
+	// variables are back in the same registers), SI pointing at the
+	// group's words. The loop keeps the two-block path of the kernel small
+	// enough for the CPU's decoded-instruction cache: unrolled, that path
+	// was about 4,200 instructions, and in some binaries (the code's
+	// placement decides) a KDF call, which takes it once per call, ran 20%
+	// slower than two one-block calls. T_j for the loop goes into the low
+	// halves of the schedule's groups 4-15, the first block's words, which
+	// are dead by now.
+	for j := 0; j < 16; j++ {
+		round(j, cur, w.Offset(32*(j/4)+4*(j%4)+16), wp.Offset(32*(j/4)+4*(j%4)+16), nil, r1, r2, r3, gg)
 		cur = rename(cur)
 	}
+	for g := 4; g < 16; g++ {
+		VMOVDQU(tTable.Offset(16*g), X4)
+		VMOVDQU(X4, w.Offset(32*g))
+	}
+	MOVQ(RSI, psave)
+	LEAQ(w.Offset(32*4+16), RSI)
+	Label(name + "_second")
+	for r := 0; r < 4; r++ {
+		wj := Mem{Base: RSI, Disp: 4 * r}
+		wpj := Mem{Base: RSI, Disp: wp.Disp - w.Disp + 4*r}
+		tj := Mem{Base: RSI, Disp: -16 + 4*r}
+		round(16+r, cur, wj, wpj, &tj, r1, r2, r3, gg)
+		cur = rename(cur)
+	}
+	ADDQ(U8(32), RSI)
+	LEAQ(w.Offset(32*16+16), R13)
+	CMPQ(RSI, R13)
+	JB(LabelRef(name + "_second"))
+	MOVQ(psave, RSI)
 	feedForward(s, hp)
 	ADDQ(U8(64), RSI)
 	JMP(LabelRef(name + "_loop"))
