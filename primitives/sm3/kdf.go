@@ -174,14 +174,25 @@ func kdfShort(dst []byte, z [][]byte) bool {
 	if n > kdfShortMax {
 		return false
 	}
+	// The counter and the padding are written before z (see padShort).
 	var buf [2 * BlockSize]byte
+	end := padShort(&buf, n+4)
+	binary.BigEndian.PutUint32(buf[n:], 1)
 	n = 0
 	for _, p := range z {
 		n += copy(buf[n:], p)
 	}
-	binary.BigEndian.PutUint32(buf[n:], 1)
-	s := hashShort(&buf, n+4)
-	copy(dst, s[:])
-	clear(s[:])
+	h := compressShort(&buf, end)
+	if len(dst) == Size {
+		// The usual case, a 256-bit key: the words go straight to dst.
+		for i, v := range h {
+			binary.BigEndian.PutUint32(dst[4*i:], v)
+		}
+	} else {
+		s := stateBytes(&h)
+		copy(dst, s[:])
+		clear(s[:])
+	}
+	clear(h[:])
 	return true
 }

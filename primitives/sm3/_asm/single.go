@@ -137,11 +137,11 @@ func round(j int, s [8]GPPhysical, w, wp Mem, tj *Mem, r1, r2, r3, gg GPPhysical
 	} else {
 		LEAL(Mem{Base: r1, Disp: int(int32(t(j)))}, r2) // + T_j
 	}
-	ADDL(e, r2) // + E
-	RORXL(U8(25), r2, r2)                           // SS1
-	XORL(r2, r1)                                    // SS2
-	ADDL(w, h)                                      // H + W[j]
-	ADDL(wp, d)                                     // D + W'[j]
+	ADDL(e, r2)           // + E
+	RORXL(U8(25), r2, r2) // SS1
+	XORL(r2, r1)          // SS2
+	ADDL(w, h)            // H + W[j]
+	ADDL(wp, d)           // D + W'[j]
 	if j < 16 {
 		MOVL(b, r3)
 		XORL(c, r3)
