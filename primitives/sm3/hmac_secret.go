@@ -200,6 +200,7 @@ func (k *HMACKey) macSecret(m *[Size]byte, s *secretMsg, blk *[BlockSize]byte) {
 	d.h, d.len = k.inner, BlockSize
 	d.Write(s.prefix[0])
 	d.Write(s.prefix[1])
+	d.flush()
 	for t := range s.tail {
 		s.tailBlock(blk, t)
 		hookOne(blk)

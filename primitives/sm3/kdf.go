@@ -60,6 +60,7 @@ func KDFInto(dst []byte, z ...[]byte) {
 	for _, p := range z {
 		base.Write(p)
 	}
+	base.flush()
 
 	var k kdfTail
 	k.init(&base)
@@ -174,9 +175,9 @@ func kdfShort(dst []byte, z [][]byte) bool {
 	if n > kdfShortMax {
 		return false
 	}
-	// The counter and the padding are written before z (see padShort).
+	// The counter and the padding are written before z (see padTail).
 	var buf [2 * BlockSize]byte
-	end := padShort(&buf, n+4)
+	end := padTail(&buf, n+4, uint64(n+4))
 	binary.BigEndian.PutUint32(buf[n:], 1)
 	n = 0
 	for _, p := range z {

@@ -205,7 +205,9 @@ func (l *mbLane) finish() {
 		}
 		d.Write(p)
 	}
-	if !l.raw {
+	if l.raw {
+		d.flush()
+	} else {
 		d.pad()
 	}
 	l.h = d.h

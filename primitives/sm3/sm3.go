@@ -69,26 +69,29 @@ const shortMax = 2*BlockSize - 9
 // message expansions overlap) instead of one call each.
 func sumShort(data []byte) [Size]byte {
 	var buf [2 * BlockSize]byte
-	end := padShort(&buf, len(data))
+	end := padTail(&buf, len(data), uint64(len(data)))
 	copy(buf[:], data)
 	h := compressShort(&buf, end)
 	return stateBytes(&h)
 }
 
-// padShort writes the padding of an n-byte message (n <= shortMax) into
-// the zeroed buf and returns the length of the padded message, one or two
-// blocks. The message itself is copied in afterwards: the kernel's first
-// loads then meet the message's wide stores, which the store buffer
-// forwards, while the narrow stores of the padding, which it cannot
-// forward to a wider load, have had time to reach the cache (KDF 32 B,
-// 212 → 206 ns).
-func padShort(buf *[2 * BlockSize]byte, n int) int {
+// padTail writes into the zeroed buf the padding that follows the final n
+// bytes (n <= shortMax) of a message of total bytes, and returns the
+// length of those bytes with their padding, one or two blocks. The bytes
+// themselves are copied in afterwards: the kernel's first loads then meet
+// their wide stores, which the store buffer forwards, while the narrow
+// stores of the padding, which it cannot forward to a wider load, have had
+// time to reach the cache (KDF 32 B, 212 → 206 ns).
+func padTail(buf *[2 * BlockSize]byte, n int, total uint64) int {
+	// GB/T 32905-2016, 5.2: append a 1 bit, then zeros until the length
+	// is 448 mod 512 bits, then the message length in bits as 64 bits,
+	// big endian.
 	end := BlockSize
 	if n+9 > BlockSize {
 		end = 2 * BlockSize
 	}
 	buf[n] = 0x80
-	binary.BigEndian.PutUint64(buf[end-8:end], uint64(n)<<3)
+	binary.BigEndian.PutUint64(buf[end-8:end], total<<3)
 	return end
 }
 
@@ -117,61 +120,79 @@ func (d *digest) Clone() (hash.Cloner, error) {
 	return &r, nil
 }
 
+// Write buffers the block that ends the data written so far, even when it
+// is complete, rather than compressing it: if no more data follows, Sum
+// compresses it together with the padding in one kernel call (a 64-byte
+// message costs one call, not two). nx == BlockSize marks such a held
+// block; any later Write compresses it first.
 func (d *digest) Write(p []byte) (int, error) {
 	nn := len(p)
+	if nn == 0 {
+		return 0, nil
+	}
 	d.len += uint64(nn)
+	d.flush()
 	if d.nx > 0 {
 		n := copy(d.x[d.nx:], p)
 		d.nx += n
-		if d.nx < BlockSize {
+		p = p[n:]
+		if len(p) == 0 {
 			return nn, nil
 		}
 		block(&d.h, d.x[:])
 		d.nx = 0
-		p = p[n:]
 	}
-	if len(p) >= BlockSize {
-		// Whole blocks are compressed straight from p, without a copy.
-		n := len(p) &^ (BlockSize - 1)
+	if len(p) > BlockSize {
+		// Whole blocks are compressed straight from p, without a copy,
+		// all but the last one.
+		n := (len(p) - 1) &^ (BlockSize - 1)
 		block(&d.h, p[:n])
 		p = p[n:]
 	}
-	if len(p) > 0 {
-		d.nx = copy(d.x[:], p)
-	}
+	d.nx = copy(d.x[:], p)
 	return nn, nil
+}
+
+// flush compresses a held block (see Write), for the code that goes on
+// from d.h directly.
+func (d *digest) flush() {
+	if d.nx == BlockSize {
+		block(&d.h, d.x[:])
+		d.nx = 0
+	}
 }
 
 // Sum appends the digest of the data written so far to in. It does not
 // change the state, so writing may go on afterwards.
 func (d *digest) Sum(in []byte) []byte {
-	d0 := *d
-	s := d0.checkSum()
+	s := d.checkSum()
 	return append(in, s[:]...)
 }
 
-// checkSum pads the message and returns the final digest. It consumes d.
+// checkSum returns the digest of the data written so far, without changing
+// d: the buffered bytes (at most a block) and their padding, one or two
+// blocks, are laid out at once and compressed from d.h in one call.
 func (d *digest) checkSum() [Size]byte {
-	d.pad()
-	return d.digestBytes()
+	var buf [2 * BlockSize]byte
+	n := d.nx
+	end := padTail(&buf, n, d.len)
+	copy(buf[:], d.x[:n])
+	h := d.h
+	block(&h, buf[:end])
+	clear(buf[:end])
+	return stateBytes(&h)
 }
 
-// pad appends the padding and compresses the final block or two. It
-// consumes d.
+// pad appends the padding and compresses the final block or two into d.h.
+// It consumes d.
 func (d *digest) pad() {
-	// GB/T 32905-2016, 5.2: append a 1 bit, then zeros until the length is
-	// 448 mod 512 bits, then the message length in bits as 64 bits, big
-	// endian. The padding is built in place in the buffer, which always has
-	// room for the 0x80 byte since a full buffer is compressed at once.
+	var buf [2 * BlockSize]byte
 	n := d.nx
-	d.x[n] = 0x80
-	clear(d.x[n+1:])
-	if n >= BlockSize-8 {
-		block(&d.h, d.x[:])
-		clear(d.x[:BlockSize-8])
-	}
-	binary.BigEndian.PutUint64(d.x[BlockSize-8:], d.len<<3)
-	block(&d.h, d.x[:])
+	end := padTail(&buf, n, d.len)
+	copy(buf[:], d.x[:n])
+	block(&d.h, buf[:end])
+	clear(buf[:end])
+	d.nx = 0
 }
 
 // digestBytes returns the chaining value as bytes.
@@ -195,14 +216,21 @@ func (d *digest) MarshalBinary() ([]byte, error) {
 }
 
 func (d *digest) AppendBinary(b []byte) ([]byte, error) {
+	// A held block (see Write) is saved compressed: a saved state's
+	// buffer holds len mod 64 bytes.
+	h, nx := d.h, d.nx
+	if nx == BlockSize {
+		block(&h, d.x[:])
+		nx = 0
+	}
 	b = append(b, magic...)
-	for _, v := range d.h {
+	for _, v := range h {
 		b = binary.BigEndian.AppendUint32(b, v)
 	}
-	b = append(b, d.x[:d.nx]...)
+	b = append(b, d.x[:nx]...)
 	// The tail of the buffer is stale data from earlier blocks; zeros keep
 	// saved states canonical and leak nothing of earlier input.
-	b = append(b, make([]byte, BlockSize-d.nx)...)
+	b = append(b, make([]byte, BlockSize-nx)...)
 	b = binary.BigEndian.AppendUint64(b, d.len)
 	return b, nil
 }

@@ -294,6 +294,30 @@ func TestMarshalRoundTrip(t *testing.T) {
 	})
 }
 
+// TestSumThenWrite checks that Sum leaves the state alone at every split,
+// including those on a block boundary, where Write holds the last block
+// back for Sum.
+func TestSumThenWrite(t *testing.T) {
+	msg := make([]byte, 3*BlockSize+7)
+	for i := range msg {
+		msg[i] = byte(i*5 + 3)
+	}
+	want := refSum(msg)
+	forEachImpl(t, func(t *testing.T) {
+		for i := 0; i <= len(msg); i++ {
+			h := New()
+			h.Write(msg[:i])
+			if got, w := h.Sum(nil), refSum(msg[:i]); !bytes.Equal(got, w[:]) {
+				t.Fatalf("split %d: first Sum %x, reference %x", i, got, w)
+			}
+			h.Write(msg[i:])
+			if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+				t.Fatalf("split %d: Sum after more writes %x, reference %x", i, got, want)
+			}
+		}
+	})
+}
+
 func TestUnmarshalRejects(t *testing.T) {
 	h := New()
 	h.Write([]byte("some data"))
