@@ -48,8 +48,10 @@
 //     function of rounds 16-63 is computed a round ahead so that it does
 //     not lengthen the chain), and an equally long one through A, so a
 //     block cannot take less than 6 × 64 = 384 cycles; the kernel takes
-//     about 415 per block of a long message and 440 for a single block on
-//     AMD Zen 5.
+//     about 410 per block of a long message and 440 for a single block on
+//     AMD Zen 5. Rounds 16-63 run as loops, which keeps the kernel at about
+//     1,500 instructions: fully unrolled it missed the decoded-instruction
+//     cache in some binaries and ran up to 20% slower there.
 //   - amd64 multi-buffer: 16 messages per ZMM register with AVX-512 F and
 //     BW, 8 per YMM register with AVX2; the KDF kernels broadcast the
 //     shared final block and run 32 (AVX-512: two interleaved groups of

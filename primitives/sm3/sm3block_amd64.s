@@ -90,7 +90,7 @@ GLOBL sm3T<>(SB), RODATA|NOPTR, $256
 
 // func blockAVX2(h *[8]uint32, p []byte)
 // Requires: AVX, AVX2, BMI2
-TEXT ·blockAVX2(SB), $1040-32
+TEXT ·blockAVX2(SB), $1808-32
 	MOVQ    h+0(FP), R12
 	MOVL    (R12), AX
 	MOVL    4(R12), BX
@@ -104,11 +104,43 @@ TEXT ·blockAVX2(SB), $1040-32
 	MOVQ    p_len+16(FP), DI
 	ANDQ    $-64, DI
 	ADDQ    SI, DI
-	MOVQ    DI, 1032(SP)
+	MOVQ    DI, 1800(SP)
 	VMOVDQU bswapMask<>+0(SB), Y8
+	VMOVDQU sm3T<>+0(SB), X4
+	VMOVDQU X4, 1280(SP)
+	VMOVDQU sm3T<>+16(SB), X4
+	VMOVDQU X4, 1312(SP)
+	VMOVDQU sm3T<>+32(SB), X4
+	VMOVDQU X4, 1344(SP)
+	VMOVDQU sm3T<>+48(SB), X4
+	VMOVDQU X4, 1376(SP)
+	VMOVDQU sm3T<>+64(SB), X4
+	VMOVDQU X4, 1408(SP)
+	VMOVDQU sm3T<>+80(SB), X4
+	VMOVDQU X4, 1440(SP)
+	VMOVDQU sm3T<>+96(SB), X4
+	VMOVDQU X4, 1472(SP)
+	VMOVDQU sm3T<>+112(SB), X4
+	VMOVDQU X4, 1504(SP)
+	VMOVDQU sm3T<>+128(SB), X4
+	VMOVDQU X4, 1536(SP)
+	VMOVDQU sm3T<>+144(SB), X4
+	VMOVDQU X4, 1568(SP)
+	VMOVDQU sm3T<>+160(SB), X4
+	VMOVDQU X4, 1600(SP)
+	VMOVDQU sm3T<>+176(SB), X4
+	VMOVDQU X4, 1632(SP)
+	VMOVDQU sm3T<>+192(SB), X4
+	VMOVDQU X4, 1664(SP)
+	VMOVDQU sm3T<>+208(SB), X4
+	VMOVDQU X4, 1696(SP)
+	VMOVDQU sm3T<>+224(SB), X4
+	VMOVDQU X4, 1728(SP)
+	VMOVDQU sm3T<>+240(SB), X4
+	VMOVDQU X4, 1760(SP)
 
 blockAVX2_loop:
-	MOVQ        1032(SP), R13
+	MOVQ        1800(SP), R13
 	SUBQ        SI, R13
 	CMPQ        R13, $0x00000080
 	JB          blockAVX2_one
@@ -123,7 +155,7 @@ blockAVX2_loop:
 	JMP         blockAVX2_rounds
 
 blockAVX2_one:
-	CMPQ           SI, 1032(SP)
+	CMPQ           SI, 1800(SP)
 	JAE            blockAVX2_done
 	VBROADCASTI128 (SI), Y0
 	VBROADCASTI128 16(SI), Y1
@@ -140,18 +172,18 @@ blockAVX2_rounds:
 	VPSHUFB  Y8, Y3, Y3
 	VMOVDQU  Y3, 96(SP)
 	VPXOR    Y0, Y1, Y4
-	VMOVDQU  Y4, 512(SP)
+	VMOVDQU  Y4, 640(SP)
 	VPXOR    Y1, Y2, Y4
-	VMOVDQU  Y4, 544(SP)
+	VMOVDQU  Y4, 672(SP)
 	VPXOR    Y2, Y3, Y4
-	VMOVDQU  Y4, 576(SP)
+	VMOVDQU  Y4, 704(SP)
 	RORXL    $0x14, AX, R12
 	LEAL     2043430169(R12), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     (SP), R11
-	ADDL     512(SP), DX
+	ADDL     640(SP), DX
 	MOVL     BX, R14
 	XORL     CX, R14
 	XORL     AX, R14
@@ -184,7 +216,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     4(SP), R10
-	ADDL     516(SP), CX
+	ADDL     644(SP), CX
 	MOVL     AX, R14
 	XORL     BX, R14
 	XORL     DX, R14
@@ -217,7 +249,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     8(SP), R9
-	ADDL     520(SP), BX
+	ADDL     648(SP), BX
 	MOVL     DX, R14
 	XORL     AX, R14
 	XORL     CX, R14
@@ -250,7 +282,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     12(SP), R8
-	ADDL     524(SP), AX
+	ADDL     652(SP), AX
 	MOVL     CX, R14
 	XORL     DX, R14
 	XORL     BX, R14
@@ -274,14 +306,14 @@ blockAVX2_rounds:
 	VPXOR    Y6, Y4, Y0
 	VMOVDQU  Y0, 128(SP)
 	VPXOR    Y3, Y0, Y5
-	VMOVDQU  Y5, 608(SP)
+	VMOVDQU  Y5, 736(SP)
 	RORXL    $0x14, AX, R12
 	LEAL     -1664855657(R12), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     32(SP), R11
-	ADDL     544(SP), DX
+	ADDL     672(SP), DX
 	MOVL     BX, R14
 	XORL     CX, R14
 	XORL     AX, R14
@@ -314,7 +346,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     36(SP), R10
-	ADDL     548(SP), CX
+	ADDL     676(SP), CX
 	MOVL     AX, R14
 	XORL     BX, R14
 	XORL     DX, R14
@@ -347,7 +379,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     40(SP), R9
-	ADDL     552(SP), BX
+	ADDL     680(SP), BX
 	MOVL     DX, R14
 	XORL     AX, R14
 	XORL     CX, R14
@@ -380,7 +412,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     44(SP), R8
-	ADDL     556(SP), AX
+	ADDL     684(SP), AX
 	MOVL     CX, R14
 	XORL     DX, R14
 	XORL     BX, R14
@@ -404,14 +436,14 @@ blockAVX2_rounds:
 	VPXOR    Y6, Y4, Y1
 	VMOVDQU  Y1, 160(SP)
 	VPXOR    Y0, Y1, Y5
-	VMOVDQU  Y5, 640(SP)
+	VMOVDQU  Y5, 768(SP)
 	RORXL    $0x14, AX, R12
 	LEAL     -867886727(R12), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     64(SP), R11
-	ADDL     576(SP), DX
+	ADDL     704(SP), DX
 	MOVL     BX, R14
 	XORL     CX, R14
 	XORL     AX, R14
@@ -444,7 +476,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     68(SP), R10
-	ADDL     580(SP), CX
+	ADDL     708(SP), CX
 	MOVL     AX, R14
 	XORL     BX, R14
 	XORL     DX, R14
@@ -477,7 +509,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     72(SP), R9
-	ADDL     584(SP), BX
+	ADDL     712(SP), BX
 	MOVL     DX, R14
 	XORL     AX, R14
 	XORL     CX, R14
@@ -510,7 +542,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     76(SP), R8
-	ADDL     588(SP), AX
+	ADDL     716(SP), AX
 	MOVL     CX, R14
 	XORL     DX, R14
 	XORL     BX, R14
@@ -534,14 +566,14 @@ blockAVX2_rounds:
 	VPXOR    Y6, Y4, Y2
 	VMOVDQU  Y2, 192(SP)
 	VPXOR    Y1, Y2, Y5
-	VMOVDQU  Y5, 672(SP)
+	VMOVDQU  Y5, 800(SP)
 	RORXL    $0x14, AX, R12
 	LEAL     -1001285732(R12), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     96(SP), R11
-	ADDL     608(SP), DX
+	ADDL     736(SP), DX
 	MOVL     BX, R14
 	XORL     CX, R14
 	XORL     AX, R14
@@ -574,7 +606,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     100(SP), R10
-	ADDL     612(SP), CX
+	ADDL     740(SP), CX
 	MOVL     AX, R14
 	XORL     BX, R14
 	XORL     DX, R14
@@ -607,7 +639,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     104(SP), R9
-	ADDL     616(SP), BX
+	ADDL     744(SP), BX
 	MOVL     DX, R14
 	XORL     AX, R14
 	XORL     CX, R14
@@ -640,7 +672,7 @@ blockAVX2_rounds:
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
 	ADDL     108(SP), R8
-	ADDL     620(SP), AX
+	ADDL     748(SP), AX
 	MOVL     CX, R14
 	XORL     DX, R14
 	XORL     BX, R14
@@ -671,646 +703,19 @@ blockAVX2_rounds:
 	VPXOR    Y6, Y4, Y3
 	VMOVDQU  Y3, 224(SP)
 	VPXOR    Y2, Y3, Y5
-	VMOVDQU  Y5, 704(SP)
-	RORXL    $0x14, AX, R12
-	LEAL     -1651869049(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     128(SP), R11
-	ADDL     640(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	VPALIGNR $0x0c, Y1, Y2, Y4
-	VPSRLDQ  $0x04, Y3, Y5
-	VPSLLD   $0x0f, Y5, Y6
-	VPSRLD   $0x11, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPXOR    Y4, Y0, Y4
-	VPXOR    Y5, Y4, Y4
-	VPSLLD   $0x0f, Y4, Y6
-	VPSRLD   $0x11, Y4, Y5
-	VPOR     Y6, Y5, Y5
-	RORXL    $0x14, DX, R12
-	LEAL     991229199(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     132(SP), R10
-	ADDL     644(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	VPSLLD   $0x17, Y4, Y7
-	VPSRLD   $0x09, Y4, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPALIGNR $0x0c, Y0, Y1, Y5
-	VPSLLD   $0x07, Y5, Y6
-	VPSRLD   $0x19, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPALIGNR $0x08, Y2, Y3, Y6
-	RORXL    $0x14, CX, R12
-	LEAL     1982458398(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     136(SP), R9
-	ADDL     648(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPSLLDQ  $0x0c, Y4, Y5
-	VPSLLD   $0x0f, Y5, Y7
-	VPSRLD   $0x11, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x1e, Y5, Y7
-	VPSRLD   $0x02, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	RORXL    $0x14, BX, R12
-	LEAL     -330050500(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     140(SP), R8
-	ADDL     652(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x06, Y5, Y7
-	VPSRLD   $0x1a, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y0
-	VMOVDQU  Y0, 256(SP)
-	VPXOR    Y3, Y0, Y5
-	VMOVDQU  Y5, 736(SP)
-	RORXL    $0x14, AX, R12
-	LEAL     -660100999(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     160(SP), R11
-	ADDL     672(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	VPALIGNR $0x0c, Y2, Y3, Y4
-	VPSRLDQ  $0x04, Y0, Y5
-	VPSLLD   $0x0f, Y5, Y6
-	VPSRLD   $0x11, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPXOR    Y4, Y1, Y4
-	VPXOR    Y5, Y4, Y4
-	VPSLLD   $0x0f, Y4, Y6
-	VPSRLD   $0x11, Y4, Y5
-	VPOR     Y6, Y5, Y5
-	RORXL    $0x14, DX, R12
-	LEAL     -1320201997(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     164(SP), R10
-	ADDL     676(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	VPSLLD   $0x17, Y4, Y7
-	VPSRLD   $0x09, Y4, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPALIGNR $0x0c, Y1, Y2, Y5
-	VPSLLD   $0x07, Y5, Y6
-	VPSRLD   $0x19, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPALIGNR $0x08, Y3, Y0, Y6
-	RORXL    $0x14, CX, R12
-	LEAL     1654563303(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     168(SP), R9
-	ADDL     680(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPSLLDQ  $0x0c, Y4, Y5
-	VPSLLD   $0x0f, Y5, Y7
-	VPSRLD   $0x11, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x1e, Y5, Y7
-	VPSRLD   $0x02, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	RORXL    $0x14, BX, R12
-	LEAL     -985840690(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     172(SP), R8
-	ADDL     684(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x06, Y5, Y7
-	VPSRLD   $0x1a, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y1
-	VMOVDQU  Y1, 288(SP)
-	VPXOR    Y0, Y1, Y5
-	VMOVDQU  Y5, 768(SP)
-	RORXL    $0x14, AX, R12
-	LEAL     -1971681379(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     192(SP), R11
-	ADDL     704(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	VPALIGNR $0x0c, Y3, Y0, Y4
-	VPSRLDQ  $0x04, Y1, Y5
-	VPSLLD   $0x0f, Y5, Y6
-	VPSRLD   $0x11, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPXOR    Y4, Y2, Y4
-	VPXOR    Y5, Y4, Y4
-	VPSLLD   $0x0f, Y4, Y6
-	VPSRLD   $0x11, Y4, Y5
-	VPOR     Y6, Y5, Y5
-	RORXL    $0x14, DX, R12
-	LEAL     351604539(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     196(SP), R10
-	ADDL     708(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	VPSLLD   $0x17, Y4, Y7
-	VPSRLD   $0x09, Y4, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPALIGNR $0x0c, Y2, Y3, Y5
-	VPSLLD   $0x07, Y5, Y6
-	VPSRLD   $0x19, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPALIGNR $0x08, Y0, Y1, Y6
-	RORXL    $0x14, CX, R12
-	LEAL     703209078(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     200(SP), R9
-	ADDL     712(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPSLLDQ  $0x0c, Y4, Y5
-	VPSLLD   $0x0f, Y5, Y7
-	VPSRLD   $0x11, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x1e, Y5, Y7
-	VPSRLD   $0x02, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	RORXL    $0x14, BX, R12
-	LEAL     1406418156(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     204(SP), R8
-	ADDL     716(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x06, Y5, Y7
-	VPSRLD   $0x1a, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y2
-	VMOVDQU  Y2, 320(SP)
-	VPXOR    Y1, Y2, Y5
-	VMOVDQU  Y5, 800(SP)
-	RORXL    $0x14, AX, R12
-	LEAL     -1482130984(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     224(SP), R11
-	ADDL     736(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	VPALIGNR $0x0c, Y0, Y1, Y4
-	VPSRLDQ  $0x04, Y2, Y5
-	VPSLLD   $0x0f, Y5, Y6
-	VPSRLD   $0x11, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPXOR    Y4, Y3, Y4
-	VPXOR    Y5, Y4, Y4
-	VPSLLD   $0x0f, Y4, Y6
-	VPSRLD   $0x11, Y4, Y5
-	VPOR     Y6, Y5, Y5
-	RORXL    $0x14, DX, R12
-	LEAL     1330705329(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     228(SP), R10
-	ADDL     740(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	VPSLLD   $0x17, Y4, Y7
-	VPSRLD   $0x09, Y4, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPALIGNR $0x0c, Y3, Y0, Y5
-	VPSLLD   $0x07, Y5, Y6
-	VPSRLD   $0x19, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPALIGNR $0x08, Y1, Y2, Y6
-	RORXL    $0x14, CX, R12
-	LEAL     -1633556638(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     232(SP), R9
-	ADDL     744(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPSLLDQ  $0x0c, Y4, Y5
-	VPSLLD   $0x0f, Y5, Y7
-	VPSRLD   $0x11, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x1e, Y5, Y7
-	VPSRLD   $0x02, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	RORXL    $0x14, BX, R12
-	LEAL     1027854021(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     236(SP), R8
-	ADDL     748(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x06, Y5, Y7
-	VPSRLD   $0x1a, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y3
-	VMOVDQU  Y3, 352(SP)
-	VPXOR    Y2, Y3, Y5
 	VMOVDQU  Y5, 832(SP)
+	MOVQ     SI, 1792(SP)
+	LEAQ     (SP), SI
+
+blockAVX2_first:
 	RORXL    $0x14, AX, R12
-	LEAL     2055708042(R12), R13
+	MOVL     R12, R13
+	ADDL     1408(SI), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     256(SP), R11
-	ADDL     768(SP), DX
+	ADDL     128(SI), R11
+	ADDL     768(SI), DX
 	MOVL     BX, R14
 	ANDL     CX, R14
 	ADDL     R14, DX
@@ -1345,12 +750,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x11, Y4, Y5
 	VPOR     Y6, Y5, Y5
 	RORXL    $0x14, DX, R12
-	LEAL     -183551212(R12), R13
+	MOVL     R12, R13
+	ADDL     1412(SI), R13
 	ADDL     R11, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     260(SP), R10
-	ADDL     772(SP), CX
+	ADDL     132(SI), R10
+	ADDL     772(SI), CX
 	MOVL     AX, R14
 	ANDL     BX, R14
 	ADDL     R14, CX
@@ -1385,12 +791,13 @@ blockAVX2_rounds:
 	VPOR     Y6, Y5, Y5
 	VPALIGNR $0x08, Y2, Y3, Y6
 	RORXL    $0x14, CX, R12
-	LEAL     -367102423(R12), R13
+	MOVL     R12, R13
+	ADDL     1416(SI), R13
 	ADDL     R10, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     264(SP), R9
-	ADDL     776(SP), BX
+	ADDL     136(SI), R9
+	ADDL     776(SI), BX
 	MOVL     DX, R14
 	ANDL     AX, R14
 	ADDL     R14, BX
@@ -1425,12 +832,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x02, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	RORXL    $0x14, BX, R12
-	LEAL     -734204845(R12), R13
+	MOVL     R12, R13
+	ADDL     1420(SI), R13
 	ADDL     R9, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     268(SP), R8
-	ADDL     780(SP), AX
+	ADDL     140(SI), R8
+	ADDL     780(SI), AX
 	MOVL     CX, R14
 	ANDL     DX, R14
 	ADDL     R14, AX
@@ -1459,16 +867,17 @@ blockAVX2_rounds:
 	VPSRLD   $0x1a, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	VPXOR    Y6, Y4, Y0
-	VMOVDQU  Y0, 384(SP)
+	VMOVDQU  Y0, 256(SI)
 	VPXOR    Y3, Y0, Y5
-	VMOVDQU  Y5, 864(SP)
+	VMOVDQU  Y5, 864(SI)
 	RORXL    $0x14, AX, R12
-	LEAL     -1468409689(R12), R13
+	MOVL     R12, R13
+	ADDL     1440(SI), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     288(SP), R11
-	ADDL     800(SP), DX
+	ADDL     160(SI), R11
+	ADDL     800(SI), DX
 	MOVL     BX, R14
 	ANDL     CX, R14
 	ADDL     R14, DX
@@ -1503,12 +912,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x11, Y4, Y5
 	VPOR     Y6, Y5, Y5
 	RORXL    $0x14, DX, R12
-	LEAL     1358147919(R12), R13
+	MOVL     R12, R13
+	ADDL     1444(SI), R13
 	ADDL     R11, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     292(SP), R10
-	ADDL     804(SP), CX
+	ADDL     164(SI), R10
+	ADDL     804(SI), CX
 	MOVL     AX, R14
 	ANDL     BX, R14
 	ADDL     R14, CX
@@ -1543,12 +953,13 @@ blockAVX2_rounds:
 	VPOR     Y6, Y5, Y5
 	VPALIGNR $0x08, Y3, Y0, Y6
 	RORXL    $0x14, CX, R12
-	LEAL     -1578671458(R12), R13
+	MOVL     R12, R13
+	ADDL     1448(SI), R13
 	ADDL     R10, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     296(SP), R9
-	ADDL     808(SP), BX
+	ADDL     168(SI), R9
+	ADDL     808(SI), BX
 	MOVL     DX, R14
 	ANDL     AX, R14
 	ADDL     R14, BX
@@ -1583,12 +994,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x02, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	RORXL    $0x14, BX, R12
-	LEAL     1137624381(R12), R13
+	MOVL     R12, R13
+	ADDL     1452(SI), R13
 	ADDL     R9, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     300(SP), R8
-	ADDL     812(SP), AX
+	ADDL     172(SI), R8
+	ADDL     812(SI), AX
 	MOVL     CX, R14
 	ANDL     DX, R14
 	ADDL     R14, AX
@@ -1617,16 +1029,17 @@ blockAVX2_rounds:
 	VPSRLD   $0x1a, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	VPXOR    Y6, Y4, Y1
-	VMOVDQU  Y1, 416(SP)
+	VMOVDQU  Y1, 288(SI)
 	VPXOR    Y0, Y1, Y5
-	VMOVDQU  Y5, 896(SP)
+	VMOVDQU  Y5, 896(SI)
 	RORXL    $0x14, AX, R12
-	LEAL     -2019718534(R12), R13
+	MOVL     R12, R13
+	ADDL     1472(SI), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     320(SP), R11
-	ADDL     832(SP), DX
+	ADDL     192(SI), R11
+	ADDL     832(SI), DX
 	MOVL     BX, R14
 	ANDL     CX, R14
 	ADDL     R14, DX
@@ -1661,12 +1074,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x11, Y4, Y5
 	VPOR     Y6, Y5, Y5
 	RORXL    $0x14, DX, R12
-	LEAL     255530229(R12), R13
+	MOVL     R12, R13
+	ADDL     1476(SI), R13
 	ADDL     R11, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     324(SP), R10
-	ADDL     836(SP), CX
+	ADDL     196(SI), R10
+	ADDL     836(SI), CX
 	MOVL     AX, R14
 	ANDL     BX, R14
 	ADDL     R14, CX
@@ -1701,12 +1115,13 @@ blockAVX2_rounds:
 	VPOR     Y6, Y5, Y5
 	VPALIGNR $0x08, Y0, Y1, Y6
 	RORXL    $0x14, CX, R12
-	LEAL     511060458(R12), R13
+	MOVL     R12, R13
+	ADDL     1480(SI), R13
 	ADDL     R10, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     328(SP), R9
-	ADDL     840(SP), BX
+	ADDL     200(SI), R9
+	ADDL     840(SI), BX
 	MOVL     DX, R14
 	ANDL     AX, R14
 	ADDL     R14, BX
@@ -1741,12 +1156,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x02, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	RORXL    $0x14, BX, R12
-	LEAL     1022120916(R12), R13
+	MOVL     R12, R13
+	ADDL     1484(SI), R13
 	ADDL     R9, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     332(SP), R8
-	ADDL     844(SP), AX
+	ADDL     204(SI), R8
+	ADDL     844(SI), AX
 	MOVL     CX, R14
 	ANDL     DX, R14
 	ADDL     R14, AX
@@ -1775,16 +1191,17 @@ blockAVX2_rounds:
 	VPSRLD   $0x1a, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	VPXOR    Y6, Y4, Y2
-	VMOVDQU  Y2, 448(SP)
+	VMOVDQU  Y2, 320(SI)
 	VPXOR    Y1, Y2, Y5
-	VMOVDQU  Y5, 928(SP)
+	VMOVDQU  Y5, 928(SI)
 	RORXL    $0x14, AX, R12
-	LEAL     2044241832(R12), R13
+	MOVL     R12, R13
+	ADDL     1504(SI), R13
 	ADDL     R8, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     352(SP), R11
-	ADDL     864(SP), DX
+	ADDL     224(SI), R11
+	ADDL     864(SI), DX
 	MOVL     BX, R14
 	ANDL     CX, R14
 	ADDL     R14, DX
@@ -1819,12 +1236,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x11, Y4, Y5
 	VPOR     Y6, Y5, Y5
 	RORXL    $0x14, DX, R12
-	LEAL     -206483632(R12), R13
+	MOVL     R12, R13
+	ADDL     1508(SI), R13
 	ADDL     R11, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     356(SP), R10
-	ADDL     868(SP), CX
+	ADDL     228(SI), R10
+	ADDL     868(SI), CX
 	MOVL     AX, R14
 	ANDL     BX, R14
 	ADDL     R14, CX
@@ -1859,12 +1277,13 @@ blockAVX2_rounds:
 	VPOR     Y6, Y5, Y5
 	VPALIGNR $0x08, Y1, Y2, Y6
 	RORXL    $0x14, CX, R12
-	LEAL     -412967263(R12), R13
+	MOVL     R12, R13
+	ADDL     1512(SI), R13
 	ADDL     R10, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     360(SP), R9
-	ADDL     872(SP), BX
+	ADDL     232(SI), R9
+	ADDL     872(SI), BX
 	MOVL     DX, R14
 	ANDL     AX, R14
 	ADDL     R14, BX
@@ -1899,12 +1318,13 @@ blockAVX2_rounds:
 	VPSRLD   $0x02, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	RORXL    $0x14, BX, R12
-	LEAL     -825934525(R12), R13
+	MOVL     R12, R13
+	ADDL     1516(SI), R13
 	ADDL     R9, R13
 	RORXL    $0x19, R13, R13
 	XORL     R13, R12
-	ADDL     364(SP), R8
-	ADDL     876(SP), AX
+	ADDL     236(SI), R8
+	ADDL     876(SI), AX
 	MOVL     CX, R14
 	ANDL     DX, R14
 	ADDL     R14, AX
@@ -1933,519 +1353,14 @@ blockAVX2_rounds:
 	VPSRLD   $0x1a, Y5, Y6
 	VPOR     Y7, Y6, Y6
 	VPXOR    Y6, Y4, Y3
-	VMOVDQU  Y3, 480(SP)
+	VMOVDQU  Y3, 352(SI)
 	VPXOR    Y2, Y3, Y5
-	VMOVDQU  Y5, 960(SP)
-	RORXL    $0x14, AX, R12
-	LEAL     -1651869049(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     384(SP), R11
-	ADDL     896(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	VPALIGNR $0x0c, Y1, Y2, Y4
-	VPSRLDQ  $0x04, Y3, Y5
-	VPSLLD   $0x0f, Y5, Y6
-	VPSRLD   $0x11, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPXOR    Y4, Y0, Y4
-	VPXOR    Y5, Y4, Y4
-	VPSLLD   $0x0f, Y4, Y6
-	VPSRLD   $0x11, Y4, Y5
-	VPOR     Y6, Y5, Y5
-	RORXL    $0x14, DX, R12
-	LEAL     991229199(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     388(SP), R10
-	ADDL     900(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	VPSLLD   $0x17, Y4, Y7
-	VPSRLD   $0x09, Y4, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPALIGNR $0x0c, Y0, Y1, Y5
-	VPSLLD   $0x07, Y5, Y6
-	VPSRLD   $0x19, Y5, Y5
-	VPOR     Y6, Y5, Y5
-	VPALIGNR $0x08, Y2, Y3, Y6
-	RORXL    $0x14, CX, R12
-	LEAL     1982458398(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     392(SP), R9
-	ADDL     904(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	VPXOR    Y4, Y5, Y4
-	VPXOR    Y6, Y4, Y4
-	VPSLLDQ  $0x0c, Y4, Y5
-	VPSLLD   $0x0f, Y5, Y7
-	VPSRLD   $0x11, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x1e, Y5, Y7
-	VPSRLD   $0x02, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	RORXL    $0x14, BX, R12
-	LEAL     -330050500(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     396(SP), R8
-	ADDL     908(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	VPXOR    Y6, Y4, Y4
-	VPSLLD   $0x06, Y5, Y7
-	VPSRLD   $0x1a, Y5, Y6
-	VPOR     Y7, Y6, Y6
-	VPXOR    Y6, Y4, Y0
-	VPXOR    Y3, Y0, Y5
-	VMOVDQU  Y5, 992(SP)
-	RORXL    $0x14, AX, R12
-	LEAL     -660100999(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     416(SP), R11
-	ADDL     928(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     -1320201997(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     420(SP), R10
-	ADDL     932(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     1654563303(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     424(SP), R9
-	ADDL     936(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     -985840690(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     428(SP), R8
-	ADDL     940(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1971681379(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     448(SP), R11
-	ADDL     960(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     351604539(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     452(SP), R10
-	ADDL     964(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     703209078(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     456(SP), R9
-	ADDL     968(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1406418156(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     460(SP), R8
-	ADDL     972(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	RORXL    $0x14, AX, R12
-	LEAL     -1482130984(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     480(SP), R11
-	ADDL     992(SP), DX
-	MOVL     BX, R14
-	ANDL     CX, R14
-	ADDL     R14, DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	ANDL     AX, R14
-	ADDL     R14, DX
-	ADDL     DI, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	MOVL     R8, DI
-	XORL     R9, DI
-	XORL     R12, R11
-	MOVL     DI, R12
-	ANDL     R11, R12
-	ANDL     R13, DI
-	XORL     R13, R11
-	XORL     R9, DI
-	XORL     R12, DI
-	RORXL    $0x14, DX, R12
-	LEAL     1330705329(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     484(SP), R10
-	ADDL     996(SP), CX
-	MOVL     AX, R14
-	ANDL     BX, R14
-	ADDL     R14, CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	ANDL     DX, R14
-	ADDL     R14, CX
-	ADDL     DI, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	MOVL     R11, DI
-	XORL     R8, DI
-	XORL     R12, R10
-	MOVL     DI, R12
-	ANDL     R10, R12
-	ANDL     R13, DI
-	XORL     R13, R10
-	XORL     R8, DI
-	XORL     R12, DI
-	RORXL    $0x14, CX, R12
-	LEAL     -1633556638(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     488(SP), R9
-	ADDL     1000(SP), BX
-	MOVL     DX, R14
-	ANDL     AX, R14
-	ADDL     R14, BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	ANDL     CX, R14
-	ADDL     R14, BX
-	ADDL     DI, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	MOVL     R10, DI
-	XORL     R11, DI
-	XORL     R12, R9
-	MOVL     DI, R12
-	ANDL     R9, R12
-	ANDL     R13, DI
-	XORL     R13, R9
-	XORL     R11, DI
-	XORL     R12, DI
-	RORXL    $0x14, BX, R12
-	LEAL     1027854021(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     492(SP), R8
-	ADDL     1004(SP), AX
-	MOVL     CX, R14
-	ANDL     DX, R14
-	ADDL     R14, AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	ANDL     BX, R14
-	ADDL     R14, AX
-	ADDL     DI, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	XORL     R12, R8
-	XORL     R13, R8
+	VMOVDQU  Y5, 960(SI)
+	ADDQ     $0x00000080, SI
+	LEAQ     384(SP), R13
+	CMPQ     SI, R13
+	JB       blockAVX2_first
+	MOVQ     1792(SP), SI
 	MOVQ     h+0(FP), R12
 	XORL     (R12), AX
 	MOVL     AX, (R12)
@@ -2464,419 +1379,129 @@ blockAVX2_rounds:
 	XORL     28(R12), R11
 	MOVL     R11, 28(R12)
 	ADDQ     $0x40, SI
-	CMPQ     SI, 1032(SP)
+	CMPQ     SI, 1800(SP)
 	JAE      blockAVX2_done
-	RORXL    $0x14, AX, R12
-	LEAL     2043430169(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     16(SP), R11
-	ADDL     528(SP), DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	XORL     AX, R14
-	ADDL     R14, DX
-	MOVL     R9, R14
-	XORL     R10, R14
-	XORL     R8, R14
-	ADDL     R14, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	XORL     R12, R11
-	XORL     R13, R11
-	RORXL    $0x14, DX, R12
-	LEAL     -208106958(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     20(SP), R10
-	ADDL     532(SP), CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	XORL     DX, R14
-	ADDL     R14, CX
-	MOVL     R8, R14
-	XORL     R9, R14
-	XORL     R11, R14
-	ADDL     R14, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	XORL     R12, R10
-	XORL     R13, R10
-	RORXL    $0x14, CX, R12
-	LEAL     -416213915(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     24(SP), R9
-	ADDL     536(SP), BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	XORL     CX, R14
-	ADDL     R14, BX
-	MOVL     R11, R14
-	XORL     R8, R14
-	XORL     R10, R14
-	ADDL     R14, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	XORL     R12, R9
-	XORL     R13, R9
-	RORXL    $0x14, BX, R12
-	LEAL     -832427829(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     28(SP), R8
-	ADDL     540(SP), AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	XORL     BX, R14
-	ADDL     R14, AX
-	MOVL     R10, R14
-	XORL     R11, R14
-	XORL     R9, R14
-	ADDL     R14, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	XORL     R12, R8
-	XORL     R13, R8
-	RORXL    $0x14, AX, R12
-	LEAL     -1664855657(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     48(SP), R11
-	ADDL     560(SP), DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	XORL     AX, R14
-	ADDL     R14, DX
-	MOVL     R9, R14
-	XORL     R10, R14
-	XORL     R8, R14
-	ADDL     R14, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	XORL     R12, R11
-	XORL     R13, R11
-	RORXL    $0x14, DX, R12
-	LEAL     965255983(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     52(SP), R10
-	ADDL     564(SP), CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	XORL     DX, R14
-	ADDL     R14, CX
-	MOVL     R8, R14
-	XORL     R9, R14
-	XORL     R11, R14
-	ADDL     R14, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	XORL     R12, R10
-	XORL     R13, R10
-	RORXL    $0x14, CX, R12
-	LEAL     1930511966(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     56(SP), R9
-	ADDL     568(SP), BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	XORL     CX, R14
-	ADDL     R14, BX
-	MOVL     R11, R14
-	XORL     R8, R14
-	XORL     R10, R14
-	ADDL     R14, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	XORL     R12, R9
-	XORL     R13, R9
-	RORXL    $0x14, BX, R12
-	LEAL     -433943364(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     60(SP), R8
-	ADDL     572(SP), AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	XORL     BX, R14
-	ADDL     R14, AX
-	MOVL     R10, R14
-	XORL     R11, R14
-	XORL     R9, R14
-	ADDL     R14, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	XORL     R12, R8
-	XORL     R13, R8
-	RORXL    $0x14, AX, R12
-	LEAL     -867886727(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     80(SP), R11
-	ADDL     592(SP), DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	XORL     AX, R14
-	ADDL     R14, DX
-	MOVL     R9, R14
-	XORL     R10, R14
-	XORL     R8, R14
-	ADDL     R14, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	XORL     R12, R11
-	XORL     R13, R11
-	RORXL    $0x14, DX, R12
-	LEAL     -1735773453(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     84(SP), R10
-	ADDL     596(SP), CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	XORL     DX, R14
-	ADDL     R14, CX
-	MOVL     R8, R14
-	XORL     R9, R14
-	XORL     R11, R14
-	ADDL     R14, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	XORL     R12, R10
-	XORL     R13, R10
-	RORXL    $0x14, CX, R12
-	LEAL     823420391(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     88(SP), R9
-	ADDL     600(SP), BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	XORL     CX, R14
-	ADDL     R14, BX
-	MOVL     R11, R14
-	XORL     R8, R14
-	XORL     R10, R14
-	ADDL     R14, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	XORL     R12, R9
-	XORL     R13, R9
-	RORXL    $0x14, BX, R12
-	LEAL     1646840782(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     92(SP), R8
-	ADDL     604(SP), AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	XORL     BX, R14
-	ADDL     R14, AX
-	MOVL     R10, R14
-	XORL     R11, R14
-	XORL     R9, R14
-	ADDL     R14, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	XORL     R12, R8
-	XORL     R13, R8
-	RORXL    $0x14, AX, R12
-	LEAL     -1001285732(R12), R13
-	ADDL     R8, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     112(SP), R11
-	ADDL     624(SP), DX
-	MOVL     BX, R14
-	XORL     CX, R14
-	XORL     AX, R14
-	ADDL     R14, DX
-	MOVL     R9, R14
-	XORL     R10, R14
-	XORL     R8, R14
-	ADDL     R14, R11
-	ADDL     R12, DX
-	ADDL     R13, R11
-	RORXL    $0x17, BX, BX
-	RORXL    $0x0d, R9, R9
-	RORXL    $0x17, R11, R12
-	RORXL    $0x0f, R11, R13
-	XORL     R12, R11
-	XORL     R13, R11
-	RORXL    $0x14, DX, R12
-	LEAL     -2002571463(R12), R13
-	ADDL     R11, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     116(SP), R10
-	ADDL     628(SP), CX
-	MOVL     AX, R14
-	XORL     BX, R14
-	XORL     DX, R14
-	ADDL     R14, CX
-	MOVL     R8, R14
-	XORL     R9, R14
-	XORL     R11, R14
-	ADDL     R14, R10
-	ADDL     R12, CX
-	ADDL     R13, R10
-	RORXL    $0x17, AX, AX
-	RORXL    $0x0d, R8, R8
-	RORXL    $0x17, R10, R12
-	RORXL    $0x0f, R10, R13
-	XORL     R12, R10
-	XORL     R13, R10
-	RORXL    $0x14, CX, R12
-	LEAL     289824371(R12), R13
-	ADDL     R10, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     120(SP), R9
-	ADDL     632(SP), BX
-	MOVL     DX, R14
-	XORL     AX, R14
-	XORL     CX, R14
-	ADDL     R14, BX
-	MOVL     R11, R14
-	XORL     R8, R14
-	XORL     R10, R14
-	ADDL     R14, R9
-	ADDL     R12, BX
-	ADDL     R13, R9
-	RORXL    $0x17, DX, DX
-	RORXL    $0x0d, R11, R11
-	RORXL    $0x17, R9, R12
-	RORXL    $0x0f, R9, R13
-	XORL     R12, R9
-	XORL     R13, R9
-	RORXL    $0x14, BX, R12
-	LEAL     579648742(R12), R13
-	ADDL     R9, R13
-	RORXL    $0x19, R13, R13
-	XORL     R13, R12
-	ADDL     124(SP), R8
-	ADDL     636(SP), AX
-	MOVL     CX, R14
-	XORL     DX, R14
-	XORL     BX, R14
-	ADDL     R14, AX
-	MOVL     R10, R14
-	XORL     R11, R14
-	XORL     R9, R14
-	ADDL     R14, R8
-	ADDL     R12, AX
-	ADDL     R13, R8
-	RORXL    $0x17, CX, CX
-	RORXL    $0x0d, R10, R10
-	RORXL    $0x17, R8, R12
-	RORXL    $0x0f, R8, R13
-	MOVL     R9, DI
-	XORL     R10, DI
-	XORL     R12, R8
-	MOVL     DI, R12
-	ANDL     R8, R12
-	ANDL     R13, DI
-	XORL     R13, R8
-	XORL     R10, DI
-	XORL     R12, DI
-	VMOVDQU  sm3T<>+64(SB), X4
-	VMOVDQU  X4, 128(SP)
-	VMOVDQU  sm3T<>+80(SB), X4
-	VMOVDQU  X4, 160(SP)
-	VMOVDQU  sm3T<>+96(SB), X4
-	VMOVDQU  X4, 192(SP)
-	VMOVDQU  sm3T<>+112(SB), X4
-	VMOVDQU  X4, 224(SP)
-	VMOVDQU  sm3T<>+128(SB), X4
-	VMOVDQU  X4, 256(SP)
-	VMOVDQU  sm3T<>+144(SB), X4
-	VMOVDQU  X4, 288(SP)
-	VMOVDQU  sm3T<>+160(SB), X4
-	VMOVDQU  X4, 320(SP)
-	VMOVDQU  sm3T<>+176(SB), X4
-	VMOVDQU  X4, 352(SP)
-	VMOVDQU  sm3T<>+192(SB), X4
-	VMOVDQU  X4, 384(SP)
-	VMOVDQU  sm3T<>+208(SB), X4
-	VMOVDQU  X4, 416(SP)
-	VMOVDQU  sm3T<>+224(SB), X4
-	VMOVDQU  X4, 448(SP)
-	VMOVDQU  sm3T<>+240(SB), X4
-	VMOVDQU  X4, 480(SP)
-	MOVQ     SI, 1024(SP)
-	LEAQ     144(SP), SI
+	MOVQ     SI, 1792(SP)
+	LEAQ     16(SP), SI
 
-blockAVX2_second:
+blockAVX2_second0:
 	RORXL $0x14, AX, R12
 	MOVL  R12, R13
-	ADDL  -16(SI), R13
+	ADDL  1264(SI), R13
 	ADDL  R8, R13
 	RORXL $0x19, R13, R13
 	XORL  R13, R12
 	ADDL  (SI), R11
-	ADDL  512(SI), DX
+	ADDL  640(SI), DX
+	MOVL  BX, R14
+	XORL  CX, R14
+	XORL  AX, R14
+	ADDL  R14, DX
+	MOVL  R9, R14
+	XORL  R10, R14
+	XORL  R8, R14
+	ADDL  R14, R11
+	ADDL  R12, DX
+	ADDL  R13, R11
+	RORXL $0x17, BX, BX
+	RORXL $0x0d, R9, R9
+	RORXL $0x17, R11, R12
+	RORXL $0x0f, R11, R13
+	XORL  R12, R11
+	XORL  R13, R11
+	RORXL $0x14, DX, R12
+	MOVL  R12, R13
+	ADDL  1268(SI), R13
+	ADDL  R11, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  4(SI), R10
+	ADDL  644(SI), CX
+	MOVL  AX, R14
+	XORL  BX, R14
+	XORL  DX, R14
+	ADDL  R14, CX
+	MOVL  R8, R14
+	XORL  R9, R14
+	XORL  R11, R14
+	ADDL  R14, R10
+	ADDL  R12, CX
+	ADDL  R13, R10
+	RORXL $0x17, AX, AX
+	RORXL $0x0d, R8, R8
+	RORXL $0x17, R10, R12
+	RORXL $0x0f, R10, R13
+	XORL  R12, R10
+	XORL  R13, R10
+	RORXL $0x14, CX, R12
+	MOVL  R12, R13
+	ADDL  1272(SI), R13
+	ADDL  R10, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  8(SI), R9
+	ADDL  648(SI), BX
+	MOVL  DX, R14
+	XORL  AX, R14
+	XORL  CX, R14
+	ADDL  R14, BX
+	MOVL  R11, R14
+	XORL  R8, R14
+	XORL  R10, R14
+	ADDL  R14, R9
+	ADDL  R12, BX
+	ADDL  R13, R9
+	RORXL $0x17, DX, DX
+	RORXL $0x0d, R11, R11
+	RORXL $0x17, R9, R12
+	RORXL $0x0f, R9, R13
+	XORL  R12, R9
+	XORL  R13, R9
+	RORXL $0x14, BX, R12
+	MOVL  R12, R13
+	ADDL  1276(SI), R13
+	ADDL  R9, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  12(SI), R8
+	ADDL  652(SI), AX
+	MOVL  CX, R14
+	XORL  DX, R14
+	XORL  BX, R14
+	ADDL  R14, AX
+	MOVL  R10, R14
+	XORL  R11, R14
+	XORL  R9, R14
+	ADDL  R14, R8
+	ADDL  R12, AX
+	ADDL  R13, R8
+	RORXL $0x17, CX, CX
+	RORXL $0x0d, R10, R10
+	RORXL $0x17, R8, R12
+	RORXL $0x0f, R8, R13
+	MOVL  R9, DI
+	XORL  R10, DI
+	XORL  R12, R8
+	MOVL  DI, R12
+	ANDL  R8, R12
+	ANDL  R13, DI
+	XORL  R13, R8
+	XORL  R10, DI
+	XORL  R12, DI
+	ADDQ  $0x20, SI
+	LEAQ  144(SP), R13
+	CMPQ  SI, R13
+	JB    blockAVX2_second0
+
+blockAVX2_second1:
+	RORXL $0x14, AX, R12
+	MOVL  R12, R13
+	ADDL  1264(SI), R13
+	ADDL  R8, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  (SI), R11
+	ADDL  640(SI), DX
 	MOVL  BX, R14
 	ANDL  CX, R14
 	ADDL  R14, DX
@@ -2902,12 +1527,12 @@ blockAVX2_second:
 	XORL  R12, DI
 	RORXL $0x14, DX, R12
 	MOVL  R12, R13
-	ADDL  -12(SI), R13
+	ADDL  1268(SI), R13
 	ADDL  R11, R13
 	RORXL $0x19, R13, R13
 	XORL  R13, R12
 	ADDL  4(SI), R10
-	ADDL  516(SI), CX
+	ADDL  644(SI), CX
 	MOVL  AX, R14
 	ANDL  BX, R14
 	ADDL  R14, CX
@@ -2933,12 +1558,12 @@ blockAVX2_second:
 	XORL  R12, DI
 	RORXL $0x14, CX, R12
 	MOVL  R12, R13
-	ADDL  -8(SI), R13
+	ADDL  1272(SI), R13
 	ADDL  R10, R13
 	RORXL $0x19, R13, R13
 	XORL  R13, R12
 	ADDL  8(SI), R9
-	ADDL  520(SI), BX
+	ADDL  648(SI), BX
 	MOVL  DX, R14
 	ANDL  AX, R14
 	ADDL  R14, BX
@@ -2964,12 +1589,12 @@ blockAVX2_second:
 	XORL  R12, DI
 	RORXL $0x14, BX, R12
 	MOVL  R12, R13
-	ADDL  -4(SI), R13
+	ADDL  1276(SI), R13
 	ADDL  R9, R13
 	RORXL $0x19, R13, R13
 	XORL  R13, R12
 	ADDL  12(SI), R8
-	ADDL  524(SI), AX
+	ADDL  652(SI), AX
 	MOVL  CX, R14
 	ANDL  DX, R14
 	ADDL  R14, AX
@@ -2996,8 +1621,8 @@ blockAVX2_second:
 	ADDQ  $0x20, SI
 	LEAQ  528(SP), R13
 	CMPQ  SI, R13
-	JB    blockAVX2_second
-	MOVQ  1024(SP), SI
+	JB    blockAVX2_second1
+	MOVQ  1792(SP), SI
 	MOVQ  h+0(FP), R12
 	XORL  (R12), AX
 	MOVL  AX, (R12)

@@ -213,9 +213,15 @@ func singleKernel(name string, v vec) {
 		"The message expansion of two blocks at a time runs in YMM registers",
 		"under the scalar rounds of the first; the second block's rounds read",
 		"the schedule stored on the stack.")
-	w := AllocLocal(512)
-	wp := AllocLocal(512)
+	// The schedule has room for four groups past W[63] (and W'[63]): the
+	// last pass of the looped rounds expands them, unused.
+	w := AllocLocal(640)
+	wp := AllocLocal(640)
+	// T_j as the rounds add it, at the offsets W[j] has in w, so that one
+	// pointer serves both in the loops.
+	tk := AllocLocal(512)
 	psave := AllocLocal(8)
+	end := AllocLocal(8)
 
 	s := [8]GPPhysical{EAX, EBX, ECX, EDX, R8L, R9L, R10L, R11L}
 	r1, r2, r3, gg := R12L, R13L, R14L, EDI
@@ -229,12 +235,15 @@ func singleKernel(name string, v vec) {
 		MOVL(Mem{Base: hp, Disp: 4 * i}, r)
 	}
 	Load(Param("p").Base(), RSI)
-	end := AllocLocal(8)
 	Load(Param("p").Len(), RDI)
 	ANDQ(I32(-64), RDI)
 	ADDQ(RSI, RDI)
 	MOVQ(RDI, end)
 	VMOVDQU(bswap, mask)
+	for g := 0; g < 16; g++ {
+		VMOVDQU(tTable.Offset(16*g), X4)
+		VMOVDQU(X4, tk.Offset(32*g))
+	}
 
 	Label(name + "_loop")
 	MOVQ(end, R13)
@@ -264,10 +273,12 @@ func singleKernel(name string, v vec) {
 		VPXOR(x[i], x[i+1], tmp[0])
 		VMOVDQU(tmp[0], wp.Offset(32*i))
 	}
+	// Rounds 0-15 of the first block, unrolled, with the expansion of
+	// groups 4-7.
 	cur := s
 	perRound := 0
-	for j := 0; j < 64; j++ {
-		if j%4 == 0 && j/4 < 13 {
+	for j := 0; j < 16; j++ {
+		if j%4 == 0 {
 			expandStep(v, 4+j/4, x, tmp, w, wp)
 			perRound = (len(queue) + 3) / 4
 		}
@@ -276,43 +287,64 @@ func singleKernel(name string, v vec) {
 		cur = rename(cur)
 	}
 	drain(len(queue))
+	// Rounds 16-63 as three passes of a loop over sixteen rounds, each
+	// with the expansion of four groups, after which the working
+	// variables and the groups are back in the same registers. SI points
+	// 128 bytes further into the schedule on each pass. The loops keep
+	// the kernel at about 1,500 instructions: unrolled, its two-block path
+	// was about 4,200 and ran up to 20% slower in binaries where the code's
+	// placement made it miss the CPU's decoded-instruction cache.
+	MOVQ(RSI, psave)
+	LEAQ(w, RSI)
+	sw := Mem{Base: RSI}
+	swp := Mem{Base: RSI, Disp: wp.Disp - w.Disp}
+	stk := tk.Disp - w.Disp
+	Label(name + "_first")
+	for q := 0; q < 16; q++ {
+		j := 16 + q
+		if q%4 == 0 {
+			expandStep(v, 8+q/4, x, tmp, sw, swp)
+			perRound = (len(queue) + 3) / 4
+		}
+		off := 32*(j/4) + 4*(j%4)
+		tj := Mem{Base: RSI, Disp: stk + off}
+		round(j, cur, sw.Offset(off), swp.Offset(off), &tj, r1, r2, r3, gg)
+		drain(perRound)
+		cur = rename(cur)
+	}
+	drain(len(queue))
+	ADDQ(U32(128), RSI)
+	LEAQ(w.Offset(384), R13)
+	CMPQ(RSI, R13)
+	JB(LabelRef(name + "_first"))
+	MOVQ(psave, RSI)
 	feedForward(s, hp)
 	ADDQ(U8(64), RSI)
 	CMPQ(RSI, end)
 	JAE(LabelRef(name + "_done"))
 
-	// The second block, from the stored schedule: rounds 0-15 unrolled,
-	// rounds 16-63 as a loop over four rounds (after which the working
-	// variables are back in the same registers), SI pointing at the
-	// group's words. The loop keeps the two-block path of the kernel small
-	// enough for the CPU's decoded-instruction cache: unrolled, that path
-	// was about 4,200 instructions, and in some binaries (the code's
-	// placement decides) a KDF call, which takes it once per call, ran 20%
-	// slower than two one-block calls. T_j for the loop goes into the low
-	// halves of the schedule's groups 4-15, the first block's words, which
-	// are dead by now.
-	for j := 0; j < 16; j++ {
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)+16), wp.Offset(32*(j/4)+4*(j%4)+16), nil, r1, r2, r3, gg)
-		cur = rename(cur)
-	}
-	for g := 4; g < 16; g++ {
-		VMOVDQU(tTable.Offset(16*g), X4)
-		VMOVDQU(X4, w.Offset(32*g))
-	}
+	// The second block, from the stored schedule (the high halves), as a
+	// loop over four rounds for rounds 0-15 and another for 16-63.
 	MOVQ(RSI, psave)
-	LEAQ(w.Offset(32*4+16), RSI)
-	Label(name + "_second")
-	for r := 0; r < 4; r++ {
-		wj := Mem{Base: RSI, Disp: 4 * r}
-		wpj := Mem{Base: RSI, Disp: wp.Disp - w.Disp + 4*r}
-		tj := Mem{Base: RSI, Disp: -16 + 4*r}
-		round(16+r, cur, wj, wpj, &tj, r1, r2, r3, gg)
-		cur = rename(cur)
+	LEAQ(w.Offset(16), RSI)
+	secondLoop := func(label string, j0 int, limit int) {
+		Label(name + label)
+		for r := 0; r < 4; r++ {
+			off := 4 * r
+			tj := Mem{Base: RSI, Disp: stk - 16 + off}
+			round(j0+r, cur, sw.Offset(off), swp.Offset(off), &tj, r1, r2, r3, gg)
+			cur = rename(cur)
+		}
+		ADDQ(U8(32), RSI)
+		LEAQ(w.Offset(limit), R13)
+		CMPQ(RSI, R13)
+		JB(LabelRef(name + label))
 	}
-	ADDQ(U8(32), RSI)
-	LEAQ(w.Offset(32*16+16), R13)
-	CMPQ(RSI, R13)
-	JB(LabelRef(name + "_second"))
+	// Rounds 0-15: the code of rounds 12-15, whose last round also forms
+	// GG for the round after it (needed for round 16 only, harmless
+	// before).
+	secondLoop("_second0", 12, 32*4+16)
+	secondLoop("_second1", 16, 32*16+16)
 	MOVQ(psave, RSI)
 	feedForward(s, hp)
 	ADDQ(U8(64), RSI)
