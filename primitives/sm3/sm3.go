@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash"
+	"unsafe"
 )
 
 // Size is the size of an SM3 digest in bytes.
@@ -35,9 +36,17 @@ const (
 // digest is the running state of an SM3 computation.
 type digest struct {
 	h   [8]uint32       // chaining value V_i
-	x   [BlockSize]byte // bytes not yet compressed
 	nx  int             // number of valid bytes in x
 	len uint64          // total bytes written
+	x   [BlockSize]byte // bytes not yet compressed
+	// xtail extends x to the 128 bytes final reads (it ignores what
+	// follows the nx valid bytes); it is never written.
+	xtail [BlockSize]byte
+}
+
+// tail returns x and xtail as one array, for final.
+func (d *digest) tail() *[2 * BlockSize]byte {
+	return (*[2 * BlockSize]byte)(unsafe.Pointer(&d.x))
 }
 
 // New returns a new hash.Hash computing the SM3 digest. The value also
@@ -69,10 +78,24 @@ const shortMax = 2*BlockSize - 9
 // message expansions overlap) instead of one call each.
 func sumShort(data []byte) [Size]byte {
 	var buf [2 * BlockSize]byte
-	end := padTail(&buf, len(data), uint64(len(data)))
-	copy(buf[:], data)
-	h := compressShort(&buf, end)
-	return stateBytes(&h)
+	n := copy(buf[:], data)
+	var s [Size]byte
+	final(&iv, &buf, n, uint64(n)<<3, &s)
+	clear(buf[:])
+	return s
+}
+
+// finalGeneric is final in Go: the n bytes of x and their padding are laid
+// out in a buffer and compressed from a copy of h in one call.
+func finalGeneric(h *[8]uint32, x *[2 * BlockSize]byte, n int, bits uint64, out *[Size]byte) {
+	var buf [2 * BlockSize]byte
+	end := padTail(&buf, n, bits>>3)
+	copy(buf[:], x[:n])
+	hh := *h
+	block(&hh, buf[:end])
+	clear(buf[:end])
+	*out = stateBytes(&hh)
+	clear(hh[:])
 }
 
 // padTail writes into the zeroed buf the padding that follows the final n
@@ -173,14 +196,9 @@ func (d *digest) Sum(in []byte) []byte {
 // d: the buffered bytes (at most a block) and their padding, one or two
 // blocks, are laid out at once and compressed from d.h in one call.
 func (d *digest) checkSum() [Size]byte {
-	var buf [2 * BlockSize]byte
-	n := d.nx
-	end := padTail(&buf, n, d.len)
-	copy(buf[:], d.x[:n])
-	h := d.h
-	block(&h, buf[:end])
-	clear(buf[:end])
-	return stateBytes(&h)
+	var s [Size]byte
+	final(&d.h, d.tail(), d.nx, d.len<<3, &s)
+	return s
 }
 
 // pad appends the padding and compresses the final block or two into d.h.

@@ -14,6 +14,14 @@ package sm3
 //go:noescape
 func blockAVX2(h *[8]uint32, p []byte)
 
+// finalAVX2 writes to out the digest of a message whose last n <= 119
+// bytes are x[:n], with chaining value h before them and bits bits in all:
+// the padding is built in registers, so x[n:] may hold anything, and h is
+// not changed. Needs AVX2, BMI1 and BMI2.
+//
+//go:noescape
+func finalAVX2(h *[8]uint32, x *[2 * BlockSize]byte, n int, bits uint64, out *[Size]byte)
+
 // blockMulti16AVX512 compresses n consecutive blocks of each of 16
 // messages, lane l reading from p[l], into the transposed chaining values
 // st (word i of lane l at st[i][l]). Needs AVX-512 F and BW.

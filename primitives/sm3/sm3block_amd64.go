@@ -36,6 +36,17 @@ func block(h *[8]uint32, p []byte) {
 	blockGeneric(h, p)
 }
 
+// final writes to out the digest of a message whose last n <= shortMax
+// bytes are x[:n] (the rest of x is ignored), after chaining value h, for
+// bits bits in all; see finalGeneric.
+func final(h *[8]uint32, x *[2 * BlockSize]byte, n int, bits uint64, out *[Size]byte) {
+	if useAVX2 {
+		finalAVX2(h, x, n, bits, out)
+		return
+	}
+	finalGeneric(h, x, n, bits, out)
+}
+
 // multiLanes is the most messages one multi-buffer call takes; 1 means the
 // batch code hashes one message at a time.
 func multiLanes() int {

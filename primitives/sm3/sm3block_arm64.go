@@ -40,6 +40,12 @@ func block(h *[8]uint32, p []byte) {
 	}
 }
 
+// final writes to out the digest of a message whose last n bytes are
+// x[:n]; see finalGeneric.
+func final(h *[8]uint32, x *[2 * BlockSize]byte, n int, bits uint64, out *[Size]byte) {
+	finalGeneric(h, x, n, bits, out)
+}
+
 // multiLanes is the most messages one multi-buffer call takes.
 func multiLanes() int {
 	if useNEON {

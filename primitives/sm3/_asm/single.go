@@ -197,15 +197,152 @@ func rename(s [8]GPPhysical) [8]GPPhysical {
 // the scalar round chain, so only the AVX2 form is kept.
 func singleBuffer() {
 	singleKernel("blockAVX2", vec{avx512: false})
+	padTables()
+	finalKernel(vec{avx512: false})
+}
+
+// kframe is the stack frame and register plan the one-message kernels
+// share.
+type kframe struct {
+	name           string
+	v              vec
+	w, wp, tk      Mem // the schedule W, W' (two blocks, halves) and T_j at W's offsets
+	psave          Mem // SI while the loops use it
+	s              [8]GPPhysical
+	r1, r2, r3, gg GPPhysical
+	x, tmp         [4]VecPhysical
+	mask           VecPhysical
+}
+
+func newFrame(name string, v vec) *kframe {
+	f := &kframe{name: name, v: v}
+	// The schedule has room for four groups past W[63] (and W'[63]): the
+	// last pass of the looped rounds expands them, unused.
+	f.w = AllocLocal(640)
+	f.wp = AllocLocal(640)
+	// T_j as the rounds add it, at the offsets W[j] has in w, so that one
+	// pointer serves both in the loops.
+	f.tk = AllocLocal(512)
+	f.psave = AllocLocal(8)
+	f.s = [8]GPPhysical{EAX, EBX, ECX, EDX, R8L, R9L, R10L, R11L}
+	f.r1, f.r2, f.r3, f.gg = R12L, R13L, R14L, EDI
+	f.x = [4]VecPhysical{Y0, Y1, Y2, Y3}
+	f.tmp = [4]VecPhysical{Y4, Y5, Y6, Y7}
+	f.mask = Y8
+	return f
+}
+
+// fillT copies the round constants to the frame.
+func (f *kframe) fillT() {
+	for g := 0; g < 16; g++ {
+		VMOVDQU(tTable.Offset(16*g), X4)
+		VMOVDQU(X4, f.tk.Offset(32*g))
+	}
+}
+
+// first emits the first block of a pair: the schedule from the message
+// words in f.x (byte-swapped already if swapped, the first block in the
+// low halves), stored with W' for groups 0-2, and the 64 rounds with the
+// expansion of both blocks' groups 4-19. It leaves the working variables
+// before the feed-forward. SI is preserved.
+func (f *kframe) first(swapped bool) {
+	w, wp, x, tmp := f.w, f.wp, f.x, f.tmp
+	for i := 0; i < 4; i++ {
+		if !swapped {
+			VPSHUFB(f.mask, x[i], x[i])
+		}
+		VMOVDQU(x[i], w.Offset(32*i))
+	}
+	for i := 0; i < 3; i++ {
+		VPXOR(x[i], x[i+1], tmp[0])
+		VMOVDQU(tmp[0], wp.Offset(32*i))
+	}
+	// Rounds 0-15, unrolled, with the expansion of groups 4-7.
+	cur := f.s
+	perRound := 0
+	for j := 0; j < 16; j++ {
+		if j%4 == 0 {
+			expandStep(f.v, 4+j/4, x, tmp, w, wp)
+			perRound = (len(queue) + 3) / 4
+		}
+		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), nil, f.r1, f.r2, f.r3, f.gg)
+		drain(perRound)
+		cur = rename(cur)
+	}
+	drain(len(queue))
+	// Rounds 16-63 as three passes of a loop over sixteen rounds, each
+	// with the expansion of four groups, after which the working
+	// variables and the groups are back in the same registers. SI points
+	// 128 bytes further into the schedule on each pass. The loops keep
+	// the kernel at about 1,500 instructions: unrolled, its two-block path
+	// was about 4,200 and ran up to 20% slower in binaries where the code's
+	// placement made it miss the CPU's decoded-instruction cache.
+	MOVQ(RSI, f.psave)
+	LEAQ(w, RSI)
+	sw := Mem{Base: RSI}
+	swp := Mem{Base: RSI, Disp: wp.Disp - w.Disp}
+	stk := f.tk.Disp - w.Disp
+	Label(f.name + "_first")
+	for q := 0; q < 16; q++ {
+		j := 16 + q
+		if q%4 == 0 {
+			expandStep(f.v, 8+q/4, x, tmp, sw, swp)
+			perRound = (len(queue) + 3) / 4
+		}
+		off := 32*(j/4) + 4*(j%4)
+		tj := Mem{Base: RSI, Disp: stk + off}
+		round(j, cur, sw.Offset(off), swp.Offset(off), &tj, f.r1, f.r2, f.r3, f.gg)
+		drain(perRound)
+		cur = rename(cur)
+	}
+	drain(len(queue))
+	ADDQ(U32(128), RSI)
+	LEAQ(w.Offset(384), R13)
+	CMPQ(RSI, R13)
+	JB(LabelRef(f.name + "_first"))
+	MOVQ(f.psave, RSI)
+}
+
+// second emits the 64 rounds of the pair's second block from the stored
+// schedule (the high halves), as a loop over four rounds for rounds 0-15
+// and another for 16-63. SI is preserved.
+func (f *kframe) second() {
+	w, wp := f.w, f.wp
+	sw := Mem{Base: RSI}
+	swp := Mem{Base: RSI, Disp: wp.Disp - w.Disp}
+	stk := f.tk.Disp - w.Disp
+	cur := f.s
+	MOVQ(RSI, f.psave)
+	LEAQ(w.Offset(16), RSI)
+	loop := func(label string, j0 int, limit int) {
+		Label(f.name + label)
+		for r := 0; r < 4; r++ {
+			off := 4 * r
+			tj := Mem{Base: RSI, Disp: stk - 16 + off}
+			round(j0+r, cur, sw.Offset(off), swp.Offset(off), &tj, f.r1, f.r2, f.r3, f.gg)
+			cur = rename(cur)
+		}
+		ADDQ(U8(32), RSI)
+		LEAQ(w.Offset(limit), R13)
+		CMPQ(RSI, R13)
+		JB(LabelRef(f.name + label))
+	}
+	// Rounds 0-15: the code of rounds 12-15, whose last round also forms
+	// GG for the round after it (needed for round 16 only, harmless
+	// before).
+	loop("_second0", 12, 32*4+16)
+	loop("_second1", 16, 32*16+16)
+	MOVQ(f.psave, RSI)
 }
 
 // singleKernel emits a kernel compressing len(p)/64 blocks of one message.
 //
 // Registers: the working variables A..H in AX, BX, CX, DX, R8..R11
 // (renamed, never moved), scratch R12..R14, DI carrying GG between
-// rounds, SI the next block; the end of p is kept on the stack. Y0..Y3 hold the last four groups of four expanded words of two
-// blocks (first block in the low halves), Y4..Y7 are scratch, Y8 the
-// byte-swap mask. The stack holds W[0..63] and W'[0..63] of both blocks.
+// rounds, SI the next block; the end of p is kept on the stack. Y0..Y3
+// hold the last four groups of four expanded words of two blocks (first
+// block in the low halves), Y4..Y7 are scratch, Y8 the byte-swap mask.
+// The stack holds W[0..63] and W'[0..63] of both blocks.
 func singleKernel(name string, v vec) {
 	TEXT(name, 0, "func(h *[8]uint32, p []byte)")
 	Pragma("noescape")
@@ -213,25 +350,13 @@ func singleKernel(name string, v vec) {
 		"The message expansion of two blocks at a time runs in YMM registers",
 		"under the scalar rounds of the first; the second block's rounds read",
 		"the schedule stored on the stack.")
-	// The schedule has room for four groups past W[63] (and W'[63]): the
-	// last pass of the looped rounds expands them, unused.
-	w := AllocLocal(640)
-	wp := AllocLocal(640)
-	// T_j as the rounds add it, at the offsets W[j] has in w, so that one
-	// pointer serves both in the loops.
-	tk := AllocLocal(512)
-	psave := AllocLocal(8)
+	f := newFrame(name, v)
 	end := AllocLocal(8)
-
-	s := [8]GPPhysical{EAX, EBX, ECX, EDX, R8L, R9L, R10L, R11L}
-	r1, r2, r3, gg := R12L, R13L, R14L, EDI
 	hp := R12
-	x := [4]VecPhysical{Y0, Y1, Y2, Y3}
-	tmp := [4]VecPhysical{Y4, Y5, Y6, Y7}
-	mask := Y8
+	x := f.x
 
 	Load(Param("h"), hp)
-	for i, r := range s {
+	for i, r := range f.s {
 		MOVL(Mem{Base: hp, Disp: 4 * i}, r)
 	}
 	Load(Param("p").Base(), RSI)
@@ -239,11 +364,8 @@ func singleKernel(name string, v vec) {
 	ANDQ(I32(-64), RDI)
 	ADDQ(RSI, RDI)
 	MOVQ(RDI, end)
-	VMOVDQU(bswap, mask)
-	for g := 0; g < 16; g++ {
-		VMOVDQU(tTable.Offset(16*g), X4)
-		VMOVDQU(X4, tk.Offset(32*g))
-	}
+	VMOVDQU(bswap, f.mask)
+	f.fillT()
 
 	Label(name + "_loop")
 	MOVQ(end, R13)
@@ -265,88 +387,13 @@ func singleKernel(name string, v vec) {
 	}
 
 	Label(name + "_rounds")
-	for i := 0; i < 4; i++ {
-		VPSHUFB(mask, x[i], x[i])
-		VMOVDQU(x[i], w.Offset(32*i))
-	}
-	for i := 0; i < 3; i++ {
-		VPXOR(x[i], x[i+1], tmp[0])
-		VMOVDQU(tmp[0], wp.Offset(32*i))
-	}
-	// Rounds 0-15 of the first block, unrolled, with the expansion of
-	// groups 4-7.
-	cur := s
-	perRound := 0
-	for j := 0; j < 16; j++ {
-		if j%4 == 0 {
-			expandStep(v, 4+j/4, x, tmp, w, wp)
-			perRound = (len(queue) + 3) / 4
-		}
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), nil, r1, r2, r3, gg)
-		drain(perRound)
-		cur = rename(cur)
-	}
-	drain(len(queue))
-	// Rounds 16-63 as three passes of a loop over sixteen rounds, each
-	// with the expansion of four groups, after which the working
-	// variables and the groups are back in the same registers. SI points
-	// 128 bytes further into the schedule on each pass. The loops keep
-	// the kernel at about 1,500 instructions: unrolled, its two-block path
-	// was about 4,200 and ran up to 20% slower in binaries where the code's
-	// placement made it miss the CPU's decoded-instruction cache.
-	MOVQ(RSI, psave)
-	LEAQ(w, RSI)
-	sw := Mem{Base: RSI}
-	swp := Mem{Base: RSI, Disp: wp.Disp - w.Disp}
-	stk := tk.Disp - w.Disp
-	Label(name + "_first")
-	for q := 0; q < 16; q++ {
-		j := 16 + q
-		if q%4 == 0 {
-			expandStep(v, 8+q/4, x, tmp, sw, swp)
-			perRound = (len(queue) + 3) / 4
-		}
-		off := 32*(j/4) + 4*(j%4)
-		tj := Mem{Base: RSI, Disp: stk + off}
-		round(j, cur, sw.Offset(off), swp.Offset(off), &tj, r1, r2, r3, gg)
-		drain(perRound)
-		cur = rename(cur)
-	}
-	drain(len(queue))
-	ADDQ(U32(128), RSI)
-	LEAQ(w.Offset(384), R13)
-	CMPQ(RSI, R13)
-	JB(LabelRef(name + "_first"))
-	MOVQ(psave, RSI)
-	feedForward(s, hp)
+	f.first(false)
+	feedForward(f.s, func() { Load(Param("h"), hp) }, hp)
 	ADDQ(U8(64), RSI)
 	CMPQ(RSI, end)
 	JAE(LabelRef(name + "_done"))
-
-	// The second block, from the stored schedule (the high halves), as a
-	// loop over four rounds for rounds 0-15 and another for 16-63.
-	MOVQ(RSI, psave)
-	LEAQ(w.Offset(16), RSI)
-	secondLoop := func(label string, j0 int, limit int) {
-		Label(name + label)
-		for r := 0; r < 4; r++ {
-			off := 4 * r
-			tj := Mem{Base: RSI, Disp: stk - 16 + off}
-			round(j0+r, cur, sw.Offset(off), swp.Offset(off), &tj, r1, r2, r3, gg)
-			cur = rename(cur)
-		}
-		ADDQ(U8(32), RSI)
-		LEAQ(w.Offset(limit), R13)
-		CMPQ(RSI, R13)
-		JB(LabelRef(name + label))
-	}
-	// Rounds 0-15: the code of rounds 12-15, whose last round also forms
-	// GG for the round after it (needed for round 16 only, harmless
-	// before).
-	secondLoop("_second0", 12, 32*4+16)
-	secondLoop("_second1", 16, 32*16+16)
-	MOVQ(psave, RSI)
-	feedForward(s, hp)
+	f.second()
+	feedForward(f.s, func() { Load(Param("h"), hp) }, hp)
 	ADDQ(U8(64), RSI)
 	JMP(LabelRef(name + "_loop"))
 
@@ -355,10 +402,118 @@ func singleKernel(name string, v vec) {
 	RET()
 }
 
+// finalKernel emits finalAVX2(h, x, n, bits, out): the digest of a message
+// whose last n bytes (n <= 119) are x[:n] and whose chaining value before
+// them is h, for a message of bits bits in all. x must be 128 bytes long;
+// its bytes from n on are ignored. The padding is built in registers from
+// sliding masks (no stores to a buffer just before the kernel loads it,
+// which the store buffer could not forward), the one or two blocks are
+// compressed as in blockAVX2, and the digest is written to out big endian.
+// h is not changed.
+func finalKernel(v vec) {
+	name := "finalAVX2"
+	TEXT(name, 0, "func(h *[8]uint32, x *[128]byte, n int, bits uint64, out *[32]byte)")
+	Pragma("noescape")
+	Doc(name+" writes to out the SM3 digest of a message whose final n <= 119 bytes",
+		"are x[:n], with chaining value h before them and bits bits in all (AVX2,",
+		"BMI1, BMI2). h is not changed.")
+	f := newFrame(name, v)
+	hs := AllocLocal(32)
+	x := f.x
+
+	// The message bytes, masked to x[:n], with 0x80 at byte n, as eight
+	// 16-byte chunks in X0-X7, byte-swapped into words.
+	Load(Param("x"), RSI)
+	Load(Param("n"), RCX)
+	LEAQ(padMasks.Offset(128), R13)
+	SUBQ(RCX, R13)
+	LEAQ(padBytes.Offset(128), R14)
+	SUBQ(RCX, R14)
+	VMOVDQU(bswap, f.mask)
+	c := []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7}
+	for i, r := range c {
+		VMOVDQU(Mem{Base: RSI, Disp: 16 * i}, r)
+		VPAND(Mem{Base: R13, Disp: 16 * i}, r, r)
+		VPOR(Mem{Base: R14, Disp: 16 * i}, r, r)
+		VPSHUFB(f.mask.AsX(), r, r)
+	}
+	// The bit length as the final block's words 14 and 15.
+	Load(Param("bits"), RAX)
+	RORXQ(U8(32), RAX, RAX)
+	VMOVQ(RAX, X9)
+	VPSLLDQ(U8(8), X9, X9)
+	CMPQ(RCX, U8(55))
+	JA(LabelRef(name + "_two"))
+	VPXOR(X9, X3, X3)
+	for i := 0; i < 4; i++ {
+		VINSERTI128(U8(1), c[i], x[i], x[i])
+	}
+	JMP(LabelRef(name + "_state"))
+	Label(name + "_two")
+	VPXOR(X9, X7, X7)
+	for i := 0; i < 4; i++ {
+		VINSERTI128(U8(1), c[4+i], x[i], x[i])
+	}
+
+	Label(name + "_state")
+	// The chaining value, in registers and copied to hs, which the
+	// feed-forwards update.
+	Load(Param("h"), R12)
+	VMOVDQU(Mem{Base: R12}, X10)
+	VMOVDQU(Mem{Base: R12, Disp: 16}, X11)
+	VMOVDQU(X10, hs)
+	VMOVDQU(X11, hs.Offset(16))
+	for i, r := range f.s {
+		MOVL(Mem{Base: R12, Disp: 4 * i}, r)
+	}
+	f.fillT()
+	f.first(true)
+	loadHS := func() { LEAQ(hs, R12) }
+	feedForward(f.s, loadHS, R12)
+	Load(Param("n"), R13)
+	CMPQ(R13, U8(55))
+	JBE(LabelRef(name + "_out"))
+	f.second()
+	feedForward(f.s, loadHS, R12)
+
+	Label(name + "_out")
+	Load(Param("out"), R12)
+	for i, r := range f.s {
+		BSWAPL(r)
+		MOVL(r, Mem{Base: R12, Disp: 4 * i})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// padMasks and padBytes are the sliding tables of finalAVX2: 128 bytes
+// of 0xff then 128 of zero, and 128 zeros, 0x80, 127 zeros; read from 128
+// - n on, they give the mask of a message's first n bytes and its 0x80.
+var padMasks, padBytes Mem
+
+func padTables() {
+	padMasks = GLOBL("sm3PadMasks", RODATA|NOPTR)
+	for i := 0; i < 256; i += 8 {
+		v := uint64(0)
+		if i < 128 {
+			v = ^uint64(0)
+		}
+		DATA(i, U64(v))
+	}
+	padBytes = GLOBL("sm3PadBytes", RODATA|NOPTR)
+	for i := 0; i < 256; i += 8 {
+		v := uint64(0)
+		if i == 128 {
+			v = 0x80
+		}
+		DATA(i, U64(v))
+	}
+}
+
 // feedForward xors the working variables into h and keeps the result as
 // the next block's starting value.
-func feedForward(s [8]GPPhysical, hp GPPhysical) {
-	Load(Param("h"), hp)
+func feedForward(s [8]GPPhysical, loadH func(), hp GPPhysical) {
+	loadH()
 	for i, r := range s {
 		XORL(Mem{Base: hp, Disp: 4 * i}, r)
 		MOVL(r, Mem{Base: hp, Disp: 4 * i})
