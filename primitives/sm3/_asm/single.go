@@ -216,13 +216,12 @@ type kframe struct {
 
 func newFrame(name string, v vec) *kframe {
 	f := &kframe{name: name, v: v}
-	// The schedule has room for four groups past W[63] (and W'[63]): the
-	// last pass of the looped rounds expands them, unused.
-	f.w = AllocLocal(640)
-	f.wp = AllocLocal(640)
-	// T_j as the rounds add it, at the offsets W[j] has in w, so that one
-	// pointer serves both in the loops.
-	f.tk = AllocLocal(512)
+	f.w = AllocLocal(512)
+	f.wp = AllocLocal(512)
+	// T_0 … T_63 as the rounds add them: the loops index W (8 bytes per
+	// word of a group's start, two blocks) and T (4 bytes per word) with
+	// the same register.
+	f.tk = AllocLocal(256)
 	f.psave = AllocLocal(8)
 	f.s = [8]GPPhysical{EAX, EBX, ECX, EDX, R8L, R9L, R10L, R11L}
 	f.r1, f.r2, f.r3, f.gg = R12L, R13L, R14L, EDI
@@ -234,17 +233,32 @@ func newFrame(name string, v vec) *kframe {
 
 // fillT copies the round constants to the frame.
 func (f *kframe) fillT() {
-	for g := 0; g < 16; g++ {
-		VMOVDQU(tTable.Offset(16*g), X4)
-		VMOVDQU(X4, f.tk.Offset(32*g))
+	for i := 0; i < 8; i++ {
+		VMOVDQU(tTable.Offset(32*i), Y4)
+		VMOVDQU(Y4, f.tk.Offset(32*i))
 	}
+}
+
+// at returns the address disp bytes past a frame slot plus SI*scale.
+func at(m Mem, disp, scale int) Mem {
+	return Mem{Base: m.Base, Disp: m.Disp + disp, Index: RSI, Scale: uint8(scale)}
 }
 
 // first emits the first block of a pair: the schedule from the message
 // words in f.x (byte-swapped already if swapped, the first block in the
 // low halves), stored with W' for groups 0-2, and the 64 rounds with the
-// expansion of both blocks' groups 4-19. It leaves the working variables
+// expansion of both blocks' groups 4-16. It leaves the working variables
 // before the feed-forward. SI is preserved.
+//
+// Rounds 0-15 and 48-51 are unrolled (they carry the first and the last
+// expansion steps), rounds 16-47 are two passes of a loop over sixteen
+// rounds with four expansion steps each (after which the working
+// variables and the groups are back in the same registers), rounds 52-63
+// a loop over four. The loops index the schedule and the round constants
+// with SI, the word number of the group. They keep the kernel at about
+// 1,700 instructions: unrolled, its two-block path was about 4,200 and ran
+// up to 20% slower in binaries where the code's placement made it miss
+// the CPU's decoded-instruction cache.
 func (f *kframe) first(swapped bool) {
 	w, wp, x, tmp := f.w, f.wp, f.x, f.tmp
 	for i := 0; i < 4; i++ {
@@ -257,81 +271,84 @@ func (f *kframe) first(swapped bool) {
 		VPXOR(x[i], x[i+1], tmp[0])
 		VMOVDQU(tmp[0], wp.Offset(32*i))
 	}
-	// Rounds 0-15, unrolled, with the expansion of groups 4-7.
 	cur := f.s
 	perRound := 0
-	for j := 0; j < 16; j++ {
-		if j%4 == 0 {
-			expandStep(f.v, 4+j/4, x, tmp, w, wp)
-			perRound = (len(queue) + 3) / 4
+	unrolled := func(j0, j1 int) {
+		for j := j0; j < j1; j++ {
+			if j%4 == 0 && j/4 < 13 {
+				expandStep(f.v, 4+j/4, x, tmp, w, wp)
+				perRound = (len(queue) + 3) / 4
+			}
+			round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), nil, f.r1, f.r2, f.r3, f.gg)
+			drain(perRound)
+			cur = rename(cur)
 		}
-		round(j, cur, w.Offset(32*(j/4)+4*(j%4)), wp.Offset(32*(j/4)+4*(j%4)), nil, f.r1, f.r2, f.r3, f.gg)
-		drain(perRound)
-		cur = rename(cur)
+		drain(len(queue))
 	}
-	drain(len(queue))
-	// Rounds 16-63 as three passes of a loop over sixteen rounds, each
-	// with the expansion of four groups, after which the working
-	// variables and the groups are back in the same registers. SI points
-	// 128 bytes further into the schedule on each pass. The loops keep
-	// the kernel at about 1,500 instructions: unrolled, its two-block path
-	// was about 4,200 and ran up to 20% slower in binaries where the code's
-	// placement made it miss the CPU's decoded-instruction cache.
+	unrolled(0, 16)
 	MOVQ(RSI, f.psave)
-	LEAQ(w, RSI)
-	sw := Mem{Base: RSI}
-	swp := Mem{Base: RSI, Disp: wp.Disp - w.Disp}
-	stk := f.tk.Disp - w.Disp
+	MOVL(U32(16), ESI)
 	Label(f.name + "_first")
+	// With SI = 16 + 16k, group g = 8 + 4k + m of the expansion lands 128
+	// + 32m bytes past SI*8: the step is emitted as group 8 + m of a
+	// schedule that starts 128 bytes early.
+	wv := at(w, -128, 8)
+	wpv := at(wp, -128, 8)
 	for q := 0; q < 16; q++ {
 		j := 16 + q
 		if q%4 == 0 {
-			expandStep(f.v, 8+q/4, x, tmp, sw, swp)
+			expandStep(f.v, 8+q/4, x, tmp, wv, wpv)
 			perRound = (len(queue) + 3) / 4
 		}
-		off := 32*(j/4) + 4*(j%4)
-		tj := Mem{Base: RSI, Disp: stk + off}
-		round(j, cur, sw.Offset(off), swp.Offset(off), &tj, f.r1, f.r2, f.r3, f.gg)
+		off := 32*(q/4) + 4*(q%4)
+		tj := at(f.tk, 4*q, 4)
+		round(j, cur, at(w, off, 8), at(wp, off, 8), &tj, f.r1, f.r2, f.r3, f.gg)
 		drain(perRound)
 		cur = rename(cur)
 	}
 	drain(len(queue))
-	ADDQ(U32(128), RSI)
-	LEAQ(w.Offset(384), R13)
-	CMPQ(RSI, R13)
+	ADDL(U8(16), ESI)
+	CMPL(ESI, U8(48))
 	JB(LabelRef(f.name + "_first"))
 	MOVQ(f.psave, RSI)
+	unrolled(48, 52)
+	MOVQ(RSI, f.psave)
+	MOVL(U32(52), ESI)
+	f.loop4("_last", 60, 0)
+	MOVQ(f.psave, RSI)
+}
+
+// loop4 emits a loop over four rounds from the stored schedule (at offset
+// half of each group: 0 for the first block, 16 for the second), SI
+// counting the group's first word up to limit inclusive. The rounds are
+// emitted as rounds 12-15 (SI < 16 on entry) or 16-19, the code for any
+// four rounds of the same kind: the last of 12-15 also forms GG for the
+// round after it (needed for round 16 only, harmless before).
+func (f *kframe) loop4(label string, limit int, half int) {
+	j0 := 16
+	if limit < 16 {
+		j0 = 12
+	}
+	cur := f.s
+	Label(f.name + label)
+	for r := 0; r < 4; r++ {
+		tj := at(f.tk, 4*r, 4)
+		round(j0+r, cur, at(f.w, half+4*r, 8), at(f.wp, half+4*r, 8), &tj, f.r1, f.r2, f.r3, f.gg)
+		cur = rename(cur)
+	}
+	ADDL(U8(4), ESI)
+	CMPL(ESI, U8(limit))
+	JBE(LabelRef(f.name + label))
 }
 
 // second emits the 64 rounds of the pair's second block from the stored
 // schedule (the high halves), as a loop over four rounds for rounds 0-15
 // and another for 16-63. SI is preserved.
 func (f *kframe) second() {
-	w, wp := f.w, f.wp
-	sw := Mem{Base: RSI}
-	swp := Mem{Base: RSI, Disp: wp.Disp - w.Disp}
-	stk := f.tk.Disp - w.Disp
-	cur := f.s
 	MOVQ(RSI, f.psave)
-	LEAQ(w.Offset(16), RSI)
-	loop := func(label string, j0 int, limit int) {
-		Label(f.name + label)
-		for r := 0; r < 4; r++ {
-			off := 4 * r
-			tj := Mem{Base: RSI, Disp: stk - 16 + off}
-			round(j0+r, cur, sw.Offset(off), swp.Offset(off), &tj, f.r1, f.r2, f.r3, f.gg)
-			cur = rename(cur)
-		}
-		ADDQ(U8(32), RSI)
-		LEAQ(w.Offset(limit), R13)
-		CMPQ(RSI, R13)
-		JB(LabelRef(f.name + label))
-	}
-	// Rounds 0-15: the code of rounds 12-15, whose last round also forms
-	// GG for the round after it (needed for round 16 only, harmless
-	// before).
-	loop("_second0", 12, 32*4+16)
-	loop("_second1", 16, 32*16+16)
+	XORL(ESI, ESI)
+	f.loop4("_second0", 12, 16)
+	f.loop4("_second1", 60, 16)
 	MOVQ(f.psave, RSI)
 }
 
