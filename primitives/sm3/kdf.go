@@ -175,25 +175,23 @@ func kdfShort(dst []byte, z [][]byte) bool {
 	if n > kdfShortMax {
 		return false
 	}
-	// The counter and the padding are written before z (see padTail).
+	// The counter is written before z, so that it has reached the cache
+	// when the kernel loads it (see padTail); final adds the padding.
 	var buf [2 * BlockSize]byte
-	end := padTail(&buf, n+4, uint64(n+4))
 	binary.BigEndian.PutUint32(buf[n:], 1)
 	n = 0
 	for _, p := range z {
 		n += copy(buf[n:], p)
 	}
-	h := compressShort(&buf, end)
 	if len(dst) == Size {
-		// The usual case, a 256-bit key: the words go straight to dst.
-		for i, v := range h {
-			binary.BigEndian.PutUint32(dst[4*i:], v)
-		}
+		// The usual case, a 256-bit key: straight into dst.
+		final(&iv, &buf, n+4, uint64(n+4)<<3, (*[Size]byte)(dst))
 	} else {
-		s := stateBytes(&h)
+		var s [Size]byte
+		final(&iv, &buf, n+4, uint64(n+4)<<3, &s)
 		copy(dst, s[:])
 		clear(s[:])
 	}
-	clear(h[:])
+	clear(buf[:])
 	return true
 }

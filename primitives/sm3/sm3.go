@@ -118,16 +118,6 @@ func padTail(buf *[2 * BlockSize]byte, n int, total uint64) int {
 	return end
 }
 
-// compressShort compresses the end bytes of buf, a padded message of one
-// or two blocks, from the IV in one call, wipes them and returns the
-// chaining value.
-func compressShort(buf *[2 * BlockSize]byte, end int) [8]uint32 {
-	h := iv
-	block(&h, buf[:end])
-	clear(buf[:end])
-	return h
-}
-
 func (d *digest) Reset() {
 	d.h = [8]uint32{init0, init1, init2, init3, init4, init5, init6, init7}
 	d.nx = 0
