@@ -85,17 +85,23 @@ func sumShort(data []byte) [Size]byte {
 	return s
 }
 
-// finalGeneric is final in Go: the n bytes of x and their padding are laid
-// out in a buffer and compressed from a copy of h in one call.
+// finalGeneric is final in Go, from a copy of h.
 func finalGeneric(h *[8]uint32, x *[2 * BlockSize]byte, n int, bits uint64, out *[Size]byte) {
-	var buf [2 * BlockSize]byte
-	end := padTail(&buf, n, bits>>3)
-	copy(buf[:], x[:n])
 	hh := *h
-	block(&hh, buf[:end])
-	clear(buf[:end])
+	compressTail(&hh, x[:n], bits>>3)
 	*out = stateBytes(&hh)
 	clear(hh[:])
+}
+
+// compressTail lays out the final bytes tail (at most shortMax) of a
+// message of total bytes with their padding in a buffer and compresses
+// the one or two blocks into h in one call.
+func compressTail(h *[8]uint32, tail []byte, total uint64) {
+	var buf [2 * BlockSize]byte
+	end := padTail(&buf, len(tail), total)
+	copy(buf[:], tail)
+	block(h, buf[:end])
+	clear(buf[:end])
 }
 
 // padTail writes into the zeroed buf the padding that follows the final n
@@ -194,12 +200,7 @@ func (d *digest) checkSum() [Size]byte {
 // pad appends the padding and compresses the final block or two into d.h.
 // It consumes d.
 func (d *digest) pad() {
-	var buf [2 * BlockSize]byte
-	n := d.nx
-	end := padTail(&buf, n, d.len)
-	copy(buf[:], d.x[:n])
-	block(&d.h, buf[:end])
-	clear(buf[:end])
+	compressTail(&d.h, d.x[:d.nx], d.len)
 	d.nx = 0
 }
 
