@@ -286,10 +286,14 @@ func reduce(f flavor) fe {
 var pData, mask32Data *Mem
 
 // mulxReduce selects the reduction rounds with MULX (ADX flavour only). The
-// point formulas, which have independent multiplications to overlap, are
-// bound by throughput, and there it measured 1-2% faster (doubling 62.8 →
-// 62.2 ns, ScalarMult 27.4 → 26.9 µs on the Zen 5 development machine); a
-// lone chain of squarings is bound by latency, and there it was slower (a
+// point formulas are bound by throughput, and there it measured 1-3% faster
+// (doubling 62.8 → 62.2 ns, ScalarMult 27.4 → 26.9 µs, the fused
+// fixed-base step's ScalarBaseMult 3.74 → 3.66 µs on the Zen 5 development
+// machine). That the formulas are throughput-bound was checked directly:
+// two independent mixed additions emitted op by op in alternation took
+// 78.5 ns each, against 78 ns for one alone, so the out-of-order core
+// already overlaps whatever a formula leaves independent. A lone chain of
+// squarings is bound by latency, and there the MULX form was slower (a
 // squaring 5.0 → 8.1 ns), so the field kernels keep the shift form.
 var mulxReduce bool
 

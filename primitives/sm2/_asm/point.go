@@ -251,9 +251,9 @@ func emitDouble(fl flavor, x, y, z Mem, s [7]Mem) {
 func pointKernels() {
 	for _, fl := range []flavor{adx, mulq} {
 		sfx := fl.suffix()
-		// The variable-base multiplications interleave independent
-		// field operations in every formula: throughput-bound, they
-		// take the MULX reduction (see mulxReduce).
+		// The point formulas, the fused fixed-base step among them, are
+		// bound by throughput: they take the MULX reduction (see
+		// mulxReduce).
 		mulxReduce = true
 
 		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
@@ -385,9 +385,6 @@ func pointKernels() {
 			RET()
 		}
 
-		// The fused fixed-base step is one dependent chain of
-		// additions, bound by latency: it keeps the shift reduction.
-		mulxReduce = false
 		for _, wide := range []bool{false, true} {
 			if fl != adx {
 				break
