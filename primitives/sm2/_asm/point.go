@@ -393,13 +393,15 @@ func pointKernels() {
 			if wide {
 				vec = "AVX512"
 			}
-			name := "pointAddAffineSelectLookup" + vec + "ADX"
-			TEXT(name, 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int, next *[8]uint64, table *[8]uint64, idx uint64)")
-			Doc(name+" is pointAddAffineSelectADX followed by",
-				"lookupAffine"+vec+"(next, table, baseEntries, idx), with the table scan woven",
-				"into the field arithmetic so that it runs on the vector units meanwhile.")
-			fr := newFrame(15)
-			ty, zero, one := fr.slot(), fr.slot(), fr.slot()
+			name := "pointAddAffineNegLookup" + vec + "ADX"
+			TEXT(name, 0, "func(p *[12]uint64, t *[8]uint64, neg int, next *[8]uint64, table *[8]uint64, idx uint64)")
+			Doc(name+" sets p = p + t, or p - t if neg is 1, with the incomplete",
+				"mixed addition (the window step of ScalarBaseMult, whose odd digits",
+				"need no selection), followed by lookupAffine"+vec+"(next, table, baseEntries,",
+				"idx), with the table scan woven into the field arithmetic so that it runs",
+				"on the vector units meanwhile.")
+			fr := newFrame(14)
+			ty, zero := fr.slot(), fr.slot()
 			scan := newInterleavedScan(baseEntries, wide)
 			scan.start()
 			interleave = scan.chunk
@@ -409,13 +411,8 @@ func pointKernels() {
 			condNeg(ty, coord(b, 1), zero)
 			x3, y3, z3 := emitAddAffine(fl, fr, coord(a, 0), coord(a, 1), coord(a, 2), coord(b, 0), ty, false)
 			interleave = nil
-			for i, v := range []uint64{1, 0xffffffff, 0, 0x100000000} {
-				MOVQ(U64(v), RAX)
-				MOVQ(RAX, limb(one, i))
-			}
 			Load(Param("p"), RSI)
-			Load(Param("t"), RDI)
-			selectResult(Mem{Base: RSI}, [3]Mem{x3, y3, z3}, [3]Mem{coord(Mem{Base: RDI}, 0), ty, one})
+			copyPoint(Mem{Base: RSI}, x3, y3, z3)
 			scan.finish()
 			RET()
 		}
@@ -671,15 +668,19 @@ func newInterleavedScan(n int, wide bool) *interleavedScan {
 }
 
 func (s *interleavedScan) start() {
+	idx, err := Param("idx").Resolve()
+	if err != nil {
+		panic(err)
+	}
 	if s.wide {
-		VPBROADCASTQ(NewParamAddr("idx", 48), Z15)
+		VPBROADCASTQ(idx.Addr, Z15)
 		MOVQ(U32(1), RAX)
 		VPBROADCASTQ(RAX, Z14)
 		VMOVDQA64(Z14, Z13)
 		VPXORQ(Z0, Z0, Z0)
 		return
 	}
-	VPBROADCASTQ(NewParamAddr("idx", 48), Y15)
+	VPBROADCASTQ(idx.Addr, Y15)
 	MOVQ(U32(1), RAX)
 	MOVQ(RAX, X14)
 	VPBROADCASTQ(X14, Y14)

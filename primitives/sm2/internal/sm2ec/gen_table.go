@@ -1,8 +1,9 @@
 //go:build ignore
 
 // gen_table writes p256_table.bin, the fixed-base table used by
-// ScalarBaseMult: for each of the 37 signed 7-bit windows k, the points
-// j·2^(7k)·G for j = 1…64, each as 32-byte big-endian affine x then y.
+// ScalarBaseMult: for each of the 37 windows k of its odd 7-bit digits, the
+// odd multiples j·2^(7k)·G for j = 1, 3, …, 127, each as 32-byte big-endian
+// affine x then y.
 //
 // With -wnaf it writes p256_wnaf_table.bin instead: for k = 0…3 the odd
 // multiples 1·G_k, 3·G_k, …, 127·G_k of G_k = 2^(64k)·G (same layout), which
@@ -97,16 +98,17 @@ func main() {
 	const windows, entries = 37, 64
 	base := point{gx, gy}
 	for k := 0; k < windows; k++ {
+		twice := add(base, base)
 		q := base
 		for j := 1; j <= entries; j++ {
 			buf = append(buf, q.x.FillBytes(make([]byte, 32))...)
 			buf = append(buf, q.y.FillBytes(make([]byte, 32))...)
 			if j < entries {
-				q = add(q, base)
+				q = add(q, twice)
 			}
 		}
-		// Next window base: 2^7 · base = 2·(64·base).
-		base = add(q, q)
+		// Next window base: 2^7 · base = 127·base + base.
+		base = add(q, base)
 	}
 	if err := os.WriteFile(*out, buf, 0o644); err != nil {
 		log.Fatal(err)

@@ -203,6 +203,18 @@ func (p *jacobianPoint) addAffineSelectGeneric(t *affinePoint, neg, keep int) {
 	p.selectFrom(p, &sum, keep)
 }
 
+// addAffineNeg is one window step of ScalarBaseMult without a fused
+// kernel: p = p + t, or p - t if neg is 1, with the incomplete mixed
+// addition (see ScalarBaseMult for why it is right there).
+func (p *jacobianPoint) addAffineNeg(t *affinePoint, neg int) {
+	var tn affinePoint
+	var negY field.Element
+	tn.x = t.x
+	negY.Neg(&t.y)
+	tn.y.Select(&negY, &t.y, neg)
+	p.addAffine(p, &tn)
+}
+
 // addSelectGeneric is addAffineSelectGeneric for a Jacobian t, the window
 // step of ScalarMult.
 func (p *jacobianPoint) addSelectGeneric(t *jacobianPoint, neg, keep int) {

@@ -25,8 +25,8 @@ var (
 	useLookupAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 	useLookupAVX2   = cpu.X86.HasAVX2
 	// useBaseStepADXAVX512 and useBaseStepADXAVX2 select the fused window
-	// step of ScalarBaseMult (mixed addition with MULX/ADCX/ADOX, the next
-	// window's table scan with AVX-512 or AVX2 meanwhile).
+	// step of ScalarBaseMult (the mixed addition of ±t with MULX/ADCX/ADOX,
+	// the next window's table scan with AVX-512 or AVX2 meanwhile).
 	useBaseStepADXAVX512 = usePointADX && useLookupAVX512
 	useBaseStepADXAVX2   = usePointADX && useLookupAVX2
 )
@@ -40,18 +40,18 @@ func init() {
 	impl.Register("sm2", "amd64-base-step-adx-avx2", &useBaseStepADXAVX2)
 }
 
-// baseStep is one window step of ScalarBaseMult: p.addAffineSelect(t, neg,
-// keep), then next = entry idx of table (64 affine points), the table scan
+// baseStep is one window step of ScalarBaseMult: p.addAffineNeg(t, neg),
+// then next = entry idx of table (64 affine points), the table scan
 // running alongside the addition where a fused kernel exists.
-func (p *jacobianPoint) baseStep(t *affinePoint, neg, keep int, next *affinePoint, table []field.Element, idx uint64) {
+func (p *jacobianPoint) baseStep(t *affinePoint, neg int, next *affinePoint, table []field.Element, idx uint64) {
 	if useBaseStepADXAVX512 {
-		pointAddAffineSelectLookupAVX512ADX(p, t, neg, keep, next, &table[:2*baseEntries][0], idx)
+		pointAddAffineNegLookupAVX512ADX(p, t, neg, next, &table[:2*baseEntries][0], idx)
 		return
 	} else if useBaseStepADXAVX2 {
-		pointAddAffineSelectLookupAVX2ADX(p, t, neg, keep, next, &table[:2*baseEntries][0], idx)
+		pointAddAffineNegLookupAVX2ADX(p, t, neg, next, &table[:2*baseEntries][0], idx)
 		return
 	}
-	p.addAffineSelect(t, neg, keep)
+	p.addAffineNeg(t, neg)
 	lookupAffine(next, table, idx)
 }
 

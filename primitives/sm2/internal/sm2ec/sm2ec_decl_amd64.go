@@ -102,15 +102,15 @@ func pointAddCompleteMULQ(p, t *jacobianPoint, neg, keep int)
 //go:noescape
 func pointAddAffineCompleteMULQ(p *jacobianPoint, t *affinePoint, neg, keep int)
 
-// pointAddAffineSelectLookupAVX2ADX is pointAddAffineSelectADX(p, t, neg,
-// keep) followed by lookupAffineAVX2(next, table, baseEntries, idx), the
-// table scan woven into the field arithmetic.
+// pointAddAffineNegLookupAVX2ADX is p = p + t (p - t if neg is 1) with the
+// incomplete mixed addition, followed by lookupAffineAVX2(next, table,
+// baseEntries, idx), the table scan woven into the field arithmetic.
 //
 //go:noescape
-func pointAddAffineSelectLookupAVX2ADX(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)
+func pointAddAffineNegLookupAVX2ADX(p *jacobianPoint, t *affinePoint, neg int, next *affinePoint, table *field.Element, idx uint64)
 
-// pointAddAffineSelectLookupAVX512ADX is pointAddAffineSelectLookupAVX2ADX
-// with the scan in AVX-512.
+// pointAddAffineNegLookupAVX512ADX is pointAddAffineNegLookupAVX2ADX with
+// the scan in AVX-512.
 //
 //go:noescape
-func pointAddAffineSelectLookupAVX512ADX(p *jacobianPoint, t *affinePoint, neg, keep int, next *affinePoint, table *field.Element, idx uint64)
+func pointAddAffineNegLookupAVX512ADX(p *jacobianPoint, t *affinePoint, neg int, next *affinePoint, table *field.Element, idx uint64)

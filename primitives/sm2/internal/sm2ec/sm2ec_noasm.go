@@ -47,7 +47,7 @@ func (p *jacobianPoint) addAffineComplete(t *affinePoint, neg, keep int) {
 	p.addAffineCompleteGeneric(t, neg, keep)
 }
 
-func (p *jacobianPoint) baseStep(t *affinePoint, neg, keep int, next *affinePoint, table []field.Element, idx uint64) {
-	p.addAffineSelect(t, neg, keep)
+func (p *jacobianPoint) baseStep(t *affinePoint, neg int, next *affinePoint, table []field.Element, idx uint64) {
+	p.addAffineNeg(t, neg)
 	lookupAffine(next, table, idx)
 }

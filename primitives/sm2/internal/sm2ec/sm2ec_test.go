@@ -320,6 +320,18 @@ func testScalarBaseMultTopWindow(t *testing.T) {
 			}
 		}
 	}
+	// The odd scalar whose top window adds the accumulator to itself
+	// (L = 15·2^252 - n before the top digit 15, see ScalarBaseMult), its
+	// even complement (which is made odd into it), and their neighbours.
+	dbl := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(15), 253), refN)
+	for delta := int64(-2); delta <= 2; delta++ {
+		for _, k := range []*big.Int{new(big.Int).Add(dbl, big.NewInt(delta)), new(big.Int).Sub(refN, new(big.Int).Add(dbl, big.NewInt(delta)))} {
+			want := refBytes(refMul(refG, new(big.Int).Mod(k, refN)))
+			if got, _ := new(Point).ScalarBaseMult(scalar32(k)); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("ScalarBaseMult(%x) = %x, want %x", k, got.Bytes(), want)
+			}
+		}
+	}
 	for i := int64(1); i <= 3; i++ {
 		k := new(big.Int).Sub(new(big.Int).Lsh(bigOne, 256), big.NewInt(i))
 		want := refBytes(refMul(refG, new(big.Int).Mod(k, refN)))
