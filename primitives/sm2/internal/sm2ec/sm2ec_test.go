@@ -411,3 +411,19 @@ func testBytesPair(t *testing.T) {
 		t.Fatal("BytesPair with the identity")
 	}
 }
+
+func TestCtEqLimbs(t *testing.T) {
+	a := [4]uint64{1, 2, 3, 4}
+	if ctEqLimbs(&a, &a) != 1 {
+		t.Fatal("equal limbs reported different")
+	}
+	for i := range a {
+		for _, bit := range []uint{0, 31, 63} {
+			b := a
+			b[i] ^= 1 << bit
+			if ctEqLimbs(&a, &b) != 0 {
+				t.Fatalf("limb %d bit %d: different limbs reported equal", i, bit)
+			}
+		}
+	}
+}
