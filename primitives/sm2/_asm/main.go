@@ -19,6 +19,7 @@ func main() {
 	case "field":
 		ConstraintExpr("!purego")
 		fieldKernels()
+		invertKernels()
 	case "sm2ec":
 		ConstraintExpr("!purego")
 		pointKernels()

@@ -5,6 +5,8 @@ package field
 //go:generate sh -c "cd ../../_asm && go run . -gen field -pkg field -out ../internal/field/fe_amd64.s"
 
 import (
+	"unsafe"
+
 	"golang.org/x/sys/cpu"
 
 	"github.com/shangmi-go/shangmi/primitives/internal/impl"
@@ -14,14 +16,35 @@ import (
 // MULX/ADCX/ADOX kernels, useMULQ the ones that need only the base
 // instruction set; with both cleared (impl.Select "generic") the Go code
 // runs. Every CPU has the MULQ kernels, so tests run them here too.
+//
+// useIMUL selects the safegcd inversion's matrix updates in assembly
+// (IMULQ is in the base instruction set).
 var (
 	useADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
 	useMULQ = true
+	useIMUL = true
 )
 
 func init() {
 	impl.Register("sm2", "amd64-adx", &useADX)
 	impl.Register("sm2", "amd64-mulq", &useMULQ)
+	impl.Register("sm2", "amd64-invert-imul", &useIMUL)
+}
+
+func updateFG(f, g *int60x5, t *matrix) {
+	if useIMUL {
+		updateFGIMUL((*[5]int64)(f), (*[5]int64)(g), (*[4]int64)(unsafe.Pointer(t)))
+	} else {
+		updateFGGeneric(f, g, t)
+	}
+}
+
+func updateDE(d, e *int60x5, t *matrix) {
+	if useIMUL {
+		updateDEIMUL((*[5]int64)(d), (*[5]int64)(e), (*[4]int64)(unsafe.Pointer(t)))
+	} else {
+		updateDEGeneric(d, e, t)
+	}
 }
 
 func feMul(out, a, b *Element) {

@@ -34,3 +34,7 @@ func feSquareN(out, a *Element, n int) {
 		feSquareNGeneric(out, a, n)
 	}
 }
+
+func updateFG(f, g *int60x5, t *matrix) { updateFGGeneric(f, g, t) }
+
+func updateDE(d, e *int60x5, t *matrix) { updateDEGeneric(d, e, t) }

@@ -26,3 +26,13 @@ func feMulMULQ(out, a, b *Element)
 //
 //go:noescape
 func feSqrMULQ(out, a *Element, n int)
+
+// updateFGIMUL is updateFGGeneric, each signed product one IMULQ.
+//
+//go:noescape
+func updateFGIMUL(f, gv *[5]int64, t *[4]int64)
+
+// updateDEIMUL is updateDEGeneric, each signed product one IMULQ.
+//
+//go:noescape
+func updateDEIMUL(d, e *[5]int64, t *[4]int64)

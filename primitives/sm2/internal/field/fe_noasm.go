@@ -7,3 +7,7 @@ func feMul(out, a, b *Element) { feMulGeneric(out, a, b) }
 func feSquare(out, a *Element) { feSquareGeneric(out, a) }
 
 func feSquareN(out, a *Element, n int) { feSquareNGeneric(out, a, n) }
+
+func updateFG(f, g *int60x5, t *matrix) { updateFGGeneric(f, g, t) }
+
+func updateDE(d, e *int60x5, t *matrix) { updateDEGeneric(d, e, t) }

@@ -139,8 +139,8 @@ func shr60(h int64, l uint64) (int64, uint64) {
 	return h >> 60, l>>60 | uint64(h)<<4
 }
 
-// updateFG sets (f, g) = T·(f, g) / 2^60, which is exact.
-func updateFG(f, g *int60x5, t *matrix) {
+// updateFGGeneric sets (f, g) = T·(f, g) / 2^60, which is exact.
+func updateFGGeneric(f, g *int60x5, t *matrix) {
 	fh, fl := mulAdd128(t.u, f[0], t.v, g[0])
 	gh, gl := mulAdd128(t.q, f[0], t.r, g[0])
 	fh, fl = shr60(fh, fl)
@@ -157,13 +157,14 @@ func updateFG(f, g *int60x5, t *matrix) {
 	f[4], g[4] = int64(fl), int64(gl)
 }
 
-// updateDE sets (d, e) = T·(d, e) / 2^60 mod p, keeping both in (-2p, p).
+// updateDEGeneric sets (d, e) = T·(d, e) / 2^60 mod p, keeping both in
+// (-2p, p).
 //
 // Adding md·p (and me·p) makes the sums divisible by 2^60: p ≡ -1 mod 2^60,
 // so md ≡ the low limb of u·d + v·e. It is taken in (-2^60, 0] after
 // adding u (v) for a negative d (e), which is the same as using d + p
 // (e + p) in (-p, p); with |u| + |v| ≤ 2^60 the result stays in (-2p, p).
-func updateDE(d, e *int60x5, t *matrix) {
+func updateDEGeneric(d, e *int60x5, t *matrix) {
 	sd, se := d[4]>>63, e[4]>>63
 	md := t.u&sd + t.v&se
 	me := t.q&sd + t.r&se
