@@ -75,6 +75,7 @@ func pSigned60(i int) Mem {
 }
 
 func invertKernels() {
+	divstepsKernel()
 	TEXT("updateFGIMUL", NOSPLIT, "func(f, gv *[5]int64, t *[4]int64)")
 	Doc("updateFGIMUL is updateFGGeneric: (f, g) = T·(f, g) / 2^60, exactly.")
 	{
@@ -166,4 +167,67 @@ func invertKernels() {
 		MOVQ(ea.lo, Mem{Base: e, Disp: 32})
 		RET()
 	}
+}
+
+// divstepsKernel emits divsteps30CMOV, the 30 divsteps of divsteps30
+// unrolled, each with conditional moves where the Go code masks: the
+// parity of g, the sign of δ and their conjunction (the swap) each set the
+// flags once and select among values computed beforehand. The chain from
+// one g to the next is then TEST, CMOV, ADD, SHR, four cycles, against six
+// for the masks, and the swap's new f is the old g (one CMOV) rather than
+// f + (g - f). CMOV does not branch, so the time does not depend on the
+// values.
+func divstepsKernel() {
+	TEXT("divsteps30CMOV", NOSPLIT, "func(nd int64, f, gv uint64) (ndOut int64, fOut, gOut uint64, fr, gr int64)")
+	Doc("divsteps30CMOV is divsteps30 with the matrix rows returned packed:",
+		"fr = u + v·2^32, gr = q + r·2^32.")
+	nd, f, g := RAX, RBX, RCX
+	fr, gr := RDX, RSI
+	x, y, m, a := RDI, R8, R9, R10
+	gold, grold, zero := R11, R12, R13
+	Load(Param("nd"), nd)
+	Load(Param("f"), f)
+	Load(Param("gv"), g)
+	MOVQ(U32(1), fr)
+	MOVQ(U64(1<<32), gr)
+	XORL(zero.As32(), zero.As32())
+	for range 30 {
+		// x = -f, y = -fr; m = 1 if δ > 0 (nd < 0).
+		MOVQ(f, x)
+		NEGQ(x)
+		MOVQ(fr, y)
+		NEGQ(y)
+		MOVQ(nd, m)
+		SHRQ(Imm(63), m)
+		// x, y = f, fr unless δ > 0.
+		TESTQ(nd, nd)
+		CMOVQGE(f, x)
+		CMOVQGE(fr, y)
+		// a = -nd - 2 (after a swap), nd = nd - 2 (otherwise).
+		MOVQ(nd, a)
+		NOTQ(a)
+		LEAQ(Mem{Base: a, Disp: -1}, a)
+		LEAQ(Mem{Base: nd, Disp: -2}, nd)
+		// For even g nothing is added.
+		TESTQ(U32(1), g)
+		CMOVQEQ(zero, x)
+		CMOVQEQ(zero, y)
+		MOVQ(g, gold)
+		MOVQ(gr, grold)
+		ADDQ(x, g)
+		ADDQ(y, gr)
+		// The swap: g odd and δ > 0.
+		TESTQ(m, gold)
+		CMOVQNE(gold, f)
+		CMOVQNE(grold, fr)
+		CMOVQNE(a, nd)
+		SHRQ(Imm(1), g)
+		ADDQ(fr, fr)
+	}
+	Store(nd, ReturnIndex(0))
+	Store(f, ReturnIndex(1))
+	Store(g, ReturnIndex(2))
+	Store(fr, ReturnIndex(3))
+	Store(gr, ReturnIndex(4))
+	RET()
 }

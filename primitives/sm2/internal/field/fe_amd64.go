@@ -17,22 +17,30 @@ import (
 // instruction set; with both cleared (impl.Select "generic") the Go code
 // runs. Every CPU has the MULQ kernels, so tests run them here too.
 //
-// useIMUL selects the safegcd inversion's matrix updates in assembly
-// (IMULQ is in the base instruction set).
+// useInvert selects the safegcd inversion's divsteps and matrix updates in
+// assembly (CMOV and IMULQ are in the base instruction set).
 var (
 	useADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
 	useMULQ = true
-	useIMUL = true
+	useInvert = true
 )
 
 func init() {
 	impl.Register("sm2", "amd64-adx", &useADX)
 	impl.Register("sm2", "amd64-mulq", &useMULQ)
-	impl.Register("sm2", "amd64-invert-imul", &useIMUL)
+	impl.Register("sm2", "amd64-invert", &useInvert)
+}
+
+func divsteps30(nd int64, f, g uint64) (int64, uint64, uint64, matrix) {
+	if useInvert {
+		nd, f, g, fr, gr := divsteps30CMOV(nd, f, g)
+		return nd, f, g, unpackRows(fr, gr)
+	}
+	return divsteps30Generic(nd, f, g)
 }
 
 func updateFG(f, g *int60x5, t *matrix) {
-	if useIMUL {
+	if useInvert {
 		updateFGIMUL((*[5]int64)(f), (*[5]int64)(g), (*[4]int64)(unsafe.Pointer(t)))
 	} else {
 		updateFGGeneric(f, g, t)
@@ -40,7 +48,7 @@ func updateFG(f, g *int60x5, t *matrix) {
 }
 
 func updateDE(d, e *int60x5, t *matrix) {
-	if useIMUL {
+	if useInvert {
 		updateDEIMUL((*[5]int64)(d), (*[5]int64)(e), (*[4]int64)(unsafe.Pointer(t)))
 	} else {
 		updateDEGeneric(d, e, t)

@@ -38,3 +38,7 @@ func feSquareN(out, a *Element, n int) {
 func updateFG(f, g *int60x5, t *matrix) { updateFGGeneric(f, g, t) }
 
 func updateDE(d, e *int60x5, t *matrix) { updateDEGeneric(d, e, t) }
+
+func divsteps30(nd int64, f, g uint64) (int64, uint64, uint64, matrix) {
+	return divsteps30Generic(nd, f, g)
+}

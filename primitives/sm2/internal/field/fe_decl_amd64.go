@@ -36,3 +36,10 @@ func updateFGIMUL(f, gv *[5]int64, t *[4]int64)
 //
 //go:noescape
 func updateDEIMUL(d, e *[5]int64, t *[4]int64)
+
+// divsteps30CMOV is divsteps30Generic with the rows returned packed,
+// fr = u + v·2^32 and gr = q + r·2^32, its masks turned into conditional
+// moves.
+//
+//go:noescape
+func divsteps30CMOV(nd int64, f, gv uint64) (ndOut int64, fOut, gOut uint64, fr, gr int64)

@@ -30,6 +30,10 @@ import "math/bits"
 //
 // The numbers are held as five signed 60-bit limbs (int60x5): limbs 0-3 in
 // [0, 2^60), limb 4 signed.
+//
+// On amd64 the half batches and the updates run in assembly (see
+// fe_amd64.go and ../../_asm/invert.go): the divsteps with conditional
+// moves, the updates with signed IMULQ products, the same arithmetic.
 
 type int60x5 [5]int64
 
@@ -85,12 +89,12 @@ func divsteps60(delta int64, f, g uint64) (int64, matrix) {
 	}
 }
 
-// divsteps30 runs 30 divsteps on the low bits f, g with nd = -δ and returns
+// divsteps30Generic runs 30 divsteps on the low bits f, g with nd = -δ and returns
 // the new nd, f and g and the half-batch matrix. The rows are packed as
 // fr = u + v·2^32 and gr = q + r·2^32: every row operation (negate, add,
 // double) is linear, so it applies to the packed word as a whole, and after
 // 30 steps |u|, |v|, |q|, |r| ≤ 2^30 can be unpacked exactly.
-func divsteps30(nd int64, f, g uint64) (int64, uint64, uint64, matrix) {
+func divsteps30Generic(nd int64, f, g uint64) (int64, uint64, uint64, matrix) {
 	fr, gr := int64(1), int64(1)<<32
 	for range 30 {
 		// c1 is all ones when δ > 0, odd when g is odd; both is a swap.
@@ -110,9 +114,15 @@ func divsteps30(nd int64, f, g uint64) (int64, uint64, uint64, matrix) {
 		g >>= 1
 		fr <<= 1
 	}
+	return nd, f, g, unpackRows(fr, gr)
+}
+
+// unpackRows returns the matrix of the packed rows fr = u + v·2^32 and
+// gr = q + r·2^32.
+func unpackRows(fr, gr int64) matrix {
 	u := int64(int32(fr))
 	q := int64(int32(gr))
-	return nd, f, g, matrix{u, (fr - u) >> 32, q, (gr - q) >> 32}
+	return matrix{u, (fr - u) >> 32, q, (gr - q) >> 32}
 }
 
 // mulAdd128 returns the signed 128-bit a·b + c·d as (hi, lo).

@@ -103,3 +103,31 @@ func bigToSigned60(v *big.Int) int60x5 {
 	out[4] = x.Int64()
 	return out
 }
+
+// TestDivstepsKernel compares the conditional-move divsteps with the Go
+// ones on random and edge low words and every δ the inversion can reach.
+func TestDivstepsKernel(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	words := []uint64{0, 1, 2, 3, 1 << 63, 1<<64 - 1, 1<<64 - 2, 0x5555555555555555, 0xaaaaaaaaaaaaaaaa}
+	for range 200 {
+		words = append(words, r.Uint64())
+	}
+	for i := range 20000 {
+		var nd int64
+		if i < 2*1300 {
+			nd = int64(i/2-650)*2 + 1 // δ odd, |δ| up to 1,300
+		} else {
+			nd = r.Int64N(1<<20)*2 - 1<<20 + 1
+		}
+		f := words[r.IntN(len(words))] | 1
+		g := words[r.IntN(len(words))]
+		if i%3 == 0 {
+			g = r.Uint64()
+		}
+		nd1, f1, g1, m1 := divsteps30Generic(nd, f, g)
+		nd2, f2, g2, fr, gr := divsteps30CMOV(nd, f, g)
+		if nd1 != nd2 || f1 != f2 || g1 != g2 || m1 != unpackRows(fr, gr) {
+			t.Fatalf("divsteps30(%d, %x, %x): %d %x %x %v, want %d %x %x %v", nd, f, g, nd2, f2, g2, unpackRows(fr, gr), nd1, f1, g1, m1)
+		}
+	}
+}
