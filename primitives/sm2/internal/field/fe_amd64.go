@@ -20,8 +20,8 @@ import (
 // useInvert selects the safegcd inversion's divsteps and matrix updates in
 // assembly (CMOV and IMULQ are in the base instruction set).
 var (
-	useADX  = cpu.X86.HasBMI2 && cpu.X86.HasADX
-	useMULQ = true
+	useADX    = cpu.X86.HasBMI2 && cpu.X86.HasADX
+	useMULQ   = true
 	useInvert = true
 )
 
