@@ -103,44 +103,60 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 		return nil, false
 	}
 	// One inversion serves both points; neither is the identity as k < n.
-	c1Enc, xy := sm2ec.BytesPair(c1, s)
-	if len(c1Enc) != 65 || len(xy) != 65 {
+	// Both encodings stay on the stack; the shared point is cleared.
+	var c1Enc, xy [65]byte
+	if !sm2ec.EncodeAffinePair(c1, s, &c1Enc, &xy) {
 		return nil, false
 	}
+	defer clear(xy[:])
 	x2, y2 := xy[1:33], xy[33:]
-	c2 := make([]byte, len(msg))
-	sm3.KDFInto(c2, x2, y2)
-	if allZero(c2) == 1 {
-		return nil, false
-	}
-	subtle.XORBytes(c2, c2, msg)
-	c3 := hashC3(x2, msg, y2)
 
 	if opts.ASN1 {
-		c1b := c1Enc
+		c2 := make([]byte, len(msg))
+		if !maskMessage(c2, msg, x2, y2) {
+			return nil, false
+		}
+		c3 := hashC3(x2, msg, y2)
 		var b cryptobyte.Builder
 		b.AddASN1(asn1.SEQUENCE, func(b *cryptobyte.Builder) {
-			addASN1Unsigned(b, c1b[1:33])
-			addASN1Unsigned(b, c1b[33:])
+			addASN1Unsigned(b, c1Enc[1:33])
+			addASN1Unsigned(b, c1Enc[33:])
 			b.AddASN1OctetString(c3[:])
 			b.AddASN1OctetString(c2)
 		})
 		return b.BytesOrPanic(), true
 	}
-	c1b := c1Enc
+	// The raw forms are laid out in one allocation, C2 written in place.
+	c1b := c1Enc[:]
+	var c1c [33]byte
 	if opts.CompressC1 {
-		c1b = make([]byte, 33)
-		c1b[0] = 2 | c1Enc[64]&1
-		copy(c1b[1:], c1Enc[1:33])
+		c1c[0] = 2 | c1Enc[64]&1
+		copy(c1c[1:], c1Enc[1:33])
+		c1b = c1c[:]
 	}
-	out := make([]byte, 0, len(c1b)+32+len(c2))
-	out = append(out, c1b...)
+	out := make([]byte, len(c1b)+32+len(msg))
+	copy(out, c1b)
+	c3At, c2At := len(c1b), len(c1b)+32
 	if opts.Order == C1C2C3 {
-		out = append(out, c2...)
-		return append(out, c3[:]...), true
+		c3At, c2At = len(c1b)+len(msg), len(c1b)
 	}
-	out = append(out, c3[:]...)
-	return append(out, c2...), true
+	if !maskMessage(out[c2At:c2At+len(msg)], msg, x2, y2) {
+		return nil, false
+	}
+	c3 := hashC3(x2, msg, y2)
+	copy(out[c3At:], c3[:])
+	return out, true
+}
+
+// maskMessage sets c2 = msg ⊕ KDF(x2 || y2, len(msg)) and reports whether
+// the KDF output was not all zero (GB/T 32918.4 asks for a new k then).
+func maskMessage(c2, msg, x2, y2 []byte) bool {
+	sm3.KDFInto(c2, x2, y2)
+	if allZero(c2) == 1 {
+		return false
+	}
+	subtle.XORBytes(c2, c2, msg)
+	return true
 }
 
 func hashC3(x2, msg, y2 []byte) [32]byte {
@@ -171,18 +187,18 @@ func Decrypt(priv *PrivateKey, ciphertext []byte, opts *DecrypterOpts) ([]byte, 
 	if opts == nil {
 		opts = &DecrypterOpts{}
 	}
-	var c1 *sm2ec.Point
+	var c1 sm2ec.Point
 	var c2, c3 []byte
 	var ok bool
 	if opts.ASN1 {
-		c1, c3, c2, ok = parseASN1Ciphertext(ciphertext)
+		c3, c2, ok = parseASN1Ciphertext(&c1, ciphertext)
 	} else {
-		c1, c3, c2, ok = parseRawCiphertext(ciphertext, opts.Order)
+		c3, c2, ok = parseRawCiphertext(&c1, ciphertext, opts.Order)
 	}
 	if !ok {
 		return nil, ErrDecryption
 	}
-	return decrypt(priv, c1, c3, c2)
+	return decrypt(priv, &c1, c3, c2)
 }
 
 // DecryptASN1 decrypts a GM/T 0009 DER ciphertext. Bytes after the DER
@@ -247,33 +263,36 @@ func pointLen(prefix byte) int {
 	return 0
 }
 
-func parseRawCiphertext(ct []byte, order CiphertextOrder) (c1 *sm2ec.Point, c3, c2 []byte, ok bool) {
+// parseRawCiphertext splits a raw ciphertext, setting c1 to its validated
+// C1.
+func parseRawCiphertext(c1 *sm2ec.Point, ct []byte, order CiphertextOrder) (c3, c2 []byte, ok bool) {
 	if len(ct) == 0 {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
 	n := pointLen(ct[0])
 	if n == 0 || len(ct) < n+32+1 {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
-	c1, err := sm2ec.NewPoint().SetBytes(ct[:n])
-	if err != nil {
-		return nil, nil, nil, false
+	if _, err := c1.SetBytes(ct[:n]); err != nil {
+		return nil, nil, false
 	}
 	rest := ct[n:]
 	switch order {
 	case C1C3C2:
-		return c1, rest[:32], rest[32:], true
+		return rest[:32], rest[32:], true
 	case C1C2C3:
-		return c1, rest[len(rest)-32:], rest[:len(rest)-32], true
+		return rest[len(rest)-32:], rest[:len(rest)-32], true
 	}
-	return nil, nil, nil, false
+	return nil, nil, false
 }
 
-func parseASN1Ciphertext(ct []byte) (c1 *sm2ec.Point, c3, c2 []byte, ok bool) {
+// parseASN1Ciphertext splits a GM/T 0009 ciphertext, setting c1 to its
+// validated C1.
+func parseASN1Ciphertext(c1 *sm2ec.Point, ct []byte) (c3, c2 []byte, ok bool) {
 	input := cryptobyte.String(ct)
 	var inner cryptobyte.String
 	if !input.ReadASN1(&inner, asn1.SEQUENCE) {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
 	x, okx := readCoordinate(&inner)
 	y, oky := readCoordinate(&inner)
@@ -281,17 +300,16 @@ func parseASN1Ciphertext(ct []byte) (c1 *sm2ec.Point, c3, c2 []byte, ok bool) {
 	if !okx || !oky || !inner.ReadASN1(&h, asn1.OCTET_STRING) ||
 		!inner.ReadASN1(&c, asn1.OCTET_STRING) || !inner.Empty() ||
 		len(h) != 32 || len(c) == 0 {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
 	var enc [65]byte
 	enc[0] = 4
 	copy(enc[1:], x)
 	copy(enc[33:], y)
-	c1, err := sm2ec.NewPoint().SetBytes(enc[:])
-	if err != nil {
-		return nil, nil, nil, false
+	if _, err := c1.SetBytes(enc[:]); err != nil {
+		return nil, nil, false
 	}
-	return c1, h, c, true
+	return h, c, true
 }
 
 // readCoordinate reads a DER INTEGER holding a coordinate, left-padded to 32

@@ -384,27 +384,39 @@ func (p *Point) Double(a *Point) *Point {
 // for the identity), sharing one field inversion between them (Montgomery's
 // trick) for callers that need both, such as SM2 encryption.
 func BytesPair(p, q *Point) (pb, qb []byte) {
+	var a, b [65]byte
+	if !EncodeAffinePair(p, q, &a, &b) {
+		return p.Bytes(), q.Bytes()
+	}
+	return a[:], b[:]
+}
+
+// EncodeAffinePair writes the uncompressed encodings of p and q to pb and
+// qb, sharing one field inversion between them, and reports whether it
+// could: it returns false, writing nothing, if either is the identity. It
+// does not allocate.
+func EncodeAffinePair(p, q *Point, pb, qb *[65]byte) bool {
 	var zz field.Element
 	zz.Mul(&p.z, &q.z)
 	if zz.IsZero() == 1 {
-		return p.Bytes(), q.Bytes()
+		return false
 	}
 	var inv, pInv, qInv field.Element
 	inv.Invert(&zz)
 	pInv.Mul(&inv, &q.z)
 	qInv.Mul(&inv, &p.z)
-	return encodeAffine(p, &pInv), encodeAffine(q, &qInv)
+	encodeAffine(pb, p, &pInv)
+	encodeAffine(qb, q, &qInv)
+	return true
 }
 
-func encodeAffine(p *Point, zInv *field.Element) []byte {
+func encodeAffine(out *[65]byte, p *Point, zInv *field.Element) {
 	var x, y field.Element
 	x.Mul(&p.x, zInv)
 	y.Mul(&p.y, zInv)
-	out := make([]byte, 65)
 	out[0] = 4
-	copy(out[1:], x.Bytes())
-	copy(out[33:], y.Bytes())
-	return out
+	x.PutBytes((*[32]byte)(out[1:33]))
+	y.PutBytes((*[32]byte)(out[33:65]))
 }
 
 // XModNEqualVarTime reports whether p is not the identity and its affine x
