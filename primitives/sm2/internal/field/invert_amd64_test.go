@@ -32,13 +32,7 @@ func TestUpdateKernels(t *testing.T) {
 		}
 	}
 	r := rand.New(rand.NewPCG(5, 6))
-	xs := inputs(r)
-	for _, x := range edgeInputs() {
-		if x.Cmp(pBig) < 0 {
-			xs = append(xs, x)
-		}
-	}
-	for _, a := range xs {
+	for _, a := range invertInputs(r) {
 		ea := mustSet(t, a)
 		f, g := pSigned60, toSigned60(&ea.l)
 		var d, e int60x5

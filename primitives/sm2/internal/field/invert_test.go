@@ -10,14 +10,7 @@ import (
 
 func TestInvertSafegcd(t *testing.T) {
 	impl.ForEach("sm2", func(name string) {
-		r := rand.New(rand.NewPCG(3, 4))
-		xs := inputs(r)
-		for _, x := range edgeInputs() {
-			if x.Cmp(pBig) < 0 {
-				xs = append(xs, x)
-			}
-		}
-		for _, a := range xs {
+		for _, a := range invertInputs(rand.New(rand.NewPCG(3, 4))) {
 			ea := mustSet(t, a)
 			var got, want Element
 			got.invertSafegcd(ea)
@@ -34,6 +27,17 @@ func TestInvertSafegcd(t *testing.T) {
 			}
 		}
 	})
+}
+
+// invertInputs returns random field elements and the edge values below p.
+func invertInputs(r *rand.Rand) []*big.Int {
+	xs := inputs(r)
+	for _, x := range edgeInputs() {
+		if x.Cmp(pBig) < 0 {
+			xs = append(xs, x)
+		}
+	}
+	return xs
 }
 
 func FuzzInvert(f *testing.F) {
