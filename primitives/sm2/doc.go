@@ -18,12 +18,14 @@
 // with BMI2 and ADX, MULQ otherwise) and arm64 (MUL/UMULH), and by Go code
 // elsewhere and with the purego build tag; on amd64 the point doubling and
 // additions are assembly functions over those kernels, and table scans use
-// AVX-512 or AVX2. Inversion uses the constant-time safegcd divsteps.
+// AVX-512 or AVX2. Inversion uses the constant-time safegcd divsteps (in
+// assembly on amd64: conditional moves for the divsteps, IMULQ for the
+// matrix updates).
 //
 // Every operation on secrets runs in constant time on every path: key
-// generation, signing and the C1 of encryption use a fixed-base comb of
-// signed 7-bit windows (37 windows of 64 precomputed points, selected by
-// scanning whole windows); decryption and ECDH use signed 5-bit windows over
+// generation, signing and the C1 of encryption use a fixed-base comb of odd
+// signed 7-bit digits (37 windows of 64 precomputed odd multiples, selected
+// by scanning whole windows); decryption and ECDH use signed 5-bit windows over
 // a table of the point, also scanned whole. The key exchange computes its
 // shared point [t](P + [x̄]R) as one constant-time double-scalar
 // multiplication [t]P + [t·x̄]R, odd signed 5-bit digits of both secret
