@@ -52,6 +52,12 @@ func KDFInto(dst []byte, z ...[]byte) {
 	if len(dst) == 0 {
 		return
 	}
+	if len(dst) == Size && len(z) == 1 && len(z[0]) == 64 {
+		// SM2 encryption of a 256-bit key: z = x2 || y2 read where it
+		// lies, one kernel call.
+		kdf64(&iv, (*[64]byte)(z[0]), 1, (*[Size]byte)(dst))
+		return
+	}
 	if len(dst) <= Size && kdfShort(dst, z) {
 		return
 	}
@@ -155,6 +161,15 @@ func kdfViaMulti(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32,
 	}
 	clear(bufs[:lanes])
 	clear(st[:])
+}
+
+// kdf64Final is kdf64 over final: z and the counter laid out in a buffer.
+func kdf64Final(h *[8]uint32, z *[64]byte, ct uint32, out *[Size]byte) {
+	var buf [2 * BlockSize]byte
+	binary.BigEndian.PutUint32(buf[64:], ct)
+	copy(buf[:], z[:])
+	final(h, &buf, 68, 68<<3, out)
+	clear(buf[:])
 }
 
 // kdfShortMax is the longest z that kdfShort takes: z, the counter and

@@ -52,3 +52,10 @@ func kdfMulti16AVX512(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, 
 //
 //go:noescape
 func kdfMulti8AVX2(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int)
+
+// kdf64AVX2 writes to out the digest, after chaining value h, of the 64
+// bytes of z followed by the big-endian counter ct: a 68-byte message,
+// two blocks, the second built in registers.
+//
+//go:noescape
+func kdf64AVX2(h *[8]uint32, z *[64]byte, ct uint32, out *[Size]byte)

@@ -47,6 +47,16 @@ func final(h *[8]uint32, x *[2 * BlockSize]byte, n int, bits uint64, out *[Size]
 	finalGeneric(h, x, n, bits, out)
 }
 
+// kdf64 writes to out the digest, after chaining value h, of z followed by
+// the big-endian counter ct; see kdf64Final.
+func kdf64(h *[8]uint32, z *[64]byte, ct uint32, out *[Size]byte) {
+	if useAVX2 {
+		kdf64AVX2(h, z, ct, out)
+		return
+	}
+	kdf64Final(h, z, ct, out)
+}
+
 // multiLanes is the most messages one multi-buffer call takes; 1 means the
 // batch code hashes one message at a time.
 func multiLanes() int {

@@ -3858,6 +3858,1837 @@ finalAVX2_out:
 	VZEROUPPER
 	RET
 
+// func kdf64AVX2(h *[8]uint32, z *[64]byte, ct uint32, out *[32]byte)
+// Requires: AVX, AVX2, BMI2
+TEXT ·kdf64AVX2(SB), $1320-32
+	MOVQ        z+8(FP), SI
+	VMOVDQU     bswapMask<>+0(SB), Y8
+	VMOVDQU     (SI), X0
+	VPSHUFB     X8, X0, X0
+	VMOVDQU     16(SI), X1
+	VPSHUFB     X8, X1, X1
+	VMOVDQU     32(SI), X2
+	VPSHUFB     X8, X2, X2
+	VMOVDQU     48(SI), X3
+	VPSHUFB     X8, X3, X3
+	MOVL        ct+16(FP), AX
+	VMOVD       AX, X4
+	MOVL        $0x80000000, AX
+	VPINSRD     $0x01, AX, X4, X4
+	VPXOR       X5, X5, X5
+	VPXOR       X6, X6, X6
+	MOVL        $0x00000220, AX
+	VMOVD       AX, X7
+	VPSLLDQ     $0x0c, X7, X7
+	VINSERTI128 $0x01, X4, Y0, Y0
+	VINSERTI128 $0x01, X5, Y1, Y1
+	VINSERTI128 $0x01, X6, Y2, Y2
+	VINSERTI128 $0x01, X7, Y3, Y3
+	MOVQ        h+0(FP), R12
+	VMOVDQU     (R12), X10
+	VMOVDQU     16(R12), X11
+	VMOVDQU     X10, 1288(SP)
+	VMOVDQU     X11, 1304(SP)
+	MOVL        (R12), AX
+	MOVL        4(R12), BX
+	MOVL        8(R12), CX
+	MOVL        12(R12), DX
+	MOVL        16(R12), R8
+	MOVL        20(R12), R9
+	MOVL        24(R12), R10
+	MOVL        28(R12), R11
+	VMOVDQU     sm3T<>+0(SB), Y4
+	VMOVDQU     Y4, 1024(SP)
+	VMOVDQU     sm3T<>+32(SB), Y4
+	VMOVDQU     Y4, 1056(SP)
+	VMOVDQU     sm3T<>+64(SB), Y4
+	VMOVDQU     Y4, 1088(SP)
+	VMOVDQU     sm3T<>+96(SB), Y4
+	VMOVDQU     Y4, 1120(SP)
+	VMOVDQU     sm3T<>+128(SB), Y4
+	VMOVDQU     Y4, 1152(SP)
+	VMOVDQU     sm3T<>+160(SB), Y4
+	VMOVDQU     Y4, 1184(SP)
+	VMOVDQU     sm3T<>+192(SB), Y4
+	VMOVDQU     Y4, 1216(SP)
+	VMOVDQU     sm3T<>+224(SB), Y4
+	VMOVDQU     Y4, 1248(SP)
+	VMOVDQU     Y0, (SP)
+	VMOVDQU     Y1, 32(SP)
+	VMOVDQU     Y2, 64(SP)
+	VMOVDQU     Y3, 96(SP)
+	VPXOR       Y0, Y1, Y4
+	VMOVDQU     Y4, 512(SP)
+	VPXOR       Y1, Y2, Y4
+	VMOVDQU     Y4, 544(SP)
+	VPXOR       Y2, Y3, Y4
+	VMOVDQU     Y4, 576(SP)
+	RORXL       $0x14, AX, R12
+	LEAL        2043430169(R12), R13
+	ADDL        R8, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        (SP), R11
+	ADDL        512(SP), DX
+	MOVL        BX, R14
+	XORL        CX, R14
+	XORL        AX, R14
+	ADDL        R14, DX
+	MOVL        R9, R14
+	XORL        R10, R14
+	XORL        R8, R14
+	ADDL        R14, R11
+	ADDL        R12, DX
+	ADDL        R13, R11
+	RORXL       $0x17, BX, BX
+	RORXL       $0x0d, R9, R9
+	RORXL       $0x17, R11, R12
+	RORXL       $0x0f, R11, R13
+	XORL        R12, R11
+	XORL        R13, R11
+	VPALIGNR    $0x0c, Y1, Y2, Y4
+	VPSRLDQ     $0x04, Y3, Y5
+	VPSLLD      $0x0f, Y5, Y6
+	VPSRLD      $0x11, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPXOR       Y4, Y0, Y4
+	VPXOR       Y5, Y4, Y4
+	VPSLLD      $0x0f, Y4, Y6
+	VPSRLD      $0x11, Y4, Y5
+	VPOR        Y6, Y5, Y5
+	RORXL       $0x14, DX, R12
+	LEAL        -208106958(R12), R13
+	ADDL        R11, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        4(SP), R10
+	ADDL        516(SP), CX
+	MOVL        AX, R14
+	XORL        BX, R14
+	XORL        DX, R14
+	ADDL        R14, CX
+	MOVL        R8, R14
+	XORL        R9, R14
+	XORL        R11, R14
+	ADDL        R14, R10
+	ADDL        R12, CX
+	ADDL        R13, R10
+	RORXL       $0x17, AX, AX
+	RORXL       $0x0d, R8, R8
+	RORXL       $0x17, R10, R12
+	RORXL       $0x0f, R10, R13
+	XORL        R12, R10
+	XORL        R13, R10
+	VPSLLD      $0x17, Y4, Y7
+	VPSRLD      $0x09, Y4, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPALIGNR    $0x0c, Y0, Y1, Y5
+	VPSLLD      $0x07, Y5, Y6
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPALIGNR    $0x08, Y2, Y3, Y6
+	RORXL       $0x14, CX, R12
+	LEAL        -416213915(R12), R13
+	ADDL        R10, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        8(SP), R9
+	ADDL        520(SP), BX
+	MOVL        DX, R14
+	XORL        AX, R14
+	XORL        CX, R14
+	ADDL        R14, BX
+	MOVL        R11, R14
+	XORL        R8, R14
+	XORL        R10, R14
+	ADDL        R14, R9
+	ADDL        R12, BX
+	ADDL        R13, R9
+	RORXL       $0x17, DX, DX
+	RORXL       $0x0d, R11, R11
+	RORXL       $0x17, R9, R12
+	RORXL       $0x0f, R9, R13
+	XORL        R12, R9
+	XORL        R13, R9
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPSLLDQ     $0x0c, Y4, Y5
+	VPSLLD      $0x0f, Y5, Y7
+	VPSRLD      $0x11, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x1e, Y5, Y7
+	VPSRLD      $0x02, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	RORXL       $0x14, BX, R12
+	LEAL        -832427829(R12), R13
+	ADDL        R9, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        12(SP), R8
+	ADDL        524(SP), AX
+	MOVL        CX, R14
+	XORL        DX, R14
+	XORL        BX, R14
+	ADDL        R14, AX
+	MOVL        R10, R14
+	XORL        R11, R14
+	XORL        R9, R14
+	ADDL        R14, R8
+	ADDL        R12, AX
+	ADDL        R13, R8
+	RORXL       $0x17, CX, CX
+	RORXL       $0x0d, R10, R10
+	RORXL       $0x17, R8, R12
+	RORXL       $0x0f, R8, R13
+	XORL        R12, R8
+	XORL        R13, R8
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x06, Y5, Y7
+	VPSRLD      $0x1a, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y0
+	VMOVDQU     Y0, 128(SP)
+	VPXOR       Y3, Y0, Y5
+	VMOVDQU     Y5, 608(SP)
+	RORXL       $0x14, AX, R12
+	LEAL        -1664855657(R12), R13
+	ADDL        R8, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        32(SP), R11
+	ADDL        544(SP), DX
+	MOVL        BX, R14
+	XORL        CX, R14
+	XORL        AX, R14
+	ADDL        R14, DX
+	MOVL        R9, R14
+	XORL        R10, R14
+	XORL        R8, R14
+	ADDL        R14, R11
+	ADDL        R12, DX
+	ADDL        R13, R11
+	RORXL       $0x17, BX, BX
+	RORXL       $0x0d, R9, R9
+	RORXL       $0x17, R11, R12
+	RORXL       $0x0f, R11, R13
+	XORL        R12, R11
+	XORL        R13, R11
+	VPALIGNR    $0x0c, Y2, Y3, Y4
+	VPSRLDQ     $0x04, Y0, Y5
+	VPSLLD      $0x0f, Y5, Y6
+	VPSRLD      $0x11, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPXOR       Y4, Y1, Y4
+	VPXOR       Y5, Y4, Y4
+	VPSLLD      $0x0f, Y4, Y6
+	VPSRLD      $0x11, Y4, Y5
+	VPOR        Y6, Y5, Y5
+	RORXL       $0x14, DX, R12
+	LEAL        965255983(R12), R13
+	ADDL        R11, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        36(SP), R10
+	ADDL        548(SP), CX
+	MOVL        AX, R14
+	XORL        BX, R14
+	XORL        DX, R14
+	ADDL        R14, CX
+	MOVL        R8, R14
+	XORL        R9, R14
+	XORL        R11, R14
+	ADDL        R14, R10
+	ADDL        R12, CX
+	ADDL        R13, R10
+	RORXL       $0x17, AX, AX
+	RORXL       $0x0d, R8, R8
+	RORXL       $0x17, R10, R12
+	RORXL       $0x0f, R10, R13
+	XORL        R12, R10
+	XORL        R13, R10
+	VPSLLD      $0x17, Y4, Y7
+	VPSRLD      $0x09, Y4, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPALIGNR    $0x0c, Y1, Y2, Y5
+	VPSLLD      $0x07, Y5, Y6
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPALIGNR    $0x08, Y3, Y0, Y6
+	RORXL       $0x14, CX, R12
+	LEAL        1930511966(R12), R13
+	ADDL        R10, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        40(SP), R9
+	ADDL        552(SP), BX
+	MOVL        DX, R14
+	XORL        AX, R14
+	XORL        CX, R14
+	ADDL        R14, BX
+	MOVL        R11, R14
+	XORL        R8, R14
+	XORL        R10, R14
+	ADDL        R14, R9
+	ADDL        R12, BX
+	ADDL        R13, R9
+	RORXL       $0x17, DX, DX
+	RORXL       $0x0d, R11, R11
+	RORXL       $0x17, R9, R12
+	RORXL       $0x0f, R9, R13
+	XORL        R12, R9
+	XORL        R13, R9
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPSLLDQ     $0x0c, Y4, Y5
+	VPSLLD      $0x0f, Y5, Y7
+	VPSRLD      $0x11, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x1e, Y5, Y7
+	VPSRLD      $0x02, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	RORXL       $0x14, BX, R12
+	LEAL        -433943364(R12), R13
+	ADDL        R9, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        44(SP), R8
+	ADDL        556(SP), AX
+	MOVL        CX, R14
+	XORL        DX, R14
+	XORL        BX, R14
+	ADDL        R14, AX
+	MOVL        R10, R14
+	XORL        R11, R14
+	XORL        R9, R14
+	ADDL        R14, R8
+	ADDL        R12, AX
+	ADDL        R13, R8
+	RORXL       $0x17, CX, CX
+	RORXL       $0x0d, R10, R10
+	RORXL       $0x17, R8, R12
+	RORXL       $0x0f, R8, R13
+	XORL        R12, R8
+	XORL        R13, R8
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x06, Y5, Y7
+	VPSRLD      $0x1a, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y1
+	VMOVDQU     Y1, 160(SP)
+	VPXOR       Y0, Y1, Y5
+	VMOVDQU     Y5, 640(SP)
+	RORXL       $0x14, AX, R12
+	LEAL        -867886727(R12), R13
+	ADDL        R8, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        64(SP), R11
+	ADDL        576(SP), DX
+	MOVL        BX, R14
+	XORL        CX, R14
+	XORL        AX, R14
+	ADDL        R14, DX
+	MOVL        R9, R14
+	XORL        R10, R14
+	XORL        R8, R14
+	ADDL        R14, R11
+	ADDL        R12, DX
+	ADDL        R13, R11
+	RORXL       $0x17, BX, BX
+	RORXL       $0x0d, R9, R9
+	RORXL       $0x17, R11, R12
+	RORXL       $0x0f, R11, R13
+	XORL        R12, R11
+	XORL        R13, R11
+	VPALIGNR    $0x0c, Y3, Y0, Y4
+	VPSRLDQ     $0x04, Y1, Y5
+	VPSLLD      $0x0f, Y5, Y6
+	VPSRLD      $0x11, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPXOR       Y4, Y2, Y4
+	VPXOR       Y5, Y4, Y4
+	VPSLLD      $0x0f, Y4, Y6
+	VPSRLD      $0x11, Y4, Y5
+	VPOR        Y6, Y5, Y5
+	RORXL       $0x14, DX, R12
+	LEAL        -1735773453(R12), R13
+	ADDL        R11, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        68(SP), R10
+	ADDL        580(SP), CX
+	MOVL        AX, R14
+	XORL        BX, R14
+	XORL        DX, R14
+	ADDL        R14, CX
+	MOVL        R8, R14
+	XORL        R9, R14
+	XORL        R11, R14
+	ADDL        R14, R10
+	ADDL        R12, CX
+	ADDL        R13, R10
+	RORXL       $0x17, AX, AX
+	RORXL       $0x0d, R8, R8
+	RORXL       $0x17, R10, R12
+	RORXL       $0x0f, R10, R13
+	XORL        R12, R10
+	XORL        R13, R10
+	VPSLLD      $0x17, Y4, Y7
+	VPSRLD      $0x09, Y4, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPALIGNR    $0x0c, Y2, Y3, Y5
+	VPSLLD      $0x07, Y5, Y6
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPALIGNR    $0x08, Y0, Y1, Y6
+	RORXL       $0x14, CX, R12
+	LEAL        823420391(R12), R13
+	ADDL        R10, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        72(SP), R9
+	ADDL        584(SP), BX
+	MOVL        DX, R14
+	XORL        AX, R14
+	XORL        CX, R14
+	ADDL        R14, BX
+	MOVL        R11, R14
+	XORL        R8, R14
+	XORL        R10, R14
+	ADDL        R14, R9
+	ADDL        R12, BX
+	ADDL        R13, R9
+	RORXL       $0x17, DX, DX
+	RORXL       $0x0d, R11, R11
+	RORXL       $0x17, R9, R12
+	RORXL       $0x0f, R9, R13
+	XORL        R12, R9
+	XORL        R13, R9
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPSLLDQ     $0x0c, Y4, Y5
+	VPSLLD      $0x0f, Y5, Y7
+	VPSRLD      $0x11, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x1e, Y5, Y7
+	VPSRLD      $0x02, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	RORXL       $0x14, BX, R12
+	LEAL        1646840782(R12), R13
+	ADDL        R9, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        76(SP), R8
+	ADDL        588(SP), AX
+	MOVL        CX, R14
+	XORL        DX, R14
+	XORL        BX, R14
+	ADDL        R14, AX
+	MOVL        R10, R14
+	XORL        R11, R14
+	XORL        R9, R14
+	ADDL        R14, R8
+	ADDL        R12, AX
+	ADDL        R13, R8
+	RORXL       $0x17, CX, CX
+	RORXL       $0x0d, R10, R10
+	RORXL       $0x17, R8, R12
+	RORXL       $0x0f, R8, R13
+	XORL        R12, R8
+	XORL        R13, R8
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x06, Y5, Y7
+	VPSRLD      $0x1a, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y2
+	VMOVDQU     Y2, 192(SP)
+	VPXOR       Y1, Y2, Y5
+	VMOVDQU     Y5, 672(SP)
+	RORXL       $0x14, AX, R12
+	LEAL        -1001285732(R12), R13
+	ADDL        R8, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        96(SP), R11
+	ADDL        608(SP), DX
+	MOVL        BX, R14
+	XORL        CX, R14
+	XORL        AX, R14
+	ADDL        R14, DX
+	MOVL        R9, R14
+	XORL        R10, R14
+	XORL        R8, R14
+	ADDL        R14, R11
+	ADDL        R12, DX
+	ADDL        R13, R11
+	RORXL       $0x17, BX, BX
+	RORXL       $0x0d, R9, R9
+	RORXL       $0x17, R11, R12
+	RORXL       $0x0f, R11, R13
+	XORL        R12, R11
+	XORL        R13, R11
+	VPALIGNR    $0x0c, Y0, Y1, Y4
+	VPSRLDQ     $0x04, Y2, Y5
+	VPSLLD      $0x0f, Y5, Y6
+	VPSRLD      $0x11, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPXOR       Y4, Y3, Y4
+	VPXOR       Y5, Y4, Y4
+	VPSLLD      $0x0f, Y4, Y6
+	VPSRLD      $0x11, Y4, Y5
+	VPOR        Y6, Y5, Y5
+	RORXL       $0x14, DX, R12
+	LEAL        -2002571463(R12), R13
+	ADDL        R11, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        100(SP), R10
+	ADDL        612(SP), CX
+	MOVL        AX, R14
+	XORL        BX, R14
+	XORL        DX, R14
+	ADDL        R14, CX
+	MOVL        R8, R14
+	XORL        R9, R14
+	XORL        R11, R14
+	ADDL        R14, R10
+	ADDL        R12, CX
+	ADDL        R13, R10
+	RORXL       $0x17, AX, AX
+	RORXL       $0x0d, R8, R8
+	RORXL       $0x17, R10, R12
+	RORXL       $0x0f, R10, R13
+	XORL        R12, R10
+	XORL        R13, R10
+	VPSLLD      $0x17, Y4, Y7
+	VPSRLD      $0x09, Y4, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPALIGNR    $0x0c, Y3, Y0, Y5
+	VPSLLD      $0x07, Y5, Y6
+	VPSRLD      $0x19, Y5, Y5
+	VPOR        Y6, Y5, Y5
+	VPALIGNR    $0x08, Y1, Y2, Y6
+	RORXL       $0x14, CX, R12
+	LEAL        289824371(R12), R13
+	ADDL        R10, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        104(SP), R9
+	ADDL        616(SP), BX
+	MOVL        DX, R14
+	XORL        AX, R14
+	XORL        CX, R14
+	ADDL        R14, BX
+	MOVL        R11, R14
+	XORL        R8, R14
+	XORL        R10, R14
+	ADDL        R14, R9
+	ADDL        R12, BX
+	ADDL        R13, R9
+	RORXL       $0x17, DX, DX
+	RORXL       $0x0d, R11, R11
+	RORXL       $0x17, R9, R12
+	RORXL       $0x0f, R9, R13
+	XORL        R12, R9
+	XORL        R13, R9
+	VPXOR       Y4, Y5, Y4
+	VPXOR       Y6, Y4, Y4
+	VPSLLDQ     $0x0c, Y4, Y5
+	VPSLLD      $0x0f, Y5, Y7
+	VPSRLD      $0x11, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x1e, Y5, Y7
+	VPSRLD      $0x02, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	RORXL       $0x14, BX, R12
+	LEAL        579648742(R12), R13
+	ADDL        R9, R13
+	RORXL       $0x19, R13, R13
+	XORL        R13, R12
+	ADDL        108(SP), R8
+	ADDL        620(SP), AX
+	MOVL        CX, R14
+	XORL        DX, R14
+	XORL        BX, R14
+	ADDL        R14, AX
+	MOVL        R10, R14
+	XORL        R11, R14
+	XORL        R9, R14
+	ADDL        R14, R8
+	ADDL        R12, AX
+	ADDL        R13, R8
+	RORXL       $0x17, CX, CX
+	RORXL       $0x0d, R10, R10
+	RORXL       $0x17, R8, R12
+	RORXL       $0x0f, R8, R13
+	MOVL        R9, DI
+	XORL        R10, DI
+	XORL        R12, R8
+	MOVL        DI, R12
+	ANDL        R8, R12
+	ANDL        R13, DI
+	XORL        R13, R8
+	XORL        R10, DI
+	XORL        R12, DI
+	VPXOR       Y6, Y4, Y4
+	VPSLLD      $0x06, Y5, Y7
+	VPSRLD      $0x1a, Y5, Y6
+	VPOR        Y7, Y6, Y6
+	VPXOR       Y6, Y4, Y3
+	VMOVDQU     Y3, 224(SP)
+	VPXOR       Y2, Y3, Y5
+	VMOVDQU     Y5, 704(SP)
+	MOVQ        SI, 1280(SP)
+	MOVL        $0x00000010, SI
+
+kdf64AVX2_first:
+	RORXL    $0x14, AX, R12
+	MOVL     R12, R13
+	ADDL     1024(SP)(SI*4), R13
+	ADDL     R8, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     (SP)(SI*8), R11
+	ADDL     512(SP)(SI*8), DX
+	MOVL     BX, R14
+	ANDL     CX, R14
+	ADDL     R14, DX
+	MOVL     BX, R14
+	XORL     CX, R14
+	ANDL     AX, R14
+	ADDL     R14, DX
+	ADDL     DI, R11
+	ADDL     R12, DX
+	ADDL     R13, R11
+	RORXL    $0x17, BX, BX
+	RORXL    $0x0d, R9, R9
+	RORXL    $0x17, R11, R12
+	RORXL    $0x0f, R11, R13
+	MOVL     R8, DI
+	XORL     R9, DI
+	XORL     R12, R11
+	MOVL     DI, R12
+	ANDL     R11, R12
+	ANDL     R13, DI
+	XORL     R13, R11
+	XORL     R9, DI
+	XORL     R12, DI
+	VPALIGNR $0x0c, Y1, Y2, Y4
+	VPSRLDQ  $0x04, Y3, Y5
+	VPSLLD   $0x0f, Y5, Y6
+	VPSRLD   $0x11, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y4, Y0, Y4
+	VPXOR    Y5, Y4, Y4
+	VPSLLD   $0x0f, Y4, Y6
+	VPSRLD   $0x11, Y4, Y5
+	VPOR     Y6, Y5, Y5
+	RORXL    $0x14, DX, R12
+	MOVL     R12, R13
+	ADDL     1028(SP)(SI*4), R13
+	ADDL     R11, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     4(SP)(SI*8), R10
+	ADDL     516(SP)(SI*8), CX
+	MOVL     AX, R14
+	ANDL     BX, R14
+	ADDL     R14, CX
+	MOVL     AX, R14
+	XORL     BX, R14
+	ANDL     DX, R14
+	ADDL     R14, CX
+	ADDL     DI, R10
+	ADDL     R12, CX
+	ADDL     R13, R10
+	RORXL    $0x17, AX, AX
+	RORXL    $0x0d, R8, R8
+	RORXL    $0x17, R10, R12
+	RORXL    $0x0f, R10, R13
+	MOVL     R11, DI
+	XORL     R8, DI
+	XORL     R12, R10
+	MOVL     DI, R12
+	ANDL     R10, R12
+	ANDL     R13, DI
+	XORL     R13, R10
+	XORL     R8, DI
+	XORL     R12, DI
+	VPSLLD   $0x17, Y4, Y7
+	VPSRLD   $0x09, Y4, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPALIGNR $0x0c, Y0, Y1, Y5
+	VPSLLD   $0x07, Y5, Y6
+	VPSRLD   $0x19, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPALIGNR $0x08, Y2, Y3, Y6
+	RORXL    $0x14, CX, R12
+	MOVL     R12, R13
+	ADDL     1032(SP)(SI*4), R13
+	ADDL     R10, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     8(SP)(SI*8), R9
+	ADDL     520(SP)(SI*8), BX
+	MOVL     DX, R14
+	ANDL     AX, R14
+	ADDL     R14, BX
+	MOVL     DX, R14
+	XORL     AX, R14
+	ANDL     CX, R14
+	ADDL     R14, BX
+	ADDL     DI, R9
+	ADDL     R12, BX
+	ADDL     R13, R9
+	RORXL    $0x17, DX, DX
+	RORXL    $0x0d, R11, R11
+	RORXL    $0x17, R9, R12
+	RORXL    $0x0f, R9, R13
+	MOVL     R10, DI
+	XORL     R11, DI
+	XORL     R12, R9
+	MOVL     DI, R12
+	ANDL     R9, R12
+	ANDL     R13, DI
+	XORL     R13, R9
+	XORL     R11, DI
+	XORL     R12, DI
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPSLLDQ  $0x0c, Y4, Y5
+	VPSLLD   $0x0f, Y5, Y7
+	VPSRLD   $0x11, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x1e, Y5, Y7
+	VPSRLD   $0x02, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	RORXL    $0x14, BX, R12
+	MOVL     R12, R13
+	ADDL     1036(SP)(SI*4), R13
+	ADDL     R9, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     12(SP)(SI*8), R8
+	ADDL     524(SP)(SI*8), AX
+	MOVL     CX, R14
+	ANDL     DX, R14
+	ADDL     R14, AX
+	MOVL     CX, R14
+	XORL     DX, R14
+	ANDL     BX, R14
+	ADDL     R14, AX
+	ADDL     DI, R8
+	ADDL     R12, AX
+	ADDL     R13, R8
+	RORXL    $0x17, CX, CX
+	RORXL    $0x0d, R10, R10
+	RORXL    $0x17, R8, R12
+	RORXL    $0x0f, R8, R13
+	MOVL     R9, DI
+	XORL     R10, DI
+	XORL     R12, R8
+	MOVL     DI, R12
+	ANDL     R8, R12
+	ANDL     R13, DI
+	XORL     R13, R8
+	XORL     R10, DI
+	XORL     R12, DI
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x06, Y5, Y7
+	VPSRLD   $0x1a, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y0
+	VMOVDQU  Y0, 128(SP)(SI*8)
+	VPXOR    Y3, Y0, Y5
+	VMOVDQU  Y5, 608(SP)(SI*8)
+	RORXL    $0x14, AX, R12
+	MOVL     R12, R13
+	ADDL     1040(SP)(SI*4), R13
+	ADDL     R8, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     32(SP)(SI*8), R11
+	ADDL     544(SP)(SI*8), DX
+	MOVL     BX, R14
+	ANDL     CX, R14
+	ADDL     R14, DX
+	MOVL     BX, R14
+	XORL     CX, R14
+	ANDL     AX, R14
+	ADDL     R14, DX
+	ADDL     DI, R11
+	ADDL     R12, DX
+	ADDL     R13, R11
+	RORXL    $0x17, BX, BX
+	RORXL    $0x0d, R9, R9
+	RORXL    $0x17, R11, R12
+	RORXL    $0x0f, R11, R13
+	MOVL     R8, DI
+	XORL     R9, DI
+	XORL     R12, R11
+	MOVL     DI, R12
+	ANDL     R11, R12
+	ANDL     R13, DI
+	XORL     R13, R11
+	XORL     R9, DI
+	XORL     R12, DI
+	VPALIGNR $0x0c, Y2, Y3, Y4
+	VPSRLDQ  $0x04, Y0, Y5
+	VPSLLD   $0x0f, Y5, Y6
+	VPSRLD   $0x11, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y4, Y1, Y4
+	VPXOR    Y5, Y4, Y4
+	VPSLLD   $0x0f, Y4, Y6
+	VPSRLD   $0x11, Y4, Y5
+	VPOR     Y6, Y5, Y5
+	RORXL    $0x14, DX, R12
+	MOVL     R12, R13
+	ADDL     1044(SP)(SI*4), R13
+	ADDL     R11, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     36(SP)(SI*8), R10
+	ADDL     548(SP)(SI*8), CX
+	MOVL     AX, R14
+	ANDL     BX, R14
+	ADDL     R14, CX
+	MOVL     AX, R14
+	XORL     BX, R14
+	ANDL     DX, R14
+	ADDL     R14, CX
+	ADDL     DI, R10
+	ADDL     R12, CX
+	ADDL     R13, R10
+	RORXL    $0x17, AX, AX
+	RORXL    $0x0d, R8, R8
+	RORXL    $0x17, R10, R12
+	RORXL    $0x0f, R10, R13
+	MOVL     R11, DI
+	XORL     R8, DI
+	XORL     R12, R10
+	MOVL     DI, R12
+	ANDL     R10, R12
+	ANDL     R13, DI
+	XORL     R13, R10
+	XORL     R8, DI
+	XORL     R12, DI
+	VPSLLD   $0x17, Y4, Y7
+	VPSRLD   $0x09, Y4, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPALIGNR $0x0c, Y1, Y2, Y5
+	VPSLLD   $0x07, Y5, Y6
+	VPSRLD   $0x19, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPALIGNR $0x08, Y3, Y0, Y6
+	RORXL    $0x14, CX, R12
+	MOVL     R12, R13
+	ADDL     1048(SP)(SI*4), R13
+	ADDL     R10, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     40(SP)(SI*8), R9
+	ADDL     552(SP)(SI*8), BX
+	MOVL     DX, R14
+	ANDL     AX, R14
+	ADDL     R14, BX
+	MOVL     DX, R14
+	XORL     AX, R14
+	ANDL     CX, R14
+	ADDL     R14, BX
+	ADDL     DI, R9
+	ADDL     R12, BX
+	ADDL     R13, R9
+	RORXL    $0x17, DX, DX
+	RORXL    $0x0d, R11, R11
+	RORXL    $0x17, R9, R12
+	RORXL    $0x0f, R9, R13
+	MOVL     R10, DI
+	XORL     R11, DI
+	XORL     R12, R9
+	MOVL     DI, R12
+	ANDL     R9, R12
+	ANDL     R13, DI
+	XORL     R13, R9
+	XORL     R11, DI
+	XORL     R12, DI
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPSLLDQ  $0x0c, Y4, Y5
+	VPSLLD   $0x0f, Y5, Y7
+	VPSRLD   $0x11, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x1e, Y5, Y7
+	VPSRLD   $0x02, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	RORXL    $0x14, BX, R12
+	MOVL     R12, R13
+	ADDL     1052(SP)(SI*4), R13
+	ADDL     R9, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     44(SP)(SI*8), R8
+	ADDL     556(SP)(SI*8), AX
+	MOVL     CX, R14
+	ANDL     DX, R14
+	ADDL     R14, AX
+	MOVL     CX, R14
+	XORL     DX, R14
+	ANDL     BX, R14
+	ADDL     R14, AX
+	ADDL     DI, R8
+	ADDL     R12, AX
+	ADDL     R13, R8
+	RORXL    $0x17, CX, CX
+	RORXL    $0x0d, R10, R10
+	RORXL    $0x17, R8, R12
+	RORXL    $0x0f, R8, R13
+	MOVL     R9, DI
+	XORL     R10, DI
+	XORL     R12, R8
+	MOVL     DI, R12
+	ANDL     R8, R12
+	ANDL     R13, DI
+	XORL     R13, R8
+	XORL     R10, DI
+	XORL     R12, DI
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x06, Y5, Y7
+	VPSRLD   $0x1a, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y1
+	VMOVDQU  Y1, 160(SP)(SI*8)
+	VPXOR    Y0, Y1, Y5
+	VMOVDQU  Y5, 640(SP)(SI*8)
+	RORXL    $0x14, AX, R12
+	MOVL     R12, R13
+	ADDL     1056(SP)(SI*4), R13
+	ADDL     R8, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     64(SP)(SI*8), R11
+	ADDL     576(SP)(SI*8), DX
+	MOVL     BX, R14
+	ANDL     CX, R14
+	ADDL     R14, DX
+	MOVL     BX, R14
+	XORL     CX, R14
+	ANDL     AX, R14
+	ADDL     R14, DX
+	ADDL     DI, R11
+	ADDL     R12, DX
+	ADDL     R13, R11
+	RORXL    $0x17, BX, BX
+	RORXL    $0x0d, R9, R9
+	RORXL    $0x17, R11, R12
+	RORXL    $0x0f, R11, R13
+	MOVL     R8, DI
+	XORL     R9, DI
+	XORL     R12, R11
+	MOVL     DI, R12
+	ANDL     R11, R12
+	ANDL     R13, DI
+	XORL     R13, R11
+	XORL     R9, DI
+	XORL     R12, DI
+	VPALIGNR $0x0c, Y3, Y0, Y4
+	VPSRLDQ  $0x04, Y1, Y5
+	VPSLLD   $0x0f, Y5, Y6
+	VPSRLD   $0x11, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y4, Y2, Y4
+	VPXOR    Y5, Y4, Y4
+	VPSLLD   $0x0f, Y4, Y6
+	VPSRLD   $0x11, Y4, Y5
+	VPOR     Y6, Y5, Y5
+	RORXL    $0x14, DX, R12
+	MOVL     R12, R13
+	ADDL     1060(SP)(SI*4), R13
+	ADDL     R11, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     68(SP)(SI*8), R10
+	ADDL     580(SP)(SI*8), CX
+	MOVL     AX, R14
+	ANDL     BX, R14
+	ADDL     R14, CX
+	MOVL     AX, R14
+	XORL     BX, R14
+	ANDL     DX, R14
+	ADDL     R14, CX
+	ADDL     DI, R10
+	ADDL     R12, CX
+	ADDL     R13, R10
+	RORXL    $0x17, AX, AX
+	RORXL    $0x0d, R8, R8
+	RORXL    $0x17, R10, R12
+	RORXL    $0x0f, R10, R13
+	MOVL     R11, DI
+	XORL     R8, DI
+	XORL     R12, R10
+	MOVL     DI, R12
+	ANDL     R10, R12
+	ANDL     R13, DI
+	XORL     R13, R10
+	XORL     R8, DI
+	XORL     R12, DI
+	VPSLLD   $0x17, Y4, Y7
+	VPSRLD   $0x09, Y4, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPALIGNR $0x0c, Y2, Y3, Y5
+	VPSLLD   $0x07, Y5, Y6
+	VPSRLD   $0x19, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPALIGNR $0x08, Y0, Y1, Y6
+	RORXL    $0x14, CX, R12
+	MOVL     R12, R13
+	ADDL     1064(SP)(SI*4), R13
+	ADDL     R10, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     72(SP)(SI*8), R9
+	ADDL     584(SP)(SI*8), BX
+	MOVL     DX, R14
+	ANDL     AX, R14
+	ADDL     R14, BX
+	MOVL     DX, R14
+	XORL     AX, R14
+	ANDL     CX, R14
+	ADDL     R14, BX
+	ADDL     DI, R9
+	ADDL     R12, BX
+	ADDL     R13, R9
+	RORXL    $0x17, DX, DX
+	RORXL    $0x0d, R11, R11
+	RORXL    $0x17, R9, R12
+	RORXL    $0x0f, R9, R13
+	MOVL     R10, DI
+	XORL     R11, DI
+	XORL     R12, R9
+	MOVL     DI, R12
+	ANDL     R9, R12
+	ANDL     R13, DI
+	XORL     R13, R9
+	XORL     R11, DI
+	XORL     R12, DI
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPSLLDQ  $0x0c, Y4, Y5
+	VPSLLD   $0x0f, Y5, Y7
+	VPSRLD   $0x11, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x1e, Y5, Y7
+	VPSRLD   $0x02, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	RORXL    $0x14, BX, R12
+	MOVL     R12, R13
+	ADDL     1068(SP)(SI*4), R13
+	ADDL     R9, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     76(SP)(SI*8), R8
+	ADDL     588(SP)(SI*8), AX
+	MOVL     CX, R14
+	ANDL     DX, R14
+	ADDL     R14, AX
+	MOVL     CX, R14
+	XORL     DX, R14
+	ANDL     BX, R14
+	ADDL     R14, AX
+	ADDL     DI, R8
+	ADDL     R12, AX
+	ADDL     R13, R8
+	RORXL    $0x17, CX, CX
+	RORXL    $0x0d, R10, R10
+	RORXL    $0x17, R8, R12
+	RORXL    $0x0f, R8, R13
+	MOVL     R9, DI
+	XORL     R10, DI
+	XORL     R12, R8
+	MOVL     DI, R12
+	ANDL     R8, R12
+	ANDL     R13, DI
+	XORL     R13, R8
+	XORL     R10, DI
+	XORL     R12, DI
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x06, Y5, Y7
+	VPSRLD   $0x1a, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y2
+	VMOVDQU  Y2, 192(SP)(SI*8)
+	VPXOR    Y1, Y2, Y5
+	VMOVDQU  Y5, 672(SP)(SI*8)
+	RORXL    $0x14, AX, R12
+	MOVL     R12, R13
+	ADDL     1072(SP)(SI*4), R13
+	ADDL     R8, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     96(SP)(SI*8), R11
+	ADDL     608(SP)(SI*8), DX
+	MOVL     BX, R14
+	ANDL     CX, R14
+	ADDL     R14, DX
+	MOVL     BX, R14
+	XORL     CX, R14
+	ANDL     AX, R14
+	ADDL     R14, DX
+	ADDL     DI, R11
+	ADDL     R12, DX
+	ADDL     R13, R11
+	RORXL    $0x17, BX, BX
+	RORXL    $0x0d, R9, R9
+	RORXL    $0x17, R11, R12
+	RORXL    $0x0f, R11, R13
+	MOVL     R8, DI
+	XORL     R9, DI
+	XORL     R12, R11
+	MOVL     DI, R12
+	ANDL     R11, R12
+	ANDL     R13, DI
+	XORL     R13, R11
+	XORL     R9, DI
+	XORL     R12, DI
+	VPALIGNR $0x0c, Y0, Y1, Y4
+	VPSRLDQ  $0x04, Y2, Y5
+	VPSLLD   $0x0f, Y5, Y6
+	VPSRLD   $0x11, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y4, Y3, Y4
+	VPXOR    Y5, Y4, Y4
+	VPSLLD   $0x0f, Y4, Y6
+	VPSRLD   $0x11, Y4, Y5
+	VPOR     Y6, Y5, Y5
+	RORXL    $0x14, DX, R12
+	MOVL     R12, R13
+	ADDL     1076(SP)(SI*4), R13
+	ADDL     R11, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     100(SP)(SI*8), R10
+	ADDL     612(SP)(SI*8), CX
+	MOVL     AX, R14
+	ANDL     BX, R14
+	ADDL     R14, CX
+	MOVL     AX, R14
+	XORL     BX, R14
+	ANDL     DX, R14
+	ADDL     R14, CX
+	ADDL     DI, R10
+	ADDL     R12, CX
+	ADDL     R13, R10
+	RORXL    $0x17, AX, AX
+	RORXL    $0x0d, R8, R8
+	RORXL    $0x17, R10, R12
+	RORXL    $0x0f, R10, R13
+	MOVL     R11, DI
+	XORL     R8, DI
+	XORL     R12, R10
+	MOVL     DI, R12
+	ANDL     R10, R12
+	ANDL     R13, DI
+	XORL     R13, R10
+	XORL     R8, DI
+	XORL     R12, DI
+	VPSLLD   $0x17, Y4, Y7
+	VPSRLD   $0x09, Y4, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPALIGNR $0x0c, Y3, Y0, Y5
+	VPSLLD   $0x07, Y5, Y6
+	VPSRLD   $0x19, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPALIGNR $0x08, Y1, Y2, Y6
+	RORXL    $0x14, CX, R12
+	MOVL     R12, R13
+	ADDL     1080(SP)(SI*4), R13
+	ADDL     R10, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     104(SP)(SI*8), R9
+	ADDL     616(SP)(SI*8), BX
+	MOVL     DX, R14
+	ANDL     AX, R14
+	ADDL     R14, BX
+	MOVL     DX, R14
+	XORL     AX, R14
+	ANDL     CX, R14
+	ADDL     R14, BX
+	ADDL     DI, R9
+	ADDL     R12, BX
+	ADDL     R13, R9
+	RORXL    $0x17, DX, DX
+	RORXL    $0x0d, R11, R11
+	RORXL    $0x17, R9, R12
+	RORXL    $0x0f, R9, R13
+	MOVL     R10, DI
+	XORL     R11, DI
+	XORL     R12, R9
+	MOVL     DI, R12
+	ANDL     R9, R12
+	ANDL     R13, DI
+	XORL     R13, R9
+	XORL     R11, DI
+	XORL     R12, DI
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPSLLDQ  $0x0c, Y4, Y5
+	VPSLLD   $0x0f, Y5, Y7
+	VPSRLD   $0x11, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x1e, Y5, Y7
+	VPSRLD   $0x02, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	RORXL    $0x14, BX, R12
+	MOVL     R12, R13
+	ADDL     1084(SP)(SI*4), R13
+	ADDL     R9, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     108(SP)(SI*8), R8
+	ADDL     620(SP)(SI*8), AX
+	MOVL     CX, R14
+	ANDL     DX, R14
+	ADDL     R14, AX
+	MOVL     CX, R14
+	XORL     DX, R14
+	ANDL     BX, R14
+	ADDL     R14, AX
+	ADDL     DI, R8
+	ADDL     R12, AX
+	ADDL     R13, R8
+	RORXL    $0x17, CX, CX
+	RORXL    $0x0d, R10, R10
+	RORXL    $0x17, R8, R12
+	RORXL    $0x0f, R8, R13
+	MOVL     R9, DI
+	XORL     R10, DI
+	XORL     R12, R8
+	MOVL     DI, R12
+	ANDL     R8, R12
+	ANDL     R13, DI
+	XORL     R13, R8
+	XORL     R10, DI
+	XORL     R12, DI
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x06, Y5, Y7
+	VPSRLD   $0x1a, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y3
+	VMOVDQU  Y3, 224(SP)(SI*8)
+	VPXOR    Y2, Y3, Y5
+	VMOVDQU  Y5, 704(SP)(SI*8)
+	ADDL     $0x10, SI
+	CMPL     SI, $0x30
+	JB       kdf64AVX2_first
+	MOVQ     1280(SP), SI
+	RORXL    $0x14, AX, R12
+	LEAL     -1651869049(R12), R13
+	ADDL     R8, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     384(SP), R11
+	ADDL     896(SP), DX
+	MOVL     BX, R14
+	ANDL     CX, R14
+	ADDL     R14, DX
+	MOVL     BX, R14
+	XORL     CX, R14
+	ANDL     AX, R14
+	ADDL     R14, DX
+	ADDL     DI, R11
+	ADDL     R12, DX
+	ADDL     R13, R11
+	RORXL    $0x17, BX, BX
+	RORXL    $0x0d, R9, R9
+	RORXL    $0x17, R11, R12
+	RORXL    $0x0f, R11, R13
+	MOVL     R8, DI
+	XORL     R9, DI
+	XORL     R12, R11
+	MOVL     DI, R12
+	ANDL     R11, R12
+	ANDL     R13, DI
+	XORL     R13, R11
+	XORL     R9, DI
+	XORL     R12, DI
+	VPALIGNR $0x0c, Y1, Y2, Y4
+	VPSRLDQ  $0x04, Y3, Y5
+	VPSLLD   $0x0f, Y5, Y6
+	VPSRLD   $0x11, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPXOR    Y4, Y0, Y4
+	VPXOR    Y5, Y4, Y4
+	VPSLLD   $0x0f, Y4, Y6
+	VPSRLD   $0x11, Y4, Y5
+	VPOR     Y6, Y5, Y5
+	RORXL    $0x14, DX, R12
+	LEAL     991229199(R12), R13
+	ADDL     R11, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     388(SP), R10
+	ADDL     900(SP), CX
+	MOVL     AX, R14
+	ANDL     BX, R14
+	ADDL     R14, CX
+	MOVL     AX, R14
+	XORL     BX, R14
+	ANDL     DX, R14
+	ADDL     R14, CX
+	ADDL     DI, R10
+	ADDL     R12, CX
+	ADDL     R13, R10
+	RORXL    $0x17, AX, AX
+	RORXL    $0x0d, R8, R8
+	RORXL    $0x17, R10, R12
+	RORXL    $0x0f, R10, R13
+	MOVL     R11, DI
+	XORL     R8, DI
+	XORL     R12, R10
+	MOVL     DI, R12
+	ANDL     R10, R12
+	ANDL     R13, DI
+	XORL     R13, R10
+	XORL     R8, DI
+	XORL     R12, DI
+	VPSLLD   $0x17, Y4, Y7
+	VPSRLD   $0x09, Y4, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPALIGNR $0x0c, Y0, Y1, Y5
+	VPSLLD   $0x07, Y5, Y6
+	VPSRLD   $0x19, Y5, Y5
+	VPOR     Y6, Y5, Y5
+	VPALIGNR $0x08, Y2, Y3, Y6
+	RORXL    $0x14, CX, R12
+	LEAL     1982458398(R12), R13
+	ADDL     R10, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     392(SP), R9
+	ADDL     904(SP), BX
+	MOVL     DX, R14
+	ANDL     AX, R14
+	ADDL     R14, BX
+	MOVL     DX, R14
+	XORL     AX, R14
+	ANDL     CX, R14
+	ADDL     R14, BX
+	ADDL     DI, R9
+	ADDL     R12, BX
+	ADDL     R13, R9
+	RORXL    $0x17, DX, DX
+	RORXL    $0x0d, R11, R11
+	RORXL    $0x17, R9, R12
+	RORXL    $0x0f, R9, R13
+	MOVL     R10, DI
+	XORL     R11, DI
+	XORL     R12, R9
+	MOVL     DI, R12
+	ANDL     R9, R12
+	ANDL     R13, DI
+	XORL     R13, R9
+	XORL     R11, DI
+	XORL     R12, DI
+	VPXOR    Y4, Y5, Y4
+	VPXOR    Y6, Y4, Y4
+	VPSLLDQ  $0x0c, Y4, Y5
+	VPSLLD   $0x0f, Y5, Y7
+	VPSRLD   $0x11, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x1e, Y5, Y7
+	VPSRLD   $0x02, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	RORXL    $0x14, BX, R12
+	LEAL     -330050500(R12), R13
+	ADDL     R9, R13
+	RORXL    $0x19, R13, R13
+	XORL     R13, R12
+	ADDL     396(SP), R8
+	ADDL     908(SP), AX
+	MOVL     CX, R14
+	ANDL     DX, R14
+	ADDL     R14, AX
+	MOVL     CX, R14
+	XORL     DX, R14
+	ANDL     BX, R14
+	ADDL     R14, AX
+	ADDL     DI, R8
+	ADDL     R12, AX
+	ADDL     R13, R8
+	RORXL    $0x17, CX, CX
+	RORXL    $0x0d, R10, R10
+	RORXL    $0x17, R8, R12
+	RORXL    $0x0f, R8, R13
+	MOVL     R9, DI
+	XORL     R10, DI
+	XORL     R12, R8
+	MOVL     DI, R12
+	ANDL     R8, R12
+	ANDL     R13, DI
+	XORL     R13, R8
+	XORL     R10, DI
+	XORL     R12, DI
+	VPXOR    Y6, Y4, Y4
+	VPSLLD   $0x06, Y5, Y7
+	VPSRLD   $0x1a, Y5, Y6
+	VPOR     Y7, Y6, Y6
+	VPXOR    Y6, Y4, Y0
+	VPXOR    Y3, Y0, Y5
+	VMOVDQU  Y5, 992(SP)
+	MOVQ     SI, 1280(SP)
+	MOVL     $0x00000034, SI
+
+kdf64AVX2_last:
+	RORXL $0x14, AX, R12
+	MOVL  R12, R13
+	ADDL  1024(SP)(SI*4), R13
+	ADDL  R8, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  (SP)(SI*8), R11
+	ADDL  512(SP)(SI*8), DX
+	MOVL  BX, R14
+	ANDL  CX, R14
+	ADDL  R14, DX
+	MOVL  BX, R14
+	XORL  CX, R14
+	ANDL  AX, R14
+	ADDL  R14, DX
+	ADDL  DI, R11
+	ADDL  R12, DX
+	ADDL  R13, R11
+	RORXL $0x17, BX, BX
+	RORXL $0x0d, R9, R9
+	RORXL $0x17, R11, R12
+	RORXL $0x0f, R11, R13
+	MOVL  R8, DI
+	XORL  R9, DI
+	XORL  R12, R11
+	MOVL  DI, R12
+	ANDL  R11, R12
+	ANDL  R13, DI
+	XORL  R13, R11
+	XORL  R9, DI
+	XORL  R12, DI
+	RORXL $0x14, DX, R12
+	MOVL  R12, R13
+	ADDL  1028(SP)(SI*4), R13
+	ADDL  R11, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  4(SP)(SI*8), R10
+	ADDL  516(SP)(SI*8), CX
+	MOVL  AX, R14
+	ANDL  BX, R14
+	ADDL  R14, CX
+	MOVL  AX, R14
+	XORL  BX, R14
+	ANDL  DX, R14
+	ADDL  R14, CX
+	ADDL  DI, R10
+	ADDL  R12, CX
+	ADDL  R13, R10
+	RORXL $0x17, AX, AX
+	RORXL $0x0d, R8, R8
+	RORXL $0x17, R10, R12
+	RORXL $0x0f, R10, R13
+	MOVL  R11, DI
+	XORL  R8, DI
+	XORL  R12, R10
+	MOVL  DI, R12
+	ANDL  R10, R12
+	ANDL  R13, DI
+	XORL  R13, R10
+	XORL  R8, DI
+	XORL  R12, DI
+	RORXL $0x14, CX, R12
+	MOVL  R12, R13
+	ADDL  1032(SP)(SI*4), R13
+	ADDL  R10, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  8(SP)(SI*8), R9
+	ADDL  520(SP)(SI*8), BX
+	MOVL  DX, R14
+	ANDL  AX, R14
+	ADDL  R14, BX
+	MOVL  DX, R14
+	XORL  AX, R14
+	ANDL  CX, R14
+	ADDL  R14, BX
+	ADDL  DI, R9
+	ADDL  R12, BX
+	ADDL  R13, R9
+	RORXL $0x17, DX, DX
+	RORXL $0x0d, R11, R11
+	RORXL $0x17, R9, R12
+	RORXL $0x0f, R9, R13
+	MOVL  R10, DI
+	XORL  R11, DI
+	XORL  R12, R9
+	MOVL  DI, R12
+	ANDL  R9, R12
+	ANDL  R13, DI
+	XORL  R13, R9
+	XORL  R11, DI
+	XORL  R12, DI
+	RORXL $0x14, BX, R12
+	MOVL  R12, R13
+	ADDL  1036(SP)(SI*4), R13
+	ADDL  R9, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  12(SP)(SI*8), R8
+	ADDL  524(SP)(SI*8), AX
+	MOVL  CX, R14
+	ANDL  DX, R14
+	ADDL  R14, AX
+	MOVL  CX, R14
+	XORL  DX, R14
+	ANDL  BX, R14
+	ADDL  R14, AX
+	ADDL  DI, R8
+	ADDL  R12, AX
+	ADDL  R13, R8
+	RORXL $0x17, CX, CX
+	RORXL $0x0d, R10, R10
+	RORXL $0x17, R8, R12
+	RORXL $0x0f, R8, R13
+	MOVL  R9, DI
+	XORL  R10, DI
+	XORL  R12, R8
+	MOVL  DI, R12
+	ANDL  R8, R12
+	ANDL  R13, DI
+	XORL  R13, R8
+	XORL  R10, DI
+	XORL  R12, DI
+	ADDL  $0x04, SI
+	CMPL  SI, $0x3c
+	JBE   kdf64AVX2_last
+	MOVQ  1280(SP), SI
+	LEAQ  1288(SP), R12
+	XORL  (R12), AX
+	MOVL  AX, (R12)
+	XORL  4(R12), BX
+	MOVL  BX, 4(R12)
+	XORL  8(R12), CX
+	MOVL  CX, 8(R12)
+	XORL  12(R12), DX
+	MOVL  DX, 12(R12)
+	XORL  16(R12), R8
+	MOVL  R8, 16(R12)
+	XORL  20(R12), R9
+	MOVL  R9, 20(R12)
+	XORL  24(R12), R10
+	MOVL  R10, 24(R12)
+	XORL  28(R12), R11
+	MOVL  R11, 28(R12)
+	MOVQ  SI, 1280(SP)
+	XORL  SI, SI
+
+kdf64AVX2_second0:
+	RORXL $0x14, AX, R12
+	MOVL  R12, R13
+	ADDL  1024(SP)(SI*4), R13
+	ADDL  R8, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  16(SP)(SI*8), R11
+	ADDL  528(SP)(SI*8), DX
+	MOVL  BX, R14
+	XORL  CX, R14
+	XORL  AX, R14
+	ADDL  R14, DX
+	MOVL  R9, R14
+	XORL  R10, R14
+	XORL  R8, R14
+	ADDL  R14, R11
+	ADDL  R12, DX
+	ADDL  R13, R11
+	RORXL $0x17, BX, BX
+	RORXL $0x0d, R9, R9
+	RORXL $0x17, R11, R12
+	RORXL $0x0f, R11, R13
+	XORL  R12, R11
+	XORL  R13, R11
+	RORXL $0x14, DX, R12
+	MOVL  R12, R13
+	ADDL  1028(SP)(SI*4), R13
+	ADDL  R11, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  20(SP)(SI*8), R10
+	ADDL  532(SP)(SI*8), CX
+	MOVL  AX, R14
+	XORL  BX, R14
+	XORL  DX, R14
+	ADDL  R14, CX
+	MOVL  R8, R14
+	XORL  R9, R14
+	XORL  R11, R14
+	ADDL  R14, R10
+	ADDL  R12, CX
+	ADDL  R13, R10
+	RORXL $0x17, AX, AX
+	RORXL $0x0d, R8, R8
+	RORXL $0x17, R10, R12
+	RORXL $0x0f, R10, R13
+	XORL  R12, R10
+	XORL  R13, R10
+	RORXL $0x14, CX, R12
+	MOVL  R12, R13
+	ADDL  1032(SP)(SI*4), R13
+	ADDL  R10, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  24(SP)(SI*8), R9
+	ADDL  536(SP)(SI*8), BX
+	MOVL  DX, R14
+	XORL  AX, R14
+	XORL  CX, R14
+	ADDL  R14, BX
+	MOVL  R11, R14
+	XORL  R8, R14
+	XORL  R10, R14
+	ADDL  R14, R9
+	ADDL  R12, BX
+	ADDL  R13, R9
+	RORXL $0x17, DX, DX
+	RORXL $0x0d, R11, R11
+	RORXL $0x17, R9, R12
+	RORXL $0x0f, R9, R13
+	XORL  R12, R9
+	XORL  R13, R9
+	RORXL $0x14, BX, R12
+	MOVL  R12, R13
+	ADDL  1036(SP)(SI*4), R13
+	ADDL  R9, R13
+	RORXL $0x19, R13, R13
+	XORL  R13, R12
+	ADDL  28(SP)(SI*8), R8
+	ADDL  540(SP)(SI*8), AX
+	MOVL  CX, R14
+	XORL  DX, R14
+	XORL  BX, R14
+	ADDL  R14, AX
+	MOVL  R10, R14
+	XORL  R11, R14
+	XORL  R9, R14
+	ADDL  R14, R8
+	ADDL  R12, AX
+	ADDL  R13, R8
+	RORXL $0x17, CX, CX
+	RORXL $0x0d, R10, R10
+	RORXL $0x17, R8, R12
+	RORXL $0x0f, R8, R13
+	MOVL  R9, DI
+	XORL  R10, DI
+	XORL  R12, R8
+	MOVL  DI, R12
+	ANDL  R8, R12
+	ANDL  R13, DI
+	XORL  R13, R8
+	XORL  R10, DI
+	XORL  R12, DI
+	ADDL  $0x04, SI
+	CMPL  SI, $0x0c
+	JBE   kdf64AVX2_second0
+
+kdf64AVX2_second1:
+	RORXL  $0x14, AX, R12
+	MOVL   R12, R13
+	ADDL   1024(SP)(SI*4), R13
+	ADDL   R8, R13
+	RORXL  $0x19, R13, R13
+	XORL   R13, R12
+	ADDL   16(SP)(SI*8), R11
+	ADDL   528(SP)(SI*8), DX
+	MOVL   BX, R14
+	ANDL   CX, R14
+	ADDL   R14, DX
+	MOVL   BX, R14
+	XORL   CX, R14
+	ANDL   AX, R14
+	ADDL   R14, DX
+	ADDL   DI, R11
+	ADDL   R12, DX
+	ADDL   R13, R11
+	RORXL  $0x17, BX, BX
+	RORXL  $0x0d, R9, R9
+	RORXL  $0x17, R11, R12
+	RORXL  $0x0f, R11, R13
+	MOVL   R8, DI
+	XORL   R9, DI
+	XORL   R12, R11
+	MOVL   DI, R12
+	ANDL   R11, R12
+	ANDL   R13, DI
+	XORL   R13, R11
+	XORL   R9, DI
+	XORL   R12, DI
+	RORXL  $0x14, DX, R12
+	MOVL   R12, R13
+	ADDL   1028(SP)(SI*4), R13
+	ADDL   R11, R13
+	RORXL  $0x19, R13, R13
+	XORL   R13, R12
+	ADDL   20(SP)(SI*8), R10
+	ADDL   532(SP)(SI*8), CX
+	MOVL   AX, R14
+	ANDL   BX, R14
+	ADDL   R14, CX
+	MOVL   AX, R14
+	XORL   BX, R14
+	ANDL   DX, R14
+	ADDL   R14, CX
+	ADDL   DI, R10
+	ADDL   R12, CX
+	ADDL   R13, R10
+	RORXL  $0x17, AX, AX
+	RORXL  $0x0d, R8, R8
+	RORXL  $0x17, R10, R12
+	RORXL  $0x0f, R10, R13
+	MOVL   R11, DI
+	XORL   R8, DI
+	XORL   R12, R10
+	MOVL   DI, R12
+	ANDL   R10, R12
+	ANDL   R13, DI
+	XORL   R13, R10
+	XORL   R8, DI
+	XORL   R12, DI
+	RORXL  $0x14, CX, R12
+	MOVL   R12, R13
+	ADDL   1032(SP)(SI*4), R13
+	ADDL   R10, R13
+	RORXL  $0x19, R13, R13
+	XORL   R13, R12
+	ADDL   24(SP)(SI*8), R9
+	ADDL   536(SP)(SI*8), BX
+	MOVL   DX, R14
+	ANDL   AX, R14
+	ADDL   R14, BX
+	MOVL   DX, R14
+	XORL   AX, R14
+	ANDL   CX, R14
+	ADDL   R14, BX
+	ADDL   DI, R9
+	ADDL   R12, BX
+	ADDL   R13, R9
+	RORXL  $0x17, DX, DX
+	RORXL  $0x0d, R11, R11
+	RORXL  $0x17, R9, R12
+	RORXL  $0x0f, R9, R13
+	MOVL   R10, DI
+	XORL   R11, DI
+	XORL   R12, R9
+	MOVL   DI, R12
+	ANDL   R9, R12
+	ANDL   R13, DI
+	XORL   R13, R9
+	XORL   R11, DI
+	XORL   R12, DI
+	RORXL  $0x14, BX, R12
+	MOVL   R12, R13
+	ADDL   1036(SP)(SI*4), R13
+	ADDL   R9, R13
+	RORXL  $0x19, R13, R13
+	XORL   R13, R12
+	ADDL   28(SP)(SI*8), R8
+	ADDL   540(SP)(SI*8), AX
+	MOVL   CX, R14
+	ANDL   DX, R14
+	ADDL   R14, AX
+	MOVL   CX, R14
+	XORL   DX, R14
+	ANDL   BX, R14
+	ADDL   R14, AX
+	ADDL   DI, R8
+	ADDL   R12, AX
+	ADDL   R13, R8
+	RORXL  $0x17, CX, CX
+	RORXL  $0x0d, R10, R10
+	RORXL  $0x17, R8, R12
+	RORXL  $0x0f, R8, R13
+	MOVL   R9, DI
+	XORL   R10, DI
+	XORL   R12, R8
+	MOVL   DI, R12
+	ANDL   R8, R12
+	ANDL   R13, DI
+	XORL   R13, R8
+	XORL   R10, DI
+	XORL   R12, DI
+	ADDL   $0x04, SI
+	CMPL   SI, $0x3c
+	JBE    kdf64AVX2_second1
+	MOVQ   1280(SP), SI
+	LEAQ   1288(SP), R12
+	XORL   (R12), AX
+	MOVL   AX, (R12)
+	XORL   4(R12), BX
+	MOVL   BX, 4(R12)
+	XORL   8(R12), CX
+	MOVL   CX, 8(R12)
+	XORL   12(R12), DX
+	MOVL   DX, 12(R12)
+	XORL   16(R12), R8
+	MOVL   R8, 16(R12)
+	XORL   20(R12), R9
+	MOVL   R9, 20(R12)
+	XORL   24(R12), R10
+	MOVL   R10, 24(R12)
+	XORL   28(R12), R11
+	MOVL   R11, 28(R12)
+	MOVQ   out+24(FP), R12
+	BSWAPL AX
+	MOVL   AX, (R12)
+	BSWAPL BX
+	MOVL   BX, 4(R12)
+	BSWAPL CX
+	MOVL   CX, 8(R12)
+	BSWAPL DX
+	MOVL   DX, 12(R12)
+	BSWAPL R8
+	MOVL   R8, 16(R12)
+	BSWAPL R9
+	MOVL   R9, 20(R12)
+	BSWAPL R10
+	MOVL   R10, 24(R12)
+	BSWAPL R11
+	MOVL   R11, 28(R12)
+	VZEROUPPER
+	RET
+
 // func blockMulti16AVX512(st *[8][16]uint32, p *[16]*byte, n int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·blockMulti16AVX512(SB), $4352-24

@@ -87,3 +87,5 @@ func kdfLanes(k int) int {
 func kdfBlocks(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
 	kdfViaMulti(4, out, h, msg, ct, ctw, cts, blocks)
 }
+
+func kdf64(h *[8]uint32, z *[64]byte, ct uint32, out *[Size]byte) { kdf64Final(h, z, ct, out) }

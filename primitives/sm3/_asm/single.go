@@ -199,6 +199,7 @@ func singleBuffer() {
 	singleKernel("blockAVX2", vec{avx512: false})
 	padTables()
 	finalKernel(vec{avx512: false})
+	kdf64Kernel(vec{avx512: false})
 }
 
 // kframe is the stack frame and register plan the one-message kernels
@@ -473,6 +474,19 @@ func finalKernel(v vec) {
 	}
 
 	Label(name + "_state")
+	f.finalRounds(hs, func() {
+		Load(Param("n"), R13)
+		CMPQ(R13, U8(55))
+		JBE(LabelRef(name + "_out"))
+	})
+}
+
+// finalRounds emits the rest of a final kernel once its message words are
+// in f.x (first block in the low halves, byte-swapped): the chaining value
+// from h, the first block, the second unless skipSecond (emitted before
+// it, when not nil) jumps to f.name+"_out", and the digest written to out
+// big endian.
+func (f *kframe) finalRounds(hs Mem, skipSecond func()) {
 	// The chaining value, in registers and copied to hs, which the
 	// feed-forwards update.
 	Load(Param("h"), R12)
@@ -487,13 +501,13 @@ func finalKernel(v vec) {
 	f.first(true)
 	loadHS := func() { LEAQ(hs, R12) }
 	feedForward(f.s, loadHS, R12)
-	Load(Param("n"), R13)
-	CMPQ(R13, U8(55))
-	JBE(LabelRef(name + "_out"))
+	if skipSecond != nil {
+		skipSecond()
+	}
 	f.second()
 	feedForward(f.s, loadHS, R12)
 
-	Label(name + "_out")
+	Label(f.name + "_out")
 	Load(Param("out"), R12)
 	for i, r := range f.s {
 		BSWAPL(r)
@@ -501,6 +515,45 @@ func finalKernel(v vec) {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// kdf64Kernel emits kdf64AVX2(h, z, ct, out): the SM3 digest, after chaining
+// value h, of a 64-byte z followed by the 32-bit counter ct, that is one
+// 32-byte output block of the KDF for the z of SM2 encryption (x2 || y2).
+// The first block is z itself, loaded where it lies; the second, the
+// counter and the padding of a 68-byte message, is built in registers, so
+// nothing is copied to a buffer before the call.
+func kdf64Kernel(v vec) {
+	name := "kdf64AVX2"
+	TEXT(name, 0, "func(h *[8]uint32, z *[64]byte, ct uint32, out *[32]byte)")
+	Pragma("noescape")
+	Doc(name+" writes to out the SM3 digest, after chaining value h, of z and the",
+		"big-endian counter ct, 68 bytes in all (AVX2, BMI1, BMI2). h is not changed.")
+	f := newFrame(name, v)
+	hs := AllocLocal(32)
+	x := f.x
+	Load(Param("z"), RSI)
+	VMOVDQU(bswap, f.mask)
+	c := []VecPhysical{X0, X1, X2, X3, X4, X5, X6, X7}
+	for i := 0; i < 4; i++ {
+		VMOVDQU(Mem{Base: RSI, Disp: 16 * i}, c[i])
+		VPSHUFB(f.mask.AsX(), c[i], c[i])
+	}
+	// The second block's words: ct, the 0x80 byte, zeros, and the bit
+	// length 544 as word 15.
+	Load(Param("ct"), EAX)
+	VMOVD(EAX, X4)
+	MOVL(U32(0x80000000), EAX)
+	VPINSRD(U8(1), EAX, X4, X4)
+	VPXOR(X5, X5, X5)
+	VPXOR(X6, X6, X6)
+	MOVL(U32(68*8), EAX)
+	VMOVD(EAX, X7)
+	VPSLLDQ(U8(12), X7, X7)
+	for i := 0; i < 4; i++ {
+		VINSERTI128(U8(1), c[4+i], x[i], x[i])
+	}
+	f.finalRounds(hs, nil)
 }
 
 // padMasks and padBytes are the sliding tables of finalAVX2: 128 bytes
