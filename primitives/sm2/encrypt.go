@@ -113,7 +113,7 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 
 	if opts.ASN1 {
 		c2 := make([]byte, len(msg))
-		if !maskMessage(c2, msg, x2, y2) {
+		if !maskMessage(c2, msg, xy[1:]) {
 			return nil, false
 		}
 		c3 := hashC3(x2, msg, y2)
@@ -140,7 +140,7 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 	if opts.Order == C1C2C3 {
 		c3At, c2At = len(c1b)+len(msg), len(c1b)
 	}
-	if !maskMessage(out[c2At:c2At+len(msg)], msg, x2, y2) {
+	if !maskMessage(out[c2At:c2At+len(msg)], msg, xy[1:]) {
 		return nil, false
 	}
 	c3 := hashC3(x2, msg, y2)
@@ -150,8 +150,10 @@ func encryptWithNonce(pub *PublicKey, msg, kb []byte, opts *EncrypterOpts) ([]by
 
 // maskMessage sets c2 = msg ⊕ KDF(x2 || y2, len(msg)) and reports whether
 // the KDF output was not all zero (GB/T 32918.4 asks for a new k then).
-func maskMessage(c2, msg, x2, y2 []byte) bool {
-	sm3.KDFInto(c2, x2, y2)
+// x2y2 is the 64 bytes of x2 || y2 in one slice, which the KDF of a 32-byte
+// message reads where it lies.
+func maskMessage(c2, msg, x2y2 []byte) bool {
+	sm3.KDFInto(c2, x2y2)
 	if allZero(c2) == 1 {
 		return false
 	}
@@ -241,7 +243,7 @@ func decrypt(priv *PrivateKey, c1 *sm2ec.Point, c3, c2 []byte) ([]byte, error) {
 	defer clear(xy[:])
 	x2, y2 := xy[1:33], xy[33:]
 	msg := make([]byte, len(c2))
-	sm3.KDFInto(msg, x2, y2)
+	sm3.KDFInto(msg, xy[1:])
 	zero := allZero(msg)
 	subtle.XORBytes(msg, msg, c2)
 	u := hashC3(x2, msg, y2)
