@@ -149,15 +149,6 @@ var extKeyUsageOIDs = []struct {
 	{ExtKeyUsageMicrosoftKernelCodeSigning, asn1.ObjectIdentifier{1, 3, 6, 1, 4, 1, 311, 61, 1, 1}},
 }
 
-func extKeyUsageFromOID(oid asn1.ObjectIdentifier) (ExtKeyUsage, bool) {
-	for _, e := range extKeyUsageOIDs {
-		if oid.Equal(e.oid) {
-			return e.usage, true
-		}
-	}
-	return 0, false
-}
-
 func oidFromExtKeyUsage(u ExtKeyUsage) (asn1.ObjectIdentifier, bool) {
 	for _, e := range extKeyUsageOIDs {
 		if u == e.usage {

@@ -23,13 +23,6 @@ func NewCertPool() *CertPool {
 	}
 }
 
-func (s *CertPool) len() int {
-	if s == nil {
-		return 0
-	}
-	return len(s.certs)
-}
-
 // Clone returns a copy of s.
 func (s *CertPool) Clone() *CertPool {
 	p := NewCertPool()

@@ -457,10 +457,6 @@ func (c *Conn) handleNewSessionTicket(m *newSessionTicketMsg) error {
 	return nil
 }
 
-// errNoTLS13 is the failure of a handshake in which neither protocol is
-// possible.
-var errNoTLS13 = errors.New("tlcp: no TLS 1.3 cipher suite is enabled")
-
 // versionName names a protocol version in messages.
 func versionName(v uint16) string {
 	switch v {

@@ -55,13 +55,6 @@ func (h *hostilePeer) record(typ recordType, body []byte) error {
 	return err
 }
 
-// handshake writes one handshake message (type, u24 length, body), split
-// into records of at most 2^14 bytes.
-func (h *hostilePeer) handshake(typ uint8, body []byte) error {
-	msg := append([]byte{typ, byte(len(body) >> 16), byte(len(body) >> 8), byte(len(body))}, body...)
-	return h.handshakeBytes(msg)
-}
-
 // handshakeBytes writes already framed handshake messages, split into
 // records of at most 2^14 bytes.
 func (h *hostilePeer) handshakeBytes(msg []byte) error {

@@ -187,10 +187,6 @@ type sans struct {
 	uris   []*url.URL
 }
 
-func (s *sans) empty() bool {
-	return len(s.dns)+len(s.ips)+len(s.emails)+len(s.uris) == 0
-}
-
 // addHosts adds a -hosts list: comma-separated DNS names and IP addresses.
 func (s *sans) addHosts(list string) error {
 	for _, h := range strings.Split(list, ",") {

@@ -67,7 +67,6 @@ type showOptions struct {
 	fingerprint, pubkey, ext, role, crlnum bool
 	digest                                 string // fingerprint digest: sha1, sha256, sm3
 	outform                                string // "", "pem", "der": convert
-	out                                    string
 	password                               []byte
 	noout                                  bool
 	caFile                                 []*smx509.Certificate // crl show -CAfile

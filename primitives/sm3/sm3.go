@@ -204,15 +204,6 @@ func (d *digest) pad() {
 	d.nx = 0
 }
 
-// digestBytes returns the chaining value as bytes.
-func (d *digest) digestBytes() [Size]byte {
-	var s [Size]byte
-	for i, v := range d.h {
-		binary.BigEndian.PutUint32(s[4*i:], v)
-	}
-	return s
-}
-
 // A saved state is the magic, the chaining value, the whole buffer and the
 // length, all big endian, the same layout crypto/sha256 uses.
 const (

@@ -222,13 +222,6 @@ func (y ghashState) putTableEntry(e *[16]byte) {
 	binary.LittleEndian.PutUint64(e[8:], hi)
 }
 
-// updateLengths absorbs the final block of bit lengths of A and C.
-func (y *ghashState) updateLengths(k *ghashKey, adLen, ctLen int) {
-	y.hi ^= uint64(adLen) * 8
-	y.lo ^= uint64(ctLen) * 8
-	y.mulH(k)
-}
-
 func (y *ghashState) bytes(out *[BlockSize]byte) {
 	binary.BigEndian.PutUint64(out[0:], y.hi)
 	binary.BigEndian.PutUint64(out[8:], y.lo)
