@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/url"
 
+	smx "github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
@@ -169,7 +170,7 @@ func CreateCertificateRequest(rand io.Reader, template *CertificateRequest, priv
 	if err != nil {
 		return nil, err
 	}
-	spki, err := MarshalPKIXPublicKey(key.Public())
+	spki, err := smx.MarshalPKIXPublicKey(key.Public())
 	if err != nil {
 		return nil, err
 	}

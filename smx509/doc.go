@@ -4,6 +4,18 @@
 // handles. Its API follows crypto/x509 name for name, so code written against
 // the standard library reads the same here.
 //
+// # Keys
+//
+// Key encodings are not here but in package x509 of this module
+// (github.com/shangmi-go/shangmi/x509), which this package builds on:
+// x509.ParsePKIXPublicKey and MarshalPKIXPublicKey, ParsePKCS8PrivateKey and
+// MarshalPKCS8PrivateKey, ParseECPrivateKey and MarshalECPrivateKey, the
+// password-protected PKCS #8 and the PEM key files (ParsePrivateKeyPEM). Code
+// moving from crypto/x509 finds its certificate functions here under the same
+// names and its key functions there. SM2 keys are *sm2.PublicKey and
+// *sm2.PrivateKey (package primitives/sm2) wherever a key appears, as in
+// Certificate.PublicKey and the signer of CreateCertificate.
+//
 // # SM2 signatures and the signer ID
 //
 // An SM2 signature hashes a value Z derived from a signer identifier. PKI

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	smx "github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
@@ -136,7 +137,7 @@ func TestStrictDER(t *testing.T) {
 // not wrapped in a SET (as CFCA writes them) still parses and verifies.
 func TestCFCAStyleRequest(t *testing.T) {
 	key := testKey(t, kindSM2, "csr").(*sm2.PrivateKey)
-	spki, err := MarshalPKIXPublicKey(key.Public())
+	spki, err := smx.MarshalPKIXPublicKey(key.Public())
 	must(t, err)
 	var b cryptobyte.Builder
 	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
