@@ -2,8 +2,6 @@ package sm2
 
 import (
 	"crypto"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	cryptorand "crypto/rand"
 	"crypto/subtle"
 	"encoding"
@@ -143,37 +141,6 @@ func (pub *PublicKey) Equal(x crypto.PublicKey) bool {
 	return subtle.ConstantTimeCompare(pub.enc[:], xx.enc[:]) == 1
 }
 
-// ECDSA returns pub as an *ecdsa.PublicKey whose Curve is P256().
-func (pub *PublicKey) ECDSA() *ecdsa.PublicKey {
-	return &ecdsa.PublicKey{
-		Curve: P256(),
-		X:     new(big.Int).SetBytes(pub.enc[1:33]),
-		Y:     new(big.Int).SetBytes(pub.enc[33:]),
-	}
-}
-
-// PublicKeyFromECDSA converts an *ecdsa.PublicKey on P256() (or on a curve
-// with the same parameters) into a *PublicKey, validating the point.
-func PublicKeyFromECDSA(k *ecdsa.PublicKey) (*PublicKey, error) {
-	if k == nil || k.Curve == nil || !isSM2Curve(k.Curve.Params()) || k.X == nil || k.Y == nil {
-		return nil, errInvalidPublicKey
-	}
-	if k.X.Sign() < 0 || k.Y.Sign() < 0 || k.X.BitLen() > 256 || k.Y.BitLen() > 256 {
-		return nil, errInvalidPublicKey
-	}
-	var buf [65]byte
-	buf[0] = 4
-	k.X.FillBytes(buf[1:33])
-	k.Y.FillBytes(buf[33:])
-	return NewPublicKey(buf[:])
-}
-
-func isSM2Curve(p *elliptic.CurveParams) bool {
-	return p != nil && p.P != nil && p.N != nil && p.B != nil && p.Gx != nil && p.Gy != nil &&
-		p.P.Cmp(paramP) == 0 && p.N.Cmp(paramN) == 0 && p.B.Cmp(paramB) == 0 &&
-		p.Gx.Cmp(paramGx) == 0 && p.Gy.Cmp(paramGy) == 0
-}
-
 // nMinus1 is n-1, for the range check on
 // private keys (d = n-1 would make 1 + d non-invertible).
 var nMinus1 = func() *scalar.Scalar {
@@ -268,37 +235,6 @@ func (priv *PrivateKey) Equal(x crypto.PrivateKey) bool {
 		return false
 	}
 	return subtle.ConstantTimeCompare(priv.enc[:], xx.enc[:]) == 1
-}
-
-// ECDSA returns priv as an *ecdsa.PrivateKey whose Curve is P256().
-func (priv *PrivateKey) ECDSA() *ecdsa.PrivateKey {
-	return &ecdsa.PrivateKey{
-		PublicKey: *priv.pub.ECDSA(),
-		D:         new(big.Int).SetBytes(priv.enc[:]),
-	}
-}
-
-// PrivateKeyFromECDSA converts an *ecdsa.PrivateKey on P256() into a
-// *PrivateKey. It checks that D is in range and that the public point, if
-// set, matches D.
-func PrivateKeyFromECDSA(k *ecdsa.PrivateKey) (*PrivateKey, error) {
-	if k == nil || k.D == nil || k.Curve == nil || !isSM2Curve(k.Curve.Params()) {
-		return nil, errInvalidPrivateKey
-	}
-	if k.D.Sign() <= 0 || k.D.BitLen() > 256 {
-		return nil, errInvalidPrivateKey
-	}
-	priv, err := NewPrivateKey(k.D.FillBytes(make([]byte, 32)))
-	if err != nil {
-		return nil, err
-	}
-	if k.X != nil || k.Y != nil {
-		pub, err := PublicKeyFromECDSA(&k.PublicKey)
-		if err != nil || !pub.Equal(priv.pub) {
-			return nil, errors.New("sm2: private key does not match its public key")
-		}
-	}
-	return priv, nil
 }
 
 // inverseOfOnePlusD returns (1 + d)⁻¹ mod n, computing it once per key.
