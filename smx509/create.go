@@ -140,8 +140,8 @@ func CreateCertificate(rand io.Reader, template, parent *Certificate, pub, priv 
 }
 
 // asSPKIKey normalises a public key into the form ParseCertificate would
-// produce (for example an *ecdsa.PublicKey on the SM2 curve becomes
-// *sm2.PublicKey).
+// produce, so that a signer whose Public returns some other form of its key
+// is checked against the key the certificate will hold.
 func asSPKIKey(pub any) (any, error) {
 	der, err := smx.MarshalPKIXPublicKey(pub)
 	if err != nil {

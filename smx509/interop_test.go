@@ -128,8 +128,7 @@ func TestOpenSSLEmptyIDCertificates(t *testing.T) {
 type emptyIDSigner struct{ *sm2.PrivateKey }
 
 func (s emptyIDSigner) Sign(r io.Reader, msg []byte, _ crypto.SignerOpts) ([]byte, error) {
-	e := emptyIDDigest(s.PublicKey(), msg)
-	return sm2.SignDigestASN1(r, s.PrivateKey, e[:])
+	return sm2.SignASN1(r, s.PrivateKey, msg, []byte{})
 }
 
 // TestEmptyIDCertificateMadeInGo covers both ID forms without depending on

@@ -5,8 +5,11 @@ import (
 	"crypto/x509/pkix"
 	"math/big"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2"
 )
 
 // TestRoundTripEveryKeyType issues root → intermediate → leaf for every
@@ -177,4 +180,37 @@ func TestCRLIssuerMustSignCRLs(t *testing.T) {
 	mustFail(t, err, "CRL from an issuer without cRLSign")
 	_, err = CreateRevocationList(rand.Reader, &RevocationList{ThisUpdate: testTime}, ca, key)
 	mustFail(t, err, "CRL without a number")
+}
+
+// TestSM2KeyHeldAsECDSA: an SM2 key held as a crypto/ecdsa key is refused as
+// subject key and as signer of certificates, requests and CRLs, with an error
+// that names the conversion (crypto/ecdsa would sign ECDSA with it, not SM2);
+// converted, it issues as the SM2 key does.
+func TestSM2KeyHeldAsECDSA(t *testing.T) {
+	key := testKey(t, kindSM2, "root").(*sm2.PrivateKey)
+	view := key.ECDSA()
+	rt := caTemplate("ecdsa view root")
+	ca := issue(t, rt, rt, key.Public(), key)
+	wantErr := func(what string, err error, conversion string) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), conversion) {
+			t.Errorf("%s: got %v, want an error naming %s", what, err, conversion)
+		}
+	}
+	_, err := CreateCertificate(rand.Reader, rt, rt, &view.PublicKey, key)
+	wantErr("subject key", err, "sm2.PublicKeyFromECDSA")
+	_, err = CreateCertificate(rand.Reader, leafTemplate("leaf", KeyUsageDigitalSignature), ca, key.Public(), view)
+	wantErr("certificate signer", err, "sm2.PrivateKeyFromECDSA")
+	_, err = CreateCertificateRequest(rand.Reader, &CertificateRequest{Subject: pkix.Name{CommonName: "csr"}}, view)
+	wantErr("request signer", err, "sm2.PrivateKeyFromECDSA")
+	_, err = CreateRevocationList(rand.Reader, &RevocationList{Number: big.NewInt(1), ThisUpdate: testTime, NextUpdate: testTime.Add(time.Hour)}, ca, view)
+	wantErr("CRL signer", err, "sm2.PrivateKeyFromECDSA")
+
+	priv, err := sm2.PrivateKeyFromECDSA(view)
+	must(t, err)
+	leaf := issue(t, leafTemplate("leaf", KeyUsageDigitalSignature), ca, key.Public(), priv)
+	if leaf.SignatureAlgorithm != SM2WithSM3 {
+		t.Fatalf("SignatureAlgorithm = %v", leaf.SignatureAlgorithm)
+	}
+	must(t, leaf.CheckSignatureFrom(ca))
 }

@@ -9,11 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
-	"sync"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
-	"github.com/shangmi-go/shangmi/primitives/sm3"
+	smx "github.com/shangmi-go/shangmi/x509"
 )
 
 // ErrUnsupportedAlgorithm results from attempting an operation with an
@@ -138,40 +136,12 @@ func signaturePublicKeyAlgoMismatchError(expected PublicKeyAlgorithm, pubKey any
 // ID (GM/T 0009) and then with the empty ID that OpenSSL 3.0 uses when no
 // distid is configured. See the package documentation.
 func verifySM2(pub *sm2.PublicKey, signed, sig []byte) bool {
-	if sm2.VerifyASN1(pub, signed, nil, sig) {
-		return true
-	}
-	e := emptyIDDigest(pub, signed)
-	return sm2.VerifyDigestASN1(pub, e[:], sig)
+	return sm2.VerifyASN1(pub, signed, nil, sig) || sm2.VerifyASN1(pub, signed, emptyUID, sig)
 }
 
-// sm2CurveZPrefix is ENTL || a || b || Gx || Gy for the empty ID (ENTL = 0).
-var sm2CurveZPrefix = sync.OnceValue(func() []byte {
-	params := sm2.P256().Params()
-	out := make([]byte, 2, 2+4*32)
-	a := new(big.Int).Sub(params.P, big.NewInt(3))
-	for _, v := range []*big.Int{a, params.B, params.Gx, params.Gy} {
-		out = append(out, v.FillBytes(make([]byte, 32))...)
-	}
-	return out
-})
-
-// emptyIDDigest computes e = SM3(Z || msg) where Z is taken over an empty
-// signer ID. It is written here, rather than asked of package sm2, so that
-// the meaning of "empty ID" cannot be confused with "default ID".
-func emptyIDDigest(pub *sm2.PublicKey, msg []byte) [sm3.Size]byte {
-	h := sm3.New()
-	h.Write(sm2CurveZPrefix())
-	h.Write(pub.Bytes()[1:])
-	var z [sm3.Size]byte
-	h.Sum(z[:0])
-	h.Reset()
-	h.Write(z[:])
-	h.Write(msg)
-	var e [sm3.Size]byte
-	h.Sum(e[:0])
-	return e
-}
+// emptyUID is the empty signer ID: sm2 reads a nil ID as the default one and
+// an empty, non-nil one as empty (ENTL = 0).
+var emptyUID = []byte{}
 
 // signingParams picks the signature algorithm for key, honouring requested
 // if it is compatible.
@@ -192,9 +162,19 @@ func signingParams(key crypto.Signer, requested SignatureAlgorithm) (SignatureAl
 			def = ECDSAWithSHA384
 		case elliptic.P521():
 			def = ECDSAWithSHA512
-		case sm2.P256():
-			pubAlgo, def = SM2, SM2WithSM3
 		default:
+			// When the curve is SM2's, package x509 says why and names the
+			// conversion: an SM2 key is an *sm2.PrivateKey here, and an
+			// *ecdsa.PrivateKey would sign ECDSA, not SM2.
+			var err error
+			if k, ok := key.(*ecdsa.PrivateKey); ok {
+				_, err = smx.MarshalPKCS8PrivateKey(k)
+			} else {
+				_, err = smx.MarshalPKIXPublicKey(pub)
+			}
+			if err != nil {
+				return 0, err
+			}
 			return 0, errors.New("x509: unsupported elliptic curve")
 		}
 	case ed25519.PublicKey:
@@ -215,12 +195,8 @@ func signingParams(key crypto.Signer, requested SignatureAlgorithm) (SignatureAl
 	return requested, nil
 }
 
-// asSigner turns key into a crypto.Signer, converting an ECDSA key on the SM2
-// curve into an SM2 key so that it signs SM2 signatures.
+// asSigner returns key as a crypto.Signer.
 func asSigner(key any) (crypto.Signer, error) {
-	if k, ok := key.(*ecdsa.PrivateKey); ok && k != nil && k.Curve == sm2.P256() {
-		return sm2.PrivateKeyFromECDSA(k)
-	}
 	s, ok := key.(crypto.Signer)
 	if !ok || s == nil {
 		return nil, errors.New("x509: certificate private key does not implement crypto.Signer")

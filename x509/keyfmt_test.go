@@ -193,6 +193,10 @@ func TestSEC1CurveForms(t *testing.T) {
 	d, pub := sk.Bytes(), sk.PublicKey().Bytes()
 	p256, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	p256DER, _ := MarshalECPrivateKey(p256)
+	p256D, err := p256.Bytes()
+	must(t, err)
+	p256Pub, err := p256.PublicKey.Bytes()
+	must(t, err)
 	params := pemOf(PEMTypeSM2Parameters, sm2CurveElement)
 	ok := map[string][]byte{
 		"SM2 label, curve, public key":    pemOf(PEMTypeSM2PrivateKey, sec1(d, OIDNamedCurveSM2, pub)),
@@ -219,10 +223,9 @@ func TestSEC1CurveForms(t *testing.T) {
 		msg  string
 	}{
 		"EC label, no curve, no public key": {pemOf(PEMTypeECPrivateKey, sec1(d, nil, nil)), "could be SM2 or P-256"},
-		"EC label, no curve, P-256 public": {pemOf(PEMTypeECPrivateKey, sec1(p256.D.FillBytes(make([]byte, 32)), nil,
-			elliptic.Marshal(elliptic.P256(), p256.X, p256.Y))), "not an SM2 key"},
-		"SM2 label on a P-256 key": {pemOf(PEMTypeSM2PrivateKey, p256DER), "different curve than its PEM label"},
-		"mismatched public key":    {pemOf(PEMTypeSM2PrivateKey, sec1(d, OIDNamedCurveSM2, other.PublicKey().Bytes())), "does not match"},
+		"EC label, no curve, P-256 public":  {pemOf(PEMTypeECPrivateKey, sec1(p256D, nil, p256Pub)), "not an SM2 key"},
+		"SM2 label on a P-256 key":          {pemOf(PEMTypeSM2PrivateKey, p256DER), "different curve than its PEM label"},
+		"mismatched public key":             {pemOf(PEMTypeSM2PrivateKey, sec1(d, OIDNamedCurveSM2, other.PublicKey().Bytes())), "does not match"},
 		"P-256 parameters, SM2 label": {append(pemOf(PEMTypeECParameters, mustMarshal(OIDNamedCurveP256)),
 			pemOf(PEMTypeSM2PrivateKey, sec1(d, nil, nil))...), "parameters of another curve"},
 	}

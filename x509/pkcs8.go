@@ -55,10 +55,11 @@ func isExplicitSM2Algorithm(oid asn1.ObjectIdentifier, params []byte) bool {
 }
 
 // MarshalPKCS8PrivateKey converts a private key to PKCS #8, ASN.1 DER form.
-// An SM2 key is written as OpenSSL, GmSSL and Tongsuo write it: algorithm
-// id-ecPublicKey with the sm2p256v1 curve, wrapping a SEC 1 ECPrivateKey that
-// carries the public key but not the curve. Other keys are handed to
-// crypto/x509.
+// An *sm2.PrivateKey is written as OpenSSL, GmSSL and Tongsuo write it:
+// algorithm id-ecPublicKey with the sm2p256v1 curve, wrapping a SEC 1
+// ECPrivateKey that carries the public key but not the curve. Other keys are
+// handed to crypto/x509, except an SM2 key held as an *ecdsa.PrivateKey, which
+// is refused with an error naming sm2.PrivateKeyFromECDSA.
 func MarshalPKCS8PrivateKey(key any) ([]byte, error) {
 	sm2priv, err := asSM2PrivateKey(key)
 	if err != nil {

@@ -3,6 +3,7 @@ package x509
 import (
 	"bytes"
 	"crypto/ecdsa"
+	"crypto/elliptic"
 	stdx509 "crypto/x509"
 	"encoding/asn1"
 	"errors"
@@ -94,9 +95,10 @@ func parseSM2PublicKeyBits(bits asn1.BitString) (*sm2.PublicKey, error) {
 }
 
 // MarshalPKIXPublicKey converts a public key to DER SubjectPublicKeyInfo form.
-// SM2 keys (*sm2.PublicKey, or *ecdsa.PublicKey on sm2.P256()) are written as
-// id-ecPublicKey with the sm2p256v1 curve and an uncompressed point; other
-// keys are handed to crypto/x509.
+// An *sm2.PublicKey is written as id-ecPublicKey with the sm2p256v1 curve and
+// an uncompressed point; other keys are handed to crypto/x509. An SM2 key held
+// as an *ecdsa.PublicKey is refused with an error naming
+// sm2.PublicKeyFromECDSA, which converts it.
 func MarshalPKIXPublicKey(pub any) ([]byte, error) {
 	sm2pub, err := asSM2PublicKey(pub)
 	if err != nil {
@@ -124,8 +126,9 @@ func addSM2PublicKeyAlgorithm(b *cryptobyte.Builder) {
 	})
 }
 
-// asSM2PublicKey returns the SM2 form of pub, nil if pub is not an SM2 key at
-// all, or an error if it claims to be one but is invalid.
+// asSM2PublicKey returns pub as an SM2 key, nil if pub is not an SM2 key at
+// all, or an error if it claims to be one but is invalid or is an SM2 key
+// held as an *ecdsa.PublicKey.
 func asSM2PublicKey(pub any) (*sm2.PublicKey, error) {
 	switch k := pub.(type) {
 	case *sm2.PublicKey:
@@ -134,8 +137,8 @@ func asSM2PublicKey(pub any) (*sm2.PublicKey, error) {
 		}
 		return k, nil
 	case *ecdsa.PublicKey:
-		if k != nil && k.Curve == sm2.P256() {
-			return sm2.PublicKeyFromECDSA(k)
+		if k != nil && onSM2Curve(k.Curve) {
+			return nil, errSM2AsECDSAPublicKey
 		}
 	}
 	return nil, nil
@@ -150,9 +153,31 @@ func asSM2PrivateKey(priv any) (*sm2.PrivateKey, error) {
 		}
 		return k, nil
 	case *ecdsa.PrivateKey:
-		if k != nil && k.Curve == sm2.P256() {
-			return sm2.PrivateKeyFromECDSA(k)
+		if k != nil && onSM2Curve(k.Curve) {
+			return nil, errSM2AsECDSAPrivateKey
 		}
 	}
 	return nil, nil
+}
+
+// An SM2 key is *sm2.PublicKey or *sm2.PrivateKey throughout this module; one
+// held as a crypto/ecdsa key (gmsm's keys, or the view sm2 gives for such
+// code) is converted by its holder, once, with the bridge package sm2
+// provides, rather than silently here (see "Key representation" in package
+// sm2). crypto/x509 would only say "unsupported elliptic curve".
+var (
+	errSM2AsECDSAPublicKey  = errors.New("x509: SM2 public keys are *sm2.PublicKey; convert an *ecdsa.PublicKey on the SM2 curve with sm2.PublicKeyFromECDSA")
+	errSM2AsECDSAPrivateKey = errors.New("x509: SM2 private keys are *sm2.PrivateKey; convert an *ecdsa.PrivateKey on the SM2 curve with sm2.PrivateKeyFromECDSA")
+)
+
+// onSM2Curve reports whether c is an implementation of sm2p256v1, this
+// module's (sm2.P256()) or another package's such as gmsm's, by its field
+// prime, which none of the curves crypto/x509 supports shares. It chooses an
+// error message, nothing more.
+func onSM2Curve(c elliptic.Curve) bool {
+	if c == nil {
+		return false
+	}
+	p := c.Params()
+	return c == sm2.P256() || p != nil && p.P != nil && p.P.Cmp(sm2.P256().Params().P) == 0
 }

@@ -154,9 +154,10 @@ func withCurve(version int, d []byte, curve asn1.ObjectIdentifier, pub []byte, h
 }
 
 // MarshalECPrivateKey converts an EC private key to SEC 1, ASN.1 DER form. An
-// SM2 key (*sm2.PrivateKey, or *ecdsa.PrivateKey on sm2.P256()) is written with
-// the sm2p256v1 curve and its public key; other ECDSA keys are handed to
-// crypto/x509.
+// *sm2.PrivateKey is written with the sm2p256v1 curve and its public key;
+// *ecdsa.PrivateKey keys on the NIST curves are handed to crypto/x509. An SM2
+// key held as an *ecdsa.PrivateKey is refused with an error naming
+// sm2.PrivateKeyFromECDSA, which converts it.
 func MarshalECPrivateKey(key any) ([]byte, error) {
 	sm2priv, err := asSM2PrivateKey(key)
 	if err != nil {

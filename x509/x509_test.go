@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
@@ -40,18 +41,70 @@ func TestPKIXRoundTrip(t *testing.T) {
 	rk, _ := rsa.GenerateKey(rand.Reader, 1024)
 	_, ed, _ := ed25519.GenerateKey(rand.Reader)
 	sk := sm2Key(t)
-	for name, pub := range map[string]any{"sm2": sk.Public(), "sm2-as-ecdsa": sk.PublicKey().ECDSA(), "ecdsa": &ec.PublicKey, "rsa": &rk.PublicKey, "ed25519": ed.Public()} {
+	for name, pub := range map[string]any{"sm2": sk.Public(), "ecdsa": &ec.PublicKey, "rsa": &rk.PublicKey, "ed25519": ed.Public()} {
 		t.Run(name, func(t *testing.T) {
 			der, err := MarshalPKIXPublicKey(pub)
 			must(t, err)
 			got, err := ParsePKIXPublicKey(der)
 			must(t, err)
-			want := pub
-			if name == "sm2-as-ecdsa" {
-				want = sk.Public()
+			if !got.(equaler).Equal(pub) {
+				t.Fatalf("got %T, want %T", got, pub)
 			}
-			if !got.(equaler).Equal(want) {
-				t.Fatalf("got %T, want %T", got, want)
+		})
+	}
+}
+
+// TestSM2HeldAsECDSA: an SM2 key held as a crypto/ecdsa key, on sm2.P256() or
+// on another package's SM2 curve (as gmsm's keys are), is refused with an
+// error that names the conversion; converted, it encodes as the SM2 key.
+func TestSM2HeldAsECDSA(t *testing.T) {
+	sk := sm2Key(t)
+	params := *sm2.P256().Params()
+	foreign := sk.ECDSA()
+	foreign.Curve = &params // *elliptic.CurveParams is an elliptic.Curve
+	for name, key := range map[string]*ecdsa.PrivateKey{"sm2.P256()": sk.ECDSA(), "foreign curve": foreign} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := MarshalPKIXPublicKey(&key.PublicKey); err == nil || !strings.Contains(err.Error(), "sm2.PublicKeyFromECDSA") {
+				t.Errorf("MarshalPKIXPublicKey: %v", err)
+			}
+			if _, err := MarshalPublicKeyPEM(&key.PublicKey); err == nil || !strings.Contains(err.Error(), "sm2.PublicKeyFromECDSA") {
+				t.Errorf("MarshalPublicKeyPEM: %v", err)
+			}
+			for fn, marshal := range map[string]func(any) ([]byte, error){
+				"MarshalPKCS8PrivateKey": MarshalPKCS8PrivateKey,
+				"MarshalECPrivateKey":    MarshalECPrivateKey,
+				"MarshalPrivateKeyPEM":   MarshalPrivateKeyPEM,
+			} {
+				if _, err := marshal(key); err == nil || !strings.Contains(err.Error(), "sm2.PrivateKeyFromECDSA") {
+					t.Errorf("%s: %v", fn, err)
+				}
+			}
+			if _, err := MarshalPKCS8PrivateKeyWithPassword(rand.Reader, key, []byte("pw"), nil); err == nil || !strings.Contains(err.Error(), "sm2.PrivateKeyFromECDSA") {
+				t.Errorf("MarshalPKCS8PrivateKeyWithPassword: %v", err)
+			}
+
+			pub, err := sm2.PublicKeyFromECDSA(&key.PublicKey)
+			must(t, err)
+			der, err := MarshalPKIXPublicKey(pub)
+			must(t, err)
+			want, err := MarshalPKIXPublicKey(sk.Public())
+			must(t, err)
+			if !bytes.Equal(der, want) {
+				t.Error("the converted public key encodes differently")
+			}
+			priv, err := sm2.PrivateKeyFromECDSA(key)
+			must(t, err)
+			for fn, marshal := range map[string]func(any) ([]byte, error){
+				"MarshalPKCS8PrivateKey": MarshalPKCS8PrivateKey,
+				"MarshalECPrivateKey":    MarshalECPrivateKey,
+			} {
+				der, err := marshal(priv)
+				must(t, err)
+				want, err := marshal(sk)
+				must(t, err)
+				if !bytes.Equal(der, want) {
+					t.Errorf("%s: the converted private key encodes differently", fn)
+				}
 			}
 		})
 	}
@@ -90,16 +143,13 @@ func TestPKCS8AndSEC1RoundTrip(t *testing.T) {
 	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	rk, _ := rsa.GenerateKey(rand.Reader, 1024)
 	_, ed, _ := ed25519.GenerateKey(rand.Reader)
-	for name, key := range map[string]any{"sm2": sk, "sm2-as-ecdsa": sk.ECDSA(), "ecdsa": ec, "rsa": rk, "ed25519": ed} {
+	for name, key := range map[string]any{"sm2": sk, "ecdsa": ec, "rsa": rk, "ed25519": ed} {
 		t.Run(name, func(t *testing.T) {
 			der, err := MarshalPKCS8PrivateKey(key)
 			must(t, err)
 			got, err := ParsePKCS8PrivateKey(der)
 			must(t, err)
 			want := key
-			if name == "sm2-as-ecdsa" {
-				want = sk
-			}
 			if !got.(interface{ Equal(crypto.PrivateKey) bool }).Equal(want) {
 				t.Fatal("PKCS #8 round trip changed the key")
 			}

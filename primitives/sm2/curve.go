@@ -28,11 +28,12 @@ var curve = &sm2Curve{params: &elliptic.CurveParams{
 	BitSize: 256, Name: "sm2p256v1",
 }}
 
-// P256 returns an elliptic.Curve for sm2p256v1, for use with crypto/ecdsa
-// key types and elliptic.Marshal. Its methods follow the elliptic.Curve
-// conventions: (0, 0) stands for the point at infinity, and since the
-// interface has no error returns an invalid input point yields (0, 0) rather
-// than a panic. Prefer the package's typed API.
+// P256 returns an elliptic.Curve for sm2p256v1, for the crypto/ecdsa bridge
+// (PublicKey.ECDSA and the like) and elliptic.Marshal-style code; see "Key
+// representation" in the package documentation. Its methods follow the
+// elliptic.Curve conventions: (0, 0) stands for the point at infinity, and
+// since the interface has no error returns an invalid input point yields
+// (0, 0) rather than a panic. Prefer the package's typed API.
 func P256() elliptic.Curve { return curve }
 
 func (c *sm2Curve) Params() *elliptic.CurveParams { return c.params }

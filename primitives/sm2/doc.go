@@ -9,6 +9,44 @@
 // from fresh randomness, the private key and the digest, so a failing random
 // source degrades to deterministic signing instead of repeating a nonce.
 //
+// # Key representation
+//
+// An SM2 key is a *PublicKey or a *PrivateKey of this package, and nothing
+// else, everywhere in this module: package x509 parses SubjectPublicKeyInfo,
+// PKCS #8 and SEC 1 into them and writes them, smx509's Certificate.PublicKey
+// holds a *PublicKey, and tlcp's certificates and key files use them. Their
+// only encodings are bytes: Bytes (04 || X || Y), BytesCompressed and
+// NewPublicKey for public keys, Bytes (the 32-byte scalar) and NewPrivateKey
+// for private keys. Both types are opaque, validated when made and safe for
+// concurrent use, and *PrivateKey is the crypto.Signer and crypto.Decrypter.
+// This is the shape Go gives crypto/ecdh and, since Go 1.25, crypto/ecdsa's
+// Bytes and Parse functions.
+//
+// SM2 keys are not *ecdsa.PublicKey and *ecdsa.PrivateKey, although gmsm's
+// are, because Go is closing that road. crypto/ecdsa's byte-oriented API
+// (PublicKey.Bytes, ParseUncompressedPublicKey, ParseRawPrivateKey) accepts
+// the NIST curves only, so an ecdsa key on sm2p256v1 can be built and read
+// only through the big.Int fields X, Y and D, deprecated since Go 1.26; a
+// custom elliptic.Curve is itself deprecated (its methods since Go 1.21),
+// crypto/ecdsa handles such curves only in a math/big legacy implementation
+// and refuses them in FIPS 140-only mode; and an ecdsa key on the SM2 curve signs
+// ECDSA, not SM2, when handed to anything that calls ecdsa.Sign.
+//
+// For code that holds SM2 keys as crypto/ecdsa keys (gmsm users, mostly)
+// there is one explicit bridge, in ecdsa.go: PublicKey.ECDSA and
+// PrivateKey.ECDSA give a copy on P256(), and PublicKeyFromECDSA and
+// PrivateKeyFromECDSA convert back, accepting any implementation of the curve
+// (gmsm's included) by its parameters and validating the key. Convert once,
+// where such a key enters; x509 and smx509 refuse an SM2 key held as an
+// ecdsa key with an error naming the conversion rather than converting it
+// silently. P256, an elliptic.Curve on this package's constant-time
+// arithmetic, exists for the bridge and elliptic.Marshal-style code; its
+// Params are also the plain way to read the curve's constants. The bridge is
+// not deprecated, but it rests on the deprecated ecdsa fields and will keep
+// working only as long as Go keeps them (the Go 1 promise keeps them
+// compiling; the legacy curve path inside crypto/ecdsa may go sooner). New
+// code should not need it.
+//
 // Ciphertexts are C1 || C3 || C2 by default (GB/T 32918.4-2016), optionally
 // C1 || C2 || C3, compressed C1, or the GM/T 0009 ASN.1 form that TLCP uses.
 // Every decryption failure is reported as ErrDecryption.
