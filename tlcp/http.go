@@ -238,15 +238,21 @@ func (c *httpConn) ConnectionState() tls.ConnectionState {
 // stdConnectionState carries over the fields of a ConnectionState that
 // mean the same in a tls.ConnectionState.
 func stdConnectionState(s ConnectionState) tls.ConnectionState {
-	return tls.ConnectionState{
-		Version:                    s.Version,
-		HandshakeComplete:          s.HandshakeComplete,
-		DidResume:                  s.DidResume,
-		CipherSuite:                s.CipherSuite,
-		NegotiatedProtocol:         s.NegotiatedProtocol,
-		NegotiatedProtocolIsMutual: true,
-		ServerName:                 s.ServerName,
+	cs := tls.ConnectionState{
+		Version:            s.Version,
+		HandshakeComplete:  s.HandshakeComplete,
+		DidResume:          s.DidResume,
+		CipherSuite:        s.CipherSuite,
+		NegotiatedProtocol: s.NegotiatedProtocol,
+		ServerName:         s.ServerName,
 	}
+	// crypto/tls sets this field on every connection (its doc: "always
+	// true"), and code written against it still tests it before trusting
+	// NegotiatedProtocol, as net/http's own Transport does; Request.TLS
+	// says what crypto/tls would say.
+	//lint:ignore SA1019 kept true, as crypto/tls keeps it, for readers of Request.TLS written against crypto/tls
+	cs.NegotiatedProtocolIsMutual = true
+	return cs
 }
 
 // HTTP over TLCP: the client side.
