@@ -88,12 +88,13 @@ var signatureAlgorithmContents = func() [][]byte {
 }()
 
 // sm2PublicKeyAlgorithmContent is the content of the AlgorithmIdentifier of
-// an SM2 SubjectPublicKeyInfo as nearly everyone writes it: id-ecPublicKey
-// with the sm2p256v1 curve.
+// an SM2 SubjectPublicKeyInfo as nearly everyone writes it, the one package
+// x509 writes (id-ecPublicKey with the sm2p256v1 curve).
 var sm2PublicKeyAlgorithmContent = func() []byte {
+	ai := smx.AlgorithmIdentifierSM2PublicKey()
 	var b cryptobyte.Builder
-	b.AddASN1ObjectIdentifier(smx.OIDPublicKeyECDSA)
-	b.AddASN1ObjectIdentifier(smx.OIDNamedCurveSM2)
+	b.AddASN1ObjectIdentifier(ai.Algorithm)
+	b.AddBytes(ai.Parameters.FullBytes)
 	return b.BytesOrPanic()
 }()
 

@@ -358,7 +358,7 @@ func ParseCertificatePEM(pemBytes []byte) (*Certificate, error) {
 		if block == nil {
 			return nil, errors.New("x509: no CERTIFICATE block found in PEM data")
 		}
-		if block.Type == "CERTIFICATE" {
+		if block.Type == smx.PEMTypeCertificate {
 			return ParseCertificate(block.Bytes)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"sync"
+
+	smx "github.com/shangmi-go/shangmi/x509"
 )
 
 // CertPool is a set of certificates, indexed by subject for chain building.
@@ -58,7 +60,7 @@ func (s *CertPool) AppendCertsFromPEM(pemCerts []byte) (ok bool) {
 		if block == nil {
 			break
 		}
-		if block.Type != "CERTIFICATE" || len(block.Headers) != 0 {
+		if block.Type != smx.PEMTypeCertificate || len(block.Headers) != 0 {
 			continue
 		}
 		cert, err := ParseCertificate(block.Bytes)
