@@ -11,6 +11,7 @@ import (
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
+	smx "github.com/shangmi-go/shangmi/x509"
 )
 
 // A self-signed SM2 CA issues a TLCP signing certificate, which is then
@@ -80,4 +81,25 @@ func ExampleCertificate_Verify() {
 	})
 	fmt.Println(err, leaf.IsTLCPSignCert(), leaf.IsTLCPEncCert())
 	// Output: <nil> true false
+}
+
+// A certificate's SM2 key is an *sm2.PublicKey. The key encodings that
+// crypto/x509 keeps beside its certificates (MarshalPKIXPublicKey and the
+// rest) are in this module's package x509, not in smx509.
+func ExampleCertificate_publicKey() {
+	certPEM, err := os.ReadFile("../testdata/tlcp/server_sign.pem")
+	if err != nil {
+		panic(err)
+	}
+	cert, err := smx509.ParseCertificatePEM(certPEM)
+	if err != nil {
+		panic(err)
+	}
+	pub := cert.PublicKey.(*sm2.PublicKey)
+	spki, err := smx.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(cert.PublicKeyAlgorithm, len(pub.Bytes()), string(spki) == string(cert.RawSubjectPublicKeyInfo))
+	// Output: SM2 65 true
 }
