@@ -166,21 +166,6 @@ func nonCAIssuer(t *testing.T) (*smx509.Certificate, *sm2.PrivateKey) {
 	}, p.ca, p.caKey)
 }
 
-// encCert issues an encryption certificate for cn with key usage ku.
-func encCert(t *testing.T, cn string, ku smx509.KeyUsage, eku smx509.ExtKeyUsage, issuer *smx509.Certificate, key *sm2.PrivateKey) Certificate {
-	cert, priv := mustIssue(t, &smx509.Certificate{
-		Subject:               pkix.Name{CommonName: cn},
-		DNSNames:              []string{cn},
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1)},
-		KeyUsage:              ku,
-		ExtKeyUsage:           []smx509.ExtKeyUsage{eku},
-		BasicConstraintsValid: true,
-	}, issuer, key)
-	return Certificate{Certificate: [][]byte{cert.Raw}, PrivateKey: priv, Leaf: cert}
-}
-
-const encUsage = smx509.KeyUsageKeyEncipherment | smx509.KeyUsageKeyAgreement | smx509.KeyUsageDataEncipherment
-
 // withChain returns c with more certificates after its leaf.
 func withChain(c Certificate, chain ...*smx509.Certificate) Certificate {
 	c.Certificate = append([][]byte{c.Certificate[0]}, c.Certificate[1:]...)
@@ -190,40 +175,48 @@ func withChain(c Certificate, chain ...*smx509.Certificate) Certificate {
 	return c
 }
 
+// badEncPairs returns pair with its encryption certificate replaced by one
+// for the same entity from a CA nobody trusts, and by one issued by a
+// certificate that is not a CA. In the second, the non-CA follows the
+// signing certificate, where the sender puts its chain (SIGN, ENC, CA…),
+// so that the peer has it as an intermediate to build with.
+func badEncPairs(t *testing.T, pair CertificatePair, cn string, eku smx509.ExtKeyUsage) map[string]CertificatePair {
+	p := getPKI(t)
+	notCA, notCAKey := nonCAIssuer(t)
+	return map[string]CertificatePair{
+		"untrusted CA": {Sign: pair.Sign, Enc: makePair(t, cn, eku, p.ca2, p.ca2Key).Enc},
+		"issued by a non-CA": {
+			Sign: withChain(pair.Sign, notCA),
+			Enc:  makePair(t, cn, eku, notCA, notCAKey).Enc,
+		},
+	}
+}
+
+// wantEncChainRefused checks that the verifying side failed on the chain of
+// role's encryption certificate and that its peer was told unknown_ca.
+func wantEncChainRefused(t *testing.T, verifier string, err error, role string, peerErr error) {
+	t.Helper()
+	wantError(t, verifier, err, role+"'s encryption certificate")
+	if !errors.As(err, new(*CertificateVerificationError)) {
+		t.Errorf("%s: error %v is not a CertificateVerificationError", verifier, err)
+	}
+	wantPeerAlert(t, role, peerErr, alertUnknownCA)
+}
+
 // TestServerEncCertificateChain: the client verifies the chain of the
 // server's encryption certificate, not only of its signing certificate: an
 // encryption certificate from an untrusted CA, or issued by a certificate
 // that is not a CA, fails the handshake with unknown_ca although the
 // signing certificate is good, on ECC and ECDHE suites.
 func TestServerEncCertificateChain(t *testing.T) {
-	p := getPKI(t)
-	notCA, notCAKey := nonCAIssuer(t)
-	untrusted := CertificatePair{Sign: p.server.Sign, Enc: p.serverOtherCA.Enc}
-	// The server sends its signing chain after SIGN and ENC, so the
-	// non-CA reaches the client as an intermediate it can build with.
-	misissued := CertificatePair{
-		Sign: withChain(p.server.Sign, notCA),
-		Enc:  encCert(t, "tlcp.test", encUsage, smx509.ExtKeyUsageServerAuth, notCA, notCAKey),
-	}
-	for _, tc := range []struct {
-		name string
-		pair CertificatePair
-	}{
-		{"untrusted CA", untrusted},
-		{"issued by a non-CA", misissued},
-	} {
+	for name, pair := range badEncPairs(t, getPKI(t).server, "tlcp.test", smx509.ExtKeyUsageServerAuth) {
 		for _, id := range []uint16{ciphersuite.ECC_SM4_GCM_SM3, ciphersuite.ECDHE_SM4_GCM_SM3} {
-			t.Run(tc.name+"/"+CipherSuiteName(id), func(t *testing.T) {
+			t.Run(name+"/"+CipherSuiteName(id), func(t *testing.T) {
 				ccfg, scfg := testClientConfig(t), testServerConfig(t)
 				ccfg.CipherSuites = []uint16{id}
-				scfg.Certificates = []CertificatePair{tc.pair}
+				scfg.Certificates = []CertificatePair{pair}
 				_, _, cerr, serr := handshakePair(t, ccfg, scfg)
-				wantError(t, "client", cerr, "server's encryption certificate")
-				var cve *CertificateVerificationError
-				if !errors.As(cerr, &cve) {
-					t.Errorf("client error %v is not a CertificateVerificationError", cerr)
-				}
-				wantPeerAlert(t, "server", serr, alertUnknownCA)
+				wantEncChainRefused(t, "client", cerr, "server", serr)
 			})
 		}
 	}
@@ -235,21 +228,7 @@ func TestServerEncCertificateChain(t *testing.T) {
 // non-CA, fails the handshake with unknown_ca although the client's signing
 // certificate is good.
 func TestClientEncCertificateChain(t *testing.T) {
-	p := getPKI(t)
-	notCA, notCAKey := nonCAIssuer(t)
-	other := makePair(t, "client.test", smx509.ExtKeyUsageClientAuth, p.ca2, p.ca2Key)
-	untrusted := CertificatePair{Sign: p.client.Sign, Enc: other.Enc}
-	misissued := CertificatePair{
-		Sign: withChain(p.client.Sign, notCA),
-		Enc:  encCert(t, "client.test", encUsage, smx509.ExtKeyUsageClientAuth, notCA, notCAKey),
-	}
-	for _, tc := range []struct {
-		name string
-		pair CertificatePair
-	}{
-		{"untrusted CA", untrusted},
-		{"issued by a non-CA", misissued},
-	} {
+	for name, pair := range badEncPairs(t, getPKI(t).client, "client.test", smx509.ExtKeyUsageClientAuth) {
 		for _, sc := range []struct {
 			id         uint16
 			includeEnc bool
@@ -258,23 +237,18 @@ func TestClientEncCertificateChain(t *testing.T) {
 			{ciphersuite.ECDHE_SM4_CBC_SM3, false},
 			{ciphersuite.ECC_SM4_GCM_SM3, true},
 		} {
-			name := tc.name + "/" + CipherSuiteName(sc.id)
+			name := name + "/" + CipherSuiteName(sc.id)
 			if sc.includeEnc {
 				name += "/ClientCertIncludeEnc"
 			}
 			t.Run(name, func(t *testing.T) {
 				ccfg, scfg := testClientConfig(t), testServerConfig(t)
-				ccfg.Certificates = []CertificatePair{tc.pair}
+				ccfg.Certificates = []CertificatePair{pair}
 				ccfg.CipherSuites = []uint16{sc.id}
 				ccfg.ClientCertIncludeEnc = sc.includeEnc
 				scfg.ClientAuth = RequireAndVerifyClientCert
 				_, _, cerr, serr := handshakePair(t, ccfg, scfg)
-				wantError(t, "server", serr, "client's encryption certificate")
-				var cve *CertificateVerificationError
-				if !errors.As(serr, &cve) {
-					t.Errorf("server error %v is not a CertificateVerificationError", serr)
-				}
-				wantPeerAlert(t, "client", cerr, alertUnknownCA)
+				wantEncChainRefused(t, "server", serr, "client", cerr)
 			})
 		}
 	}
@@ -338,7 +312,8 @@ func serverHello(suite uint16) *serverHelloMsg {
 
 // skxTBS is what a ServerKeyExchange signs (GB/T 38636 6.4.5.4): the
 // randoms, then the ECDHE parameters, or the encryption certificate as a
-// u24 vector for ECC.
+// u24 vector for ECC. It is written out here rather than taken from the
+// handshake code, so that the test states the format independently.
 func skxTBS(cr, sr, params, encDER []byte) []byte {
 	tbs := append(append([]byte{}, cr...), sr...)
 	if params != nil {
@@ -357,6 +332,72 @@ func ephemeralParams(t *testing.T) []byte {
 	return marshalECDHEParams(k.PublicKey().Bytes())
 }
 
+// serverFlight is what scriptedServer sends for suite id: ServerHello, a
+// Certificate with the server's signing certificate and enc, a
+// ServerKeyExchange signed by the server's signing key, CertificateRequest
+// (ECDHE) and ServerHelloDone. For ECC the signature covers signedEnc;
+// for ECDHE it covers fresh parameters, which with forgeParams are then
+// replaced by others, as an attacker would substitute its own key.
+type serverFlight struct {
+	id             uint16
+	enc, signedEnc []byte
+	forgeParams    bool
+}
+
+// run plays the flight to a client with the test Config, and returns what
+// scriptedServer saw and the client's error.
+func (f serverFlight) run(t *testing.T) (int, error) {
+	p := getPKI(t)
+	ecdhe := ciphersuite.Lookup(f.id).KeyExchange == ciphersuite.KeyExchangeECDHE
+	c, s := tcpPair(t)
+	res := scriptedServer(s, func(ch *clientHelloMsg) ([]handshakeMessage, error) {
+		sh := serverHello(f.id)
+		skx := &serverKeyExchangeMsg{}
+		var tbs []byte
+		if ecdhe {
+			skx.params = ephemeralParams(t)
+			tbs = skxTBS(ch.random, sh.random, skx.params, nil)
+			if f.forgeParams {
+				skx.params = ephemeralParams(t)
+			}
+		} else {
+			tbs = skxTBS(ch.random, sh.random, nil, f.signedEnc)
+		}
+		sig, err := sm2.SignASN1(rand.Reader, p.server.Sign.PrivateKey.(*sm2.PrivateKey), tbs, nil)
+		if err != nil {
+			return nil, err
+		}
+		skx.signature = sig
+		msgs := []handshakeMessage{sh, &certificateMsg{certificates: [][]byte{p.server.Sign.Certificate[0], f.enc}}, skx}
+		if ecdhe {
+			msgs = append(msgs, &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}})
+		}
+		return append(msgs, &serverHelloDoneMsg{}), nil
+	})
+	ccfg := testClientConfig(t)
+	ccfg.CipherSuites = []uint16{f.id}
+	err := Client(c, ccfg).Handshake()
+	return <-res, err
+}
+
+// expect runs the flight: with wantErr empty, the client must accept it
+// and go on to its ChangeCipherSpec; otherwise fail with an error that
+// mentions wantErr and send alert want.
+func (f serverFlight) expect(t *testing.T, wantErr string, want alert) {
+	t.Helper()
+	got, err := f.run(t)
+	if wantErr == "" {
+		if got != -2 {
+			t.Fatalf("client refused the flight: %v, alert %d", err, got)
+		}
+		return
+	}
+	wantError(t, "client", err, wantErr)
+	if got != int(want) {
+		t.Errorf("client sent %d, want alert %v", got, want)
+	}
+}
+
 // TestServerKeyExchangeSignature: a client refuses a ServerKeyExchange whose
 // signature by the server's signing certificate does not cover what it
 // carries, with decrypt_error: on the ECDHE suites an ephemeral key
@@ -367,61 +408,15 @@ func ephemeralParams(t *testing.T) []byte {
 func TestServerKeyExchangeSignature(t *testing.T) {
 	p := getPKI(t)
 	other := makePair(t, "tlcp.test", smx509.ExtKeyUsageServerAuth, p.ca, p.caKey)
-	certs := &certificateMsg{certificates: [][]byte{p.server.Sign.Certificate[0], p.server.Enc.Certificate[0]}}
-	signKey := p.server.Sign.PrivateKey.(*sm2.PrivateKey)
+	enc := p.server.Enc.Certificate[0]
 	for _, id := range []uint16{ciphersuite.ECDHE_SM4_CBC_SM3, ciphersuite.ECDHE_SM4_GCM_SM3, ciphersuite.ECC_SM4_CBC_SM3, ciphersuite.ECC_SM4_GCM_SM3} {
-		ecdhe := ciphersuite.Lookup(id).KeyExchange == ciphersuite.KeyExchangeECDHE
-		for _, forged := range []bool{false, true} {
-			name := CipherSuiteName(id) + "/correct"
-			if forged {
-				name = CipherSuiteName(id) + "/forged"
-			}
-			t.Run(name, func(t *testing.T) {
-				c, s := tcpPair(t)
-				res := scriptedServer(s, func(ch *clientHelloMsg) ([]handshakeMessage, error) {
-					sh := serverHello(id)
-					skx := &serverKeyExchangeMsg{}
-					var tbs []byte
-					if ecdhe {
-						skx.params = ephemeralParams(t)
-						tbs = skxTBS(ch.random, sh.random, skx.params, nil)
-						if forged {
-							skx.params = ephemeralParams(t)
-						}
-					} else {
-						enc := p.server.Enc.Certificate[0]
-						if forged {
-							enc = other.Enc.Certificate[0]
-						}
-						tbs = skxTBS(ch.random, sh.random, nil, enc)
-					}
-					sig, err := sm2.SignASN1(rand.Reader, signKey, tbs, nil)
-					if err != nil {
-						return nil, err
-					}
-					skx.signature = sig
-					msgs := []handshakeMessage{sh, certs, skx}
-					if ecdhe {
-						msgs = append(msgs, &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}})
-					}
-					return append(msgs, &serverHelloDoneMsg{}), nil
-				})
-				ccfg := testClientConfig(t)
-				ccfg.CipherSuites = []uint16{id}
-				err := Client(c, ccfg).Handshake()
-				got := <-res
-				if !forged {
-					if got != -2 || (err != nil && strings.Contains(err.Error(), "ServerKeyExchange")) {
-						t.Fatalf("correctly signed ServerKeyExchange refused: client %v, alert %d", err, got)
-					}
-					return
-				}
-				wantError(t, "client", err, "ServerKeyExchange signature")
-				if got != int(alertDecryptError) {
-					t.Errorf("client sent %d, want alert %v", got, alertDecryptError)
-				}
-			})
-		}
+		t.Run(CipherSuiteName(id)+"/correct", func(t *testing.T) {
+			serverFlight{id: id, enc: enc, signedEnc: enc}.expect(t, "", 0)
+		})
+		t.Run(CipherSuiteName(id)+"/forged", func(t *testing.T) {
+			f := serverFlight{id: id, enc: enc, signedEnc: other.Enc.Certificate[0], forgeParams: true}
+			f.expect(t, "ServerKeyExchange signature", alertDecryptError)
+		})
 	}
 }
 
@@ -433,56 +428,16 @@ func TestServerKeyExchangeSignature(t *testing.T) {
 // certificate is accepted, so the key usage is what is refused.
 func TestServerEncCertificateKeyUsage(t *testing.T) {
 	p := getPKI(t)
-	signOnly := encCert(t, "tlcp.test", smx509.KeyUsageDigitalSignature, smx509.ExtKeyUsageServerAuth, p.ca, p.caKey)
-	signKey := p.server.Sign.PrivateKey.(*sm2.PrivateKey)
+	good := p.server.Enc.Certificate[0]
+	// A certificate for the server with key usage digitalSignature only.
+	bad := makePair(t, "tlcp.test", smx509.ExtKeyUsageServerAuth, p.ca, p.caKey).Sign.Certificate[0]
 	for _, id := range []uint16{ciphersuite.ECC_SM4_GCM_SM3, ciphersuite.ECDHE_SM4_GCM_SM3} {
-		ecdhe := ciphersuite.Lookup(id).KeyExchange == ciphersuite.KeyExchangeECDHE
-		for _, bad := range []bool{false, true} {
-			name := CipherSuiteName(id) + "/keyEncipherment"
-			enc := p.server.Enc.Certificate[0]
-			if bad {
-				name = CipherSuiteName(id) + "/digitalSignature only"
-				enc = signOnly.Certificate[0]
-			}
-			t.Run(name, func(t *testing.T) {
-				c, s := tcpPair(t)
-				res := scriptedServer(s, func(ch *clientHelloMsg) ([]handshakeMessage, error) {
-					sh := serverHello(id)
-					skx := &serverKeyExchangeMsg{}
-					var tbs []byte
-					if ecdhe {
-						skx.params = ephemeralParams(t)
-						tbs = skxTBS(ch.random, sh.random, skx.params, nil)
-					} else {
-						tbs = skxTBS(ch.random, sh.random, nil, enc)
-					}
-					sig, err := sm2.SignASN1(rand.Reader, signKey, tbs, nil)
-					if err != nil {
-						return nil, err
-					}
-					skx.signature = sig
-					msgs := []handshakeMessage{sh, &certificateMsg{certificates: [][]byte{p.server.Sign.Certificate[0], enc}}, skx}
-					if ecdhe {
-						msgs = append(msgs, &certificateRequestMsg{certificateTypes: []byte{certTypeECDSASign}})
-					}
-					return append(msgs, &serverHelloDoneMsg{}), nil
-				})
-				ccfg := testClientConfig(t)
-				ccfg.CipherSuites = []uint16{id}
-				err := Client(c, ccfg).Handshake()
-				got := <-res
-				if !bad {
-					if got != -2 {
-						t.Fatalf("proper encryption certificate refused: client %v, alert %d", err, got)
-					}
-					return
-				}
-				wantError(t, "client", err, "server's encryption certificate is not")
-				if got != int(alertBadCertificate) {
-					t.Errorf("client sent %d, want alert %v", got, alertBadCertificate)
-				}
-			})
-		}
+		t.Run(CipherSuiteName(id)+"/keyEncipherment", func(t *testing.T) {
+			serverFlight{id: id, enc: good, signedEnc: good}.expect(t, "", 0)
+		})
+		t.Run(CipherSuiteName(id)+"/digitalSignature only", func(t *testing.T) {
+			serverFlight{id: id, enc: bad, signedEnc: bad}.expect(t, "server's encryption certificate is not", alertBadCertificate)
+		})
 	}
 }
 
@@ -495,7 +450,8 @@ func TestServerEncCertificateKeyUsage(t *testing.T) {
 // (illegal_parameter), so the key usage is what is refused.
 func TestClientEncCertificateKeyUsage(t *testing.T) {
 	p := getPKI(t)
-	signOnly := encCert(t, "client.test", smx509.KeyUsageDigitalSignature, smx509.ExtKeyUsageClientAuth, p.ca, p.caKey)
+	// A certificate for the client with key usage digitalSignature only.
+	signOnly := makePair(t, "client.test", smx509.ExtKeyUsageClientAuth, p.ca, p.caKey).Sign
 	offCurve := append([]byte{4}, bytes.Repeat([]byte{1}, 64)...)
 	for _, id := range []uint16{ciphersuite.ECDHE_SM4_GCM_SM3, ciphersuite.ECDHE_SM4_CBC_SM3} {
 		for _, bad := range []bool{false, true} {
