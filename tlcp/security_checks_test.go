@@ -7,8 +7,8 @@ package tlcp
 // Negative tests for the handshake's security checks, each written so that
 // it fails if its check is removed (issue 25, item 0): the Finished
 // verification, the chain of the peer's encryption certificate in both
-// directions, the key usage of the server's encryption certificate and the
-// ServerKeyExchange signature of the ECDHE suites. They use the public API,
+// directions, the key usage of the encryption certificate in both directions
+// and the ServerKeyExchange signature of the ECDHE (and ECC) suites. They use the public API,
 // the handshake message types and scripted peers on a loopback connection,
 // nothing of the record layer, so that they survive its redesign.
 
@@ -76,6 +76,17 @@ func addUnknownSuite(ch *clientHelloMsg) {
 	ch.cipherSuites = append(ch.cipherSuites, 0x0A0A)
 }
 
+// tamperedHandshake runs a handshake through clientHelloTamperer with
+// addUnknownSuite.
+func tamperedHandshake(t *testing.T, ccfg, scfg *Config) (cerr, serr error) {
+	c, s := clientHelloTamperer(t, addUnknownSuite)
+	client, server := Client(c, ccfg), Server(s, scfg)
+	done := make(chan error, 1)
+	go func() { done <- server.Handshake() }()
+	cerr = client.Handshake()
+	return cerr, <-done
+}
+
 // wantPeerAlert checks that err is the alert a, as the peer received it.
 func wantPeerAlert(t *testing.T, who string, err error, a alert) {
 	t.Helper()
@@ -110,12 +121,7 @@ func TestFinishedCatchesTamperedClientHello(t *testing.T) {
 			ccfg, scfg := testClientConfig(t), testServerConfig(t)
 			ccfg.CipherSuites = []uint16{id}
 			scfg.CipherSuites = []uint16{id}
-			c, s := clientHelloTamperer(t, addUnknownSuite)
-			client, server := Client(c, ccfg), Server(s, scfg)
-			done := make(chan error, 1)
-			go func() { done <- server.Handshake() }()
-			cerr := client.Handshake()
-			serr := <-done
+			cerr, serr := tamperedHandshake(t, ccfg, scfg)
 			wantError(t, "server", serr, finishedError)
 			wantPeerAlert(t, "client", cerr, alertDecryptError)
 		})
@@ -141,12 +147,7 @@ func TestFinishedCatchesTamperedResumption(t *testing.T) {
 			if cerr != nil || serr != nil || !client.ConnectionState().DidResume {
 				t.Fatalf("no resumption to tamper with: client %v, server %v", cerr, serr)
 			}
-			c, s := clientHelloTamperer(t, addUnknownSuite)
-			client, server := Client(c, ccfg), Server(s, scfg)
-			done := make(chan error, 1)
-			go func() { done <- server.Handshake() }()
-			cerr = client.Handshake()
-			serr = <-done
+			cerr, serr = tamperedHandshake(t, ccfg, scfg)
 			wantError(t, "client", cerr, finishedError)
 			wantPeerAlert(t, "server", serr, alertDecryptError)
 		})
