@@ -178,11 +178,6 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		return err
 	}
 	c.quirks.helloExtensions = extensionNames(hello)
-	if hs13 != nil && c.tls13.hooks != nil {
-		if err := hs13.sendEarlyDataForTest(); err != nil {
-			return err
-		}
-	}
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
 		return err

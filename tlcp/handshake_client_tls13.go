@@ -7,7 +7,6 @@ package tlcp
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/subtle"
 	"errors"
 	"io"
@@ -96,20 +95,15 @@ func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHa
 	hello.tls13.supportedGroups = []uint16{groupCurveSM2}
 	hello.tls13.signatureAlgorithms = []uint16{signatureSM2SM3}
 	hello.tls13.keyShareSeen = true
-	if c.tls13.hooks == nil || !c.tls13.hooks.omitKeyShare {
-		priv, ks, err := newKeyShare(cfg.rand())
-		if err != nil {
-			return nil, err
-		}
-		hs.ecdhe = priv
-		hello.tls13.keyShares = []keyShare{ks}
+	priv, ks, err := newKeyShare(cfg.rand())
+	if err != nil {
+		return nil, err
 	}
+	hs.ecdhe = priv
+	hello.tls13.keyShares = []keyShare{ks}
 	if cfg.ClientSessionCache != nil {
 		hello.tls13.pskModes = []uint8{pskModeDHE}
 		hs.offerTicket()
-	}
-	if c.tls13.hooks != nil && c.tls13.hooks.sendEarlyData != nil {
-		hello.tls13.earlyData = true
 	}
 	if err := hs.updateBinders(nil); err != nil {
 		return nil, err
@@ -168,9 +162,6 @@ func (hs *clientHandshakeStateTLS13) updateBinders(prefix []byte) error {
 	t.Write(prefix)
 	t.Write(b[:len(b)-h.tls13.bindersSize()])
 	h.tls13.pskBinders[0] = ciphersuite.TLS13FinishedVerifyData(hs.pskEarly.ResumptionBinderKey(), t.Sum(nil))
-	if hs.c.tls13.hooks != nil && hs.c.tls13.hooks.corruptBinder {
-		h.tls13.pskBinders[0][0] ^= 1
-	}
 	h.original = nil
 	_, err = h.marshal()
 	return err
@@ -503,9 +494,6 @@ func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
 		}
 	}
 	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
-	if c.tls13.hooks != nil && c.tls13.hooks.corruptFinished {
-		verifyData[0] ^= 1
-	}
 	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
 		return err
 	}
@@ -581,16 +569,7 @@ func (hs *clientHandshakeStateTLS13) sendClientCertificate() error {
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
 	}
-	scheme := signatureSM2SM3
-	if hooks := c.tls13.hooks; hooks != nil {
-		if hooks.corruptCertVerify {
-			sig[len(sig)-1] ^= 1
-		}
-		if hooks.certVerifyScheme != 0 {
-			scheme = hooks.certVerifyScheme
-		}
-	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: signatureSM2SM3, signature: sig}, hs.transcript)
 }
 
 // checkTLCPServerHello runs the checks a TLCP ServerHello needs because the
@@ -607,38 +586,4 @@ func (c *Conn) checkTLCPServerHello(sh *serverHelloMsg) error {
 		}
 	}
 	return nil
-}
-
-// sendEarlyDataForTest plays a client that sends 0-RTT data after its
-// ClientHello, which this package never does: tests check that servers
-// refuse and skip it.
-func (hs *clientHandshakeStateTLS13) sendEarlyDataForTest() error {
-	c := hs.c
-	data := c.tls13.hooks.sendEarlyData
-	if data == nil {
-		return nil
-	}
-	secret := make([]byte, 32)
-	if hs.pskEarly != nil {
-		t := sm3.Sum(hs.hello.original)
-		secret = hs.pskEarly.ClientEarlyTrafficSecret(t[:])
-	} else {
-		rand.Read(secret)
-	}
-	c.out.Lock()
-	defer c.out.Unlock()
-	prev := c.vers
-	c.vers = VersionTLS13
-	defer func() { c.vers = prev }()
-	if err := c.out.setTrafficSecret(hs.suite0(), secret); err != nil {
-		return err
-	}
-	_, err := c.writeRecordLocked(recordTypeApplicationData, data)
-	c.out.rp13, c.out.suite13, c.out.secret13 = nil, nil, nil
-	return err
-}
-
-// suite0 is the first TLS 1.3 suite offered.
-func (hs *clientHandshakeStateTLS13) suite0() *ciphersuite.TLS13Suite {
-	return ciphersuite.LookupTLS13(hs.c.config.tls13CipherSuites()[0])
 }

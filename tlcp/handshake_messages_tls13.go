@@ -392,10 +392,6 @@ func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
 				b.AddUint16(extensionEarlyData)
 				b.AddUint16(0)
 			}
-			if m.unexpected != 0 { // only tests send one
-				b.AddUint16(m.unexpected)
-				b.AddUint16(0)
-			}
 		})
 	})
 	if err != nil {

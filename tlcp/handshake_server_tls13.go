@@ -354,14 +354,6 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 	h.cipherSuite = hs.suite.ID
 	h.tls13.supportedVersion = VersionTLS13
 	h.tls13.serverShare = ks
-	if hooks := c.tls13.hooks; hooks != nil {
-		if hooks.serverHelloVersion != 0 {
-			h.tls13.supportedVersion = hooks.serverHelloVersion
-		}
-		if hooks.afterServerHello != nil {
-			hooks.afterServerHello(h)
-		}
-	}
 	if err := c.writeHandshake(h, hs.transcript); err != nil {
 		return err
 	}
@@ -393,9 +385,6 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 	}
 
 	ee := &encryptedExtensionsMsg{alpnProtocol: c.clientProtocol, serverNameAck: ch.serverName != "" && !hs.usingPSK}
-	if c.tls13.hooks != nil {
-		ee.unexpected = c.tls13.hooks.extraEncryptedExt
-	}
 	return c.writeHandshake(ee, hs.transcript)
 }
 
@@ -424,16 +413,7 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
 	}
-	scheme := signatureSM2SM3
-	if hooks := c.tls13.hooks; hooks != nil {
-		if hooks.corruptCertVerify {
-			sig[len(sig)-1] ^= 1
-		}
-		if hooks.certVerifyScheme != 0 {
-			scheme = hooks.certVerifyScheme
-		}
-	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: signatureSM2SM3, signature: sig}, hs.transcript)
 }
 
 // sendServerFinished sends Finished, moves the write side to the
@@ -442,9 +422,6 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 func (hs *serverHandshakeStateTLS13) sendServerFinished() error {
 	c, cfg := hs.c, hs.c.config
 	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.serverHS, hs.transcript.Sum())
-	if c.tls13.hooks != nil && c.tls13.hooks.corruptFinished {
-		verifyData[0] ^= 1
-	}
 	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
 		return err
 	}
