@@ -281,6 +281,7 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 	tls13Only.MinVersion = VersionTLS13
 	_, _, cerr, serr = handshake13(t, testClientConfig(t), tls13Only)
 	wantAlert(t, serr, alertProtocolVersion)
+	wantAlert(t, cerr, alertProtocolVersion)
 	if serr == nil || !strings.Contains(serr.Error(), "offers only TLCP") {
 		t.Errorf("server error %v", serr)
 	}
@@ -292,6 +293,7 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 	ccfg.CipherSuites = []uint16{ciphersuite.TLS_SM4_GCM_SM3}
 	_, _, cerr, serr = handshake13(t, ccfg, scfg)
 	wantAlert(t, serr, alertHandshakeFailure)
+	wantAlert(t, cerr, alertHandshakeFailure)
 
 	// Unknown groups and signature schemes, from a hand-made ClientHello.
 	for _, c := range []struct {
@@ -320,7 +322,7 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			hello := rawTLS13Hello(t)
 			c.edit(hello)
-			err, got := serverAnswer(t, testServerConfig(t), hello, 0x0301)
+			got, err := serverAnswer(t, testServerConfig(t), hello, 0x0301)
 			wantAlert(t, err, c.alert)
 			if len(got) < 7 || got[0] != byte(recordTypeAlert) || got[1] != 3 || got[6] != byte(c.alert) {
 				t.Errorf("server sent %x, want a %v alert in a TLS record", got, c.alert)
@@ -345,9 +347,9 @@ func rawTLS13Hello(t testing.TB) *clientHelloMsg {
 	return hello
 }
 
-// serverAnswer sends hello to a server and returns its handshake error and
-// the bytes it sent back.
-func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers uint16) (error, []byte) {
+// serverAnswer sends hello to a server and returns the bytes it sent back
+// and its handshake error.
+func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers uint16) ([]byte, error) {
 	t.Helper()
 	c, s := tcpPair(t)
 	server := Server(s, scfg)
@@ -371,10 +373,10 @@ func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers 
 		io.ReadFull(c, body)
 		c.Close()
 		<-errc
-		return nil, append(hdr, body...)
+		return append(hdr, body...), nil
 	}
 	got, _ := io.ReadAll(c)
-	return <-errc, got
+	return got, <-errc
 }
 
 // TestTLS13BadFinishedAndCertificateVerify: a tampered Finished or
@@ -639,7 +641,7 @@ func TestTLS13Resumption(t *testing.T) {
 		readTickets(t, client, server)
 		tlcpOnly := scfg.Clone()
 		tlcpOnly.MaxVersion = VersionTLCP
-		client, server = mustHandshake13(t, ccfg, tlcpOnly)
+		client, _ = mustHandshake13(t, ccfg, tlcpOnly)
 		if st := client.ConnectionState(); st.Version != VersionTLCP || st.DidResume {
 			t.Fatalf("TLCP after a TLS 1.3 ticket: %+v", st)
 		}
@@ -799,7 +801,7 @@ func TestTLS13Downgrade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, got := serverAnswer(t, scfg, hello, VersionTLCP)
+		got, _ := serverAnswer(t, scfg, hello, VersionTLCP)
 		var sh serverHelloMsg
 		if len(got) < 5 || !sh.unmarshal(got[5:]) || sh.vers != VersionTLCP {
 			t.Fatalf("no TLCP ServerHello: %x", got)
