@@ -311,7 +311,7 @@ func (hs *clientHandshakeState) processServerHello() error {
 	if !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
 		return errorf(alertIllegalParameter, "tlcp: server selected cipher suite %s, which was not offered", ciphersuite.Name(sh.cipherSuite))
 	}
-	if sh.unknownExtension {
+	if sh.unknownExtension || sh.forbiddenExtension {
 		return errorf(alertIllegalParameter, "tlcp: server sent an extension that was not offered")
 	}
 	if sh.serverNameAck && hs.hello.serverName == "" {

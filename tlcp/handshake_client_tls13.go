@@ -238,8 +238,8 @@ func (hs *clientHandshakeStateTLS13) checkServerHelloCommon(sh *serverHelloMsg) 
 	if !slices.Contains(hs.c.config.tls13CipherSuites(), sh.cipherSuite) || !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
 		return errorf(alertIllegalParameter, "tlcp: the server selected cipher suite %s, which was not offered for TLS 1.3", ciphersuite.Name(sh.cipherSuite))
 	}
-	if sh.serverNameAck || sh.alpnProtocol != "" {
-		return errorf(alertIllegalParameter, "tlcp: the server sent server_name or ALPN in its TLS 1.3 ServerHello, where they may not appear")
+	if sh.serverNameAck || sh.alpnProtocol != "" || sh.forbiddenExtension {
+		return errorf(alertIllegalParameter, "tlcp: the server sent an extension in its TLS 1.3 ServerHello that may not appear there (server_name, ALPN, …)")
 	}
 	if sh.unknownExtension {
 		return errorf(alertUnsupportedExtension, "tlcp: the server sent an extension in its ServerHello that was not offered")
@@ -380,12 +380,16 @@ func (hs *clientHandshakeStateTLS13) readServerParameters() error {
 		return unexpectedMessageError("EncryptedExtensions", msg)
 	}
 	switch {
+	case ee.forbidden != 0:
+		return errorf(alertIllegalParameter, "tlcp: the server sent extension %d in EncryptedExtensions, where it may not appear (RFC 8446 §4.3.1)", ee.forbidden)
 	case ee.unexpected != 0:
 		return errorf(alertUnsupportedExtension, "tlcp: the server sent extension %d in EncryptedExtensions, which was not offered", ee.unexpected)
 	case ee.earlyData:
 		return errorf(alertUnsupportedExtension, "tlcp: the server accepted early data, which was not offered")
 	case ee.serverNameAck && hs.hello.serverName == "":
 		return errorf(alertUnsupportedExtension, "tlcp: the server acknowledged a server_name that was not sent")
+	case ee.alpnProtocol != "" && len(hs.hello.alpnProtocols) == 0:
+		return errorf(alertUnsupportedExtension, "tlcp: the server selected ALPN protocol %q, but the client offered no ALPN", ee.alpnProtocol)
 	}
 	if ee.alpnProtocol != "" {
 		if !slices.Contains(hs.hello.alpnProtocols, ee.alpnProtocol) {
@@ -413,8 +417,13 @@ func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 		return err
 	}
 	if req, ok := msg.(*certificateRequestMsgTLS13); ok {
-		if len(req.context) != 0 {
+		switch {
+		case len(req.context) != 0:
 			return errorf(alertIllegalParameter, "tlcp: the server's CertificateRequest has a certificate_request_context, which only post-handshake requests have")
+		case req.signatureAlgorithms == nil:
+			return errorf(alertMissingExtension, "tlcp: the server's CertificateRequest has no signature_algorithms (RFC 8446 §4.3.2)")
+		case req.forbidden != 0:
+			return errorf(alertIllegalParameter, "tlcp: the server sent extension %d in CertificateRequest, where it may not appear", req.forbidden)
 		}
 		hs.certReq = req
 		if msg, err = c.readHandshake(hs.transcript); err != nil {

@@ -101,6 +101,88 @@ func readBody(data []byte, typ uint8) (cryptobyte.String, bool) {
 	return body, true
 }
 
+// readExtensions walks an extension block, a hello's or a TLS 1.3
+// message's, handing each extension to f, which reports whether its body
+// is well formed. The block is malformed if it is truncated or names an
+// extension twice (RFC 8446 §4.2; RFC 5246 §7.4.1.4 for TLCP's hellos).
+func readExtensions(exts cryptobyte.String, f func(typ uint16, ext cryptobyte.String) bool) bool {
+	seen := make(map[uint16]bool)
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+			return false
+		}
+		seen[typ] = true
+		if !f(typ, ext) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseServerName reads the server_name extension of a ClientHello
+// (RFC 6066 §3): a list in which at most one host_name may appear.
+func parseServerName(ext cryptobyte.String, name *string) bool {
+	var names cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&names) || names.Empty() || !ext.Empty() {
+		return false
+	}
+	for !names.Empty() {
+		var nameType uint8
+		var n cryptobyte.String
+		if !names.ReadUint8(&nameType) || !names.ReadUint16LengthPrefixed(&n) || n.Empty() {
+			return false
+		}
+		if nameType != 0 {
+			continue
+		}
+		if *name != "" {
+			return false
+		}
+		*name = string(n)
+	}
+	return true
+}
+
+// parseALPN reads a ClientHello's ALPN protocol list (RFC 7301 §3.1).
+func parseALPN(ext cryptobyte.String, protos *[]string) bool {
+	var list cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
+		return false
+	}
+	for !list.Empty() {
+		var p cryptobyte.String
+		if !list.ReadUint8LengthPrefixed(&p) || p.Empty() {
+			return false
+		}
+		*protos = append(*protos, string(p))
+	}
+	return true
+}
+
+// parseSelectedALPN reads the server's answer to ALPN, a list of exactly
+// one protocol (RFC 7301 §3.1), in a ServerHello or EncryptedExtensions.
+func parseSelectedALPN(ext cryptobyte.String, proto *string) bool {
+	var list, p cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
+		p.Empty() || !list.Empty() || !ext.Empty() {
+		return false
+	}
+	*proto = string(p)
+	return true
+}
+
+// marshalSelectedALPN writes the server's answer to ALPN.
+func marshalSelectedALPN(b *cryptobyte.Builder, proto string) {
+	b.AddUint16(extensionALPN)
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(proto)) })
+		})
+	})
+}
+
 // clientHelloMsg is ClientHello (INTEROP.md §3.3). Extensions are optional; by
 // default a TLCP client sends none, so hasExtensions is false unless
 // serverName or alpnProtocols is set.
@@ -203,56 +285,22 @@ func (m *clientHelloMsg) unmarshal(data []byte) bool {
 		return false
 	}
 	m.hasExtensions = true
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] ||
-			seen[extensionPreSharedKey] { // pre_shared_key must come last (RFC 8446 §4.2.11)
-			return false
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
+		if m.tls13.pskIdentities != nil {
+			// pre_shared_key must come last (RFC 8446 §4.2.11); the
+			// server answers with illegal_parameter.
+			m.tls13.pskNotLast = true
 		}
-		seen[typ] = true
 		switch typ {
 		case extensionServerName:
-			var names cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&names) || names.Empty() || !ext.Empty() {
-				return false
-			}
-			for !names.Empty() {
-				var nameType uint8
-				var name cryptobyte.String
-				if !names.ReadUint8(&nameType) || !names.ReadUint16LengthPrefixed(&name) || name.Empty() {
-					return false
-				}
-				if nameType != 0 {
-					continue
-				}
-				if m.serverName != "" {
-					return false // Only one host_name is allowed (RFC 6066 §3).
-				}
-				m.serverName = string(name)
-			}
+			return parseServerName(ext, &m.serverName)
 		case extensionALPN:
-			var list cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
-				return false
-			}
-			for !list.Empty() {
-				var p cryptobyte.String
-				if !list.ReadUint8LengthPrefixed(&p) || p.Empty() {
-					return false
-				}
-				m.alpnProtocols = append(m.alpnProtocols, string(p))
-			}
-		default:
-			// TLS 1.3's extensions are kept for a TLS 1.3 handshake;
-			// unknown ones (session_ticket, …) are ignored, INTEROP.md §8.
-			if !m.tls13.parse(typ, ext) {
-				return false
-			}
+			return parseALPN(ext, &m.alpnProtocols)
 		}
-	}
-	return true
+		// TLS 1.3's extensions are kept for a TLS 1.3 handshake;
+		// unknown ones (session_ticket, …) are ignored, INTEROP.md §8.
+		return m.tls13.parse(typ, ext)
+	})
 }
 
 // readUint8LengthPrefixed reads a vec8 into out as a byte slice (nil stays nil
@@ -279,8 +327,9 @@ type serverHelloMsg struct {
 	alpnProtocol      string
 	hasExtensions     bool
 	// unknownExtension is set if the server sent an extension this
-	// package never offers; the client answers it with illegal_parameter.
-	unknownExtension bool
+	// package does not know, forbiddenExtension if it sent one it knows
+	// that no ServerHello may carry.
+	unknownExtension, forbiddenExtension bool
 	// tls13 holds the extensions of a TLS 1.3 ServerHello or
 	// HelloRetryRequest (handshake_messages_tls13.go).
 	tls13 serverHelloTLS13
@@ -299,14 +348,7 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 		exts.AddUint16(0)
 	}
 	if m.alpnProtocol != "" {
-		exts.AddUint16(extensionALPN)
-		exts.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-				b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddBytes([]byte(m.alpnProtocol))
-				})
-			})
-		})
+		marshalSelectedALPN(&exts, m.alpnProtocol)
 	}
 	m.tls13.marshal(&exts)
 	extBytes, err := exts.Bytes()
@@ -349,36 +391,24 @@ func (m *serverHelloMsg) unmarshal(data []byte) bool {
 		return false
 	}
 	m.hasExtensions = true
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
-			return false
-		}
-		seen[typ] = true
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
 		switch typ {
 		case extensionServerName:
-			if !ext.Empty() {
-				return false
-			}
 			m.serverNameAck = true
+			return ext.Empty()
 		case extensionALPN:
-			var list, p cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
-				p.Empty() || !list.Empty() || !ext.Empty() {
-				return false
-			}
-			m.alpnProtocol = string(p)
-		default:
-			known, ok := m.tls13.parse(typ, ext)
-			if !ok {
-				return false
-			}
-			m.unknownExtension = m.unknownExtension || !known
+			return parseSelectedALPN(ext, &m.alpnProtocol)
 		}
-	}
-	return true
+		known, ok := m.tls13.parse(typ, ext)
+		switch {
+		case known:
+		case knownExtension(typ):
+			m.forbiddenExtension = true
+		default:
+			m.unknownExtension = true
+		}
+		return ok
+	})
 }
 
 // certificateMsg is Certificate (INTEROP.md §3.5, §3.8): vec24 of vec24 DER.

@@ -36,6 +36,19 @@ const (
 	extensionKeyShare                uint16 = 51
 )
 
+// knownExtension reports whether this package knows extension typ, so
+// that finding it where the RFC does not allow it is illegal_parameter
+// rather than unsupported_extension (RFC 8446 §4.2).
+func knownExtension(typ uint16) bool {
+	switch typ {
+	case extensionServerName, extensionALPN, extensionSupportedGroups, extensionSignatureAlgorithms,
+		extensionPreSharedKey, extensionEarlyData, extensionSupportedVersions, extensionCookie,
+		extensionPSKModes, extensionCertificateAuthorities, extensionSignatureAlgorithmsCert, extensionKeyShare:
+		return true
+	}
+	return false
+}
+
 // Code points of RFC 8998: the key share group (the same value as
 // curveSM2 in TLCP's ECDHE parameters) and the signature scheme.
 const (
@@ -76,6 +89,23 @@ type clientHelloTLS13 struct {
 	// bindersLen is the length of the binders list with its 2-byte
 	// length, the tail of the message that PSK binders do not cover.
 	bindersLen int
+	// pskNotLast and duplicateShare record what a well-formed hello
+	// may not do, which check refuses with illegal_parameter.
+	pskNotLast, duplicateShare bool
+}
+
+// check refuses what RFC 8446 forbids in a ClientHello that parses: each
+// is illegal_parameter.
+func (e *clientHelloTLS13) check() error {
+	switch {
+	case e.pskNotLast:
+		return errorf(alertIllegalParameter, "tlcp: the client's pre_shared_key is not its last extension (RFC 8446 §4.2.11)")
+	case len(e.pskBinders) != len(e.pskIdentities):
+		return errorf(alertIllegalParameter, "tlcp: the client's pre_shared_key has %d identities and %d binders", len(e.pskIdentities), len(e.pskBinders))
+	case e.duplicateShare:
+		return errorf(alertIllegalParameter, "tlcp: the client sent two key shares for one group (RFC 8446 §4.2.8)")
+	}
+	return nil
 }
 
 // offersTLS13 reports whether the hello lists TLS 1.3 in supported_versions.
@@ -190,19 +220,12 @@ func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
 			return false
 		}
 		e.supportedVersions = readUint16s(list)
-	case extensionSupportedGroups, extensionSignatureAlgorithms, extensionSignatureAlgorithmsCert:
-		var list cryptobyte.String
-		if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
-			return false
-		}
-		switch typ {
-		case extensionSupportedGroups:
-			e.supportedGroups = readUint16s(list)
-		case extensionSignatureAlgorithms:
-			e.signatureAlgorithms = readUint16s(list)
-		default:
-			e.signatureAlgorithmsCert = readUint16s(list)
-		}
+	case extensionSupportedGroups:
+		return parseUint16List(ext, &e.supportedGroups)
+	case extensionSignatureAlgorithms:
+		return parseUint16List(ext, &e.signatureAlgorithms)
+	case extensionSignatureAlgorithmsCert:
+		return parseUint16List(ext, &e.signatureAlgorithmsCert)
 	case extensionKeyShare:
 		var list cryptobyte.String
 		if !ext.ReadUint16LengthPrefixed(&list) || !ext.Empty() {
@@ -215,9 +238,7 @@ func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
 				return false
 			}
 			for _, prev := range e.keyShares {
-				if prev.group == ks.group {
-					return false // RFC 8446 §4.2.8: at most one share per group
-				}
+				e.duplicateShare = e.duplicateShare || prev.group == ks.group
 			}
 			e.keyShares = append(e.keyShares, ks)
 		}
@@ -256,9 +277,6 @@ func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
 				return false
 			}
 			e.pskBinders = append(e.pskBinders, b)
-		}
-		if len(e.pskBinders) != len(e.pskIdentities) {
-			return false
 		}
 	}
 	return true
@@ -329,6 +347,18 @@ func (e *serverHelloTLS13) parse(typ uint16, ext cryptobyte.String) (known, ok b
 	return false, true
 }
 
+// parseUint16List reads a non-empty list of 16-bit code points with a
+// 16-bit length, the shape of signature_algorithms,
+// signature_algorithms_cert and supported_groups.
+func parseUint16List(ext cryptobyte.String, out *[]uint16) bool {
+	var list cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
+		return false
+	}
+	*out = readUint16s(list)
+	return true
+}
+
 func readUint16s(s cryptobyte.String) []uint16 {
 	out := make([]uint16, 0, len(s)/2)
 	for !s.Empty() {
@@ -358,16 +388,16 @@ var helloRetryRequestRandom = []byte{
 }
 
 // encryptedExtensionsMsg is EncryptedExtensions (RFC 8446 §4.3.1). Only
-// what this package can negotiate is kept; unexpected records the first
-// extension type a client did not offer.
+// what this package can negotiate is kept.
 type encryptedExtensionsMsg struct {
 	original      []byte
 	alpnProtocol  string
 	serverNameAck bool
 	earlyData     bool
-	// unexpected is an extension that may not appear here at all, or
-	// that this package never offers; 0 if none.
-	unexpected uint16
+	// unexpected is the first extension this package does not know,
+	// which it cannot have offered; forbidden the first it knows that
+	// may not appear here. 0 if none.
+	unexpected, forbidden uint16
 }
 
 func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
@@ -381,12 +411,7 @@ func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
 				b.AddUint16(0)
 			}
 			if m.alpnProtocol != "" {
-				b.AddUint16(extensionALPN)
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-						b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(m.alpnProtocol)) })
-					})
-				})
+				marshalSelectedALPN(b, m.alpnProtocol)
 			}
 			if m.earlyData {
 				b.AddUint16(extensionEarlyData)
@@ -411,43 +436,37 @@ func (m *encryptedExtensionsMsg) unmarshal(data []byte) bool {
 	if !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
 		return false
 	}
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
-			return false
-		}
-		seen[typ] = true
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
 		switch typ {
 		case extensionServerName:
-			if !ext.Empty() {
-				return false
-			}
 			m.serverNameAck = true
+			return ext.Empty()
 		case extensionALPN:
-			var list, p cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
-				p.Empty() || !list.Empty() || !ext.Empty() {
-				return false
-			}
-			m.alpnProtocol = string(p)
+			return parseSelectedALPN(ext, &m.alpnProtocol)
 		case extensionEarlyData:
-			if !ext.Empty() {
-				return false
-			}
 			m.earlyData = true
+			return ext.Empty()
 		case extensionSupportedGroups:
 			// The server's preferences, which a client may note for
 			// later connections (RFC 8446 §4.2.7); the only group here
 			// is curveSM2.
 		default:
-			if m.unexpected == 0 {
-				m.unexpected = typ
-			}
+			noteExtension(typ, &m.unexpected, &m.forbidden)
 		}
+		return true
+	})
+}
+
+// noteExtension records the first unknown and the first known but
+// misplaced extension of a message.
+func noteExtension(typ uint16, unknown, forbidden *uint16) {
+	p := unknown
+	if knownExtension(typ) {
+		p = forbidden
 	}
-	return true
+	if *p == 0 {
+		*p = typ
+	}
 }
 
 // certificateRequestMsgTLS13 is the TLS 1.3 CertificateRequest (RFC 8446
@@ -458,6 +477,10 @@ type certificateRequestMsgTLS13 struct {
 	signatureAlgorithms     []uint16
 	signatureAlgorithmsCert []uint16
 	certificateAuthorities  [][]byte
+	// forbidden is the first extension this package knows that a
+	// CertificateRequest may not carry (RFC 8446 §4.2); unknown ones
+	// are ignored (§4.3.2).
+	forbidden uint16
 }
 
 func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
@@ -467,14 +490,16 @@ func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
 	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			b.AddUint16(extensionSignatureAlgorithms)
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			if len(m.signatureAlgorithms) > 0 {
+				b.AddUint16(extensionSignatureAlgorithms)
 				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					for _, s := range m.signatureAlgorithms {
-						b.AddUint16(s)
-					}
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+						for _, s := range m.signatureAlgorithms {
+							b.AddUint16(s)
+						}
+					})
 				})
-			})
+			}
 			if len(m.certificateAuthorities) > 0 {
 				b.AddUint16(extensionCertificateAuthorities)
 				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
@@ -504,25 +529,14 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 	if !readUint8LengthPrefixed(&s, &m.context) || !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
 		return false
 	}
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
-			return false
-		}
-		seen[typ] = true
+	// signature_algorithms is mandatory here (RFC 8446 §4.3.2); its
+	// absence is missing_extension, for the client to say.
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
 		switch typ {
-		case extensionSignatureAlgorithms, extensionSignatureAlgorithmsCert:
-			var list cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
-				return false
-			}
-			if typ == extensionSignatureAlgorithms {
-				m.signatureAlgorithms = readUint16s(list)
-			} else {
-				m.signatureAlgorithmsCert = readUint16s(list)
-			}
+		case extensionSignatureAlgorithms:
+			return parseUint16List(ext, &m.signatureAlgorithms)
+		case extensionSignatureAlgorithmsCert:
+			return parseUint16List(ext, &m.signatureAlgorithmsCert)
 		case extensionCertificateAuthorities:
 			var list cryptobyte.String
 			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
@@ -535,10 +549,12 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 				}
 				m.certificateAuthorities = append(m.certificateAuthorities, ca)
 			}
+		default:
+			var unknown uint16
+			noteExtension(typ, &unknown, &m.forbidden)
 		}
-	}
-	// signature_algorithms is mandatory here (RFC 8446 §4.3.2).
-	return m.signatureAlgorithms != nil
+		return true
+	})
 }
 
 // certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2). The

@@ -50,6 +50,9 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	if !ok {
 		return unexpectedMessageError("ClientHello", msg)
 	}
+	if err := ch.tls13.check(); err != nil {
+		return err
+	}
 	c.serverName = ch.serverName
 	info := &ClientHelloInfo{
 		CipherSuites:      ch.cipherSuites,

@@ -209,6 +209,9 @@ func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 	if !ok {
 		return unexpectedMessageError("a second ClientHello", msg)
 	}
+	if err := ch2.tls13.check(); err != nil {
+		return err
+	}
 	switch {
 	case !ch2.tls13.offersTLS13():
 		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello does not offer TLS 1.3")

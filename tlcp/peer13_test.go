@@ -552,8 +552,10 @@ type server13 struct {
 	hrrCookie        []byte                // ask for a second ClientHello with this cookie
 	selectedVersion  uint16                // 0: TLS 1.3
 	afterServerHello func(*serverHelloMsg) // edits the ServerHello before it is sent
+	extraSH          uint16                // an empty extension to add to the ServerHello
 	extraEE          uint16                // an extension to add to EncryptedExtensions
 	extraEEBody      []byte
+	certRequest      []byte // a CertificateRequest to send as it is
 	corruptFin       bool
 	corruptCV        bool
 	cvScheme         uint16
@@ -634,7 +636,14 @@ func (s *server13) run() error {
 	if s.afterServerHello != nil {
 		s.afterServerHello(sh)
 	}
-	if err := s.send(sh); err != nil {
+	b, err := sh.marshal()
+	if err != nil {
+		return err
+	}
+	if s.extraSH != 0 {
+		b = appendExtension(b, 4+2+32+1+len(sh.sessionID)+2+1, s.extraSH, nil)
+	}
+	if err := s.writeHandshakeBytes(b); err != nil {
 		return err
 	}
 	if len(ch.sessionID) > 0 {
@@ -650,6 +659,11 @@ func (s *server13) run() error {
 	s.in = newProtection13(s.suite, s.clientHS)
 	if err := s.writeHandshakeBytes(s.encryptedExtensions(ch.serverName != "" && s.psk == nil)); err != nil {
 		return err
+	}
+	if s.certRequest != nil {
+		if err := s.writeHandshakeBytes(s.certRequest); err != nil {
+			return err
+		}
 	}
 	if s.psk == nil {
 		if err := s.sendCertificate(); err != nil {
@@ -801,4 +815,29 @@ func ticketFrom(t testing.TB, scfg *Config) *ticket13 {
 		t.Fatalf("client %v, server %v", cerr, serr)
 	}
 	return s.takeTicket(t, server)
+}
+
+// appendExtension adds extension typ with body to the end of the
+// extension block of msg, a marshalled handshake message whose extension
+// block starts at off and runs to its end, and fixes the lengths.
+func appendExtension(msg []byte, off int, typ uint16, body []byte) []byte {
+	ext := append([]byte{byte(typ >> 8), byte(typ), byte(len(body) >> 8), byte(len(body))}, body...)
+	if len(msg) == off {
+		msg = append(msg, 0, 0) // no extension block yet
+	}
+	out := append(slices.Clone(msg), ext...)
+	n := int(out[off])<<8 | int(out[off+1]) + len(ext)
+	out[off], out[off+1] = byte(n>>8), byte(n)
+	m := len(out) - 4
+	out[1], out[2], out[3] = byte(m>>16), byte(m>>8), byte(m)
+	return out
+}
+
+// helloExtensionsOffset is where the extension block of a marshalled
+// ClientHello starts.
+func helloExtensionsOffset(b []byte) int {
+	off := 4 + 2 + 32
+	off += 1 + int(b[off])
+	off += 2 + (int(b[off])<<8 | int(b[off+1]))
+	return off + 1 + int(b[off])
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
+	"golang.org/x/crypto/cryptobyte"
 )
 
 func tls13ClientConfig(t testing.TB) *Config {
@@ -331,6 +332,90 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 	}
 }
 
+// TestTLS13IllegalClientHello: a ClientHello that parses but breaks a rule
+// of RFC 8446 is illegal_parameter, before and after a HelloRetryRequest.
+func TestTLS13IllegalClientHello(t *testing.T) {
+	psk := func(ids, binders int) []byte {
+		var b cryptobyte.Builder
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for range ids {
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte("ticket")) })
+				b.AddUint32(0)
+			}
+		})
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for range binders {
+				b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(make([]byte, 32)) })
+			}
+		})
+		return b.BytesOrPanic()
+	}
+	for _, c := range []struct {
+		name  string
+		hello func(*clientHelloMsg) []byte
+		want  string
+	}{
+		{"pre_shared_key not last", func(h *clientHelloMsg) []byte {
+			b, _ := h.marshal()
+			b = appendExtension(b, helloExtensionsOffset(b), extensionPreSharedKey, psk(1, 1))
+			return appendExtension(b, helloExtensionsOffset(b), 0xFF00, nil)
+		}, "not its last extension"},
+		{"more identities than binders", func(h *clientHelloMsg) []byte {
+			b, _ := h.marshal()
+			return appendExtension(b, helloExtensionsOffset(b), extensionPreSharedKey, psk(2, 1))
+		}, "2 identities and 1 binders"},
+		{"more binders than identities", func(h *clientHelloMsg) []byte {
+			b, _ := h.marshal()
+			return appendExtension(b, helloExtensionsOffset(b), extensionPreSharedKey, psk(1, 2))
+		}, "1 identities and 2 binders"},
+		{"two curveSM2 shares", func(h *clientHelloMsg) []byte {
+			h.tls13.keyShares = append(h.tls13.keyShares, h.tls13.keyShares[0])
+			b, _ := h.marshal()
+			return b
+		}, "two key shares for one group"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hello := rawTLS13Hello(t)
+			hello.tls13.pskModes = []uint8{pskModeDHE}
+			hello.original = nil
+			got, err := serverAnswerBytes(t, testServerConfig(t), c.hello(hello), 0x0301)
+			wantAlert(t, err, alertIllegalParameter)
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("server error %v", err)
+			}
+			if len(got) < 7 || got[0] != byte(recordTypeAlert) || got[6] != byte(alertIllegalParameter) {
+				t.Errorf("server sent %x, want an illegal_parameter alert", got)
+			}
+		})
+	}
+	// The second ClientHello is held to the same rules.
+	s := newClient13()
+	s.omitKeyShare = true
+	c, sc := tcpPair(t)
+	server := Server(sc, testServerConfig(t))
+	errc := make(chan error, 1)
+	go func() { errc <- server.Handshake() }()
+	s.attach(c)
+	if err := s.sendHello(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := expect[*serverHelloMsg](s.peer13); err != nil {
+		t.Fatal(err)
+	}
+	h := s.hello
+	h.tls13.keyShares = nil
+	s.newShare(h)
+	h.tls13.keyShares = append(h.tls13.keyShares, h.tls13.keyShares[0])
+	h.original = nil
+	s.send(h)
+	if err := s.readAlert(); err != AlertError(alertIllegalParameter) {
+		t.Errorf("client read %v, want illegal_parameter", err)
+	}
+	if err := <-errc; err == nil || !strings.Contains(err.Error(), "two key shares") {
+		t.Errorf("server error %v", err)
+	}
+}
+
 // rawTLS13Hello makes a TLS 1.3 ClientHello as our client would, for tests
 // to edit.
 func rawTLS13Hello(t testing.TB) *clientHelloMsg {
@@ -351,6 +436,17 @@ func rawTLS13Hello(t testing.TB) *clientHelloMsg {
 // and its handshake error.
 func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers uint16) ([]byte, error) {
 	t.Helper()
+	hello.original = nil
+	b, err := hello.marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serverAnswerBytes(t, scfg, b, recordVers)
+}
+
+// serverAnswerBytes is serverAnswer for a marshalled hello.
+func serverAnswerBytes(t testing.TB, scfg *Config, b []byte, recordVers uint16) ([]byte, error) {
+	t.Helper()
 	c, s := tcpPair(t)
 	server := Server(s, scfg)
 	errc := make(chan error, 1)
@@ -359,11 +455,6 @@ func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers 
 		s.Close()
 		errc <- err
 	}()
-	hello.original = nil
-	b, err := hello.marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
 	c.Write(append([]byte{22, byte(recordVers >> 8), byte(recordVers), byte(len(b) >> 8), byte(len(b))}, b...))
 	if recordVers == VersionTLCP {
 		// Read the ServerHello only: the server waits for the client.
@@ -403,6 +494,29 @@ func TestTLS13BadFinishedAndCertificateVerify(t *testing.T) {
 		{"server supported_versions", nil, func(s *server13) { s.selectedVersion = 0x0303 }, alertIllegalParameter},
 		{"server extension", nil, func(s *server13) { s.extraEE = 0xFF01 }, alertUnsupportedExtension},
 		{"server early_data", nil, func(s *server13) { s.extraEE = extensionEarlyData }, alertUnsupportedExtension},
+		// RFC 8446 §4.3.1: an extension that belongs elsewhere.
+		{"key_share in EncryptedExtensions", nil, func(s *server13) { s.extraEE = extensionKeyShare }, alertIllegalParameter},
+		{"supported_versions in EncryptedExtensions", nil, func(s *server13) {
+			s.extraEE, s.extraEEBody = extensionSupportedVersions, []byte{3, 4}
+		}, alertIllegalParameter},
+		// ALPN that the client never offered (tls13ClientConfig has no
+		// NextProtos).
+		{"ALPN not offered", nil, func(s *server13) {
+			s.extraEE, s.extraEEBody = extensionALPN, []byte{0, 3, 2, 'h', '2'}
+		}, alertUnsupportedExtension},
+		// RFC 8446 §4.2: an extension the client knows, in a ServerHello
+		// that may not carry it.
+		{"supported_groups in ServerHello", nil, func(s *server13) { s.extraSH = extensionSupportedGroups }, alertIllegalParameter},
+		{"unknown extension in ServerHello", nil, func(s *server13) { s.extraSH = 0xFF02 }, alertUnsupportedExtension},
+		// RFC 8446 §4.3.2: signature_algorithms is mandatory, §6.2.
+		{"CertificateRequest without signature_algorithms", nil, func(s *server13) {
+			s.certRequest = []byte{typeCertificateRequest, 0, 0, 3, 0, 0, 0}
+		}, alertMissingExtension},
+		{"key_share in CertificateRequest", nil, func(s *server13) {
+			s.certRequest = []byte{typeCertificateRequest, 0, 0, 15, 0, 0, 12,
+				0, 13, 0, 4, 0, 2, 7, 8, // signature_algorithms: sm2sig_sm3
+				0, 51, 0, 0} // key_share
+		}, alertIllegalParameter},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var detector, other error
