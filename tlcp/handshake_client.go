@@ -206,6 +206,22 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	return nil
 }
 
+// checkTLCPServerHello runs the checks a TLCP ServerHello needs because the
+// client offered TLS 1.3 too: no TLS 1.3 extensions, and no downgrade
+// sentinel (TLS13.md §5).
+func (c *Conn) checkTLCPServerHello(sh *serverHelloMsg) error {
+	e := &sh.tls13
+	if e.supportedVersion != 0 || e.serverShare.group != 0 || e.selectedGroup != 0 || e.selectedPSK || e.cookie != nil {
+		return errorf(alertIllegalParameter, "tlcp: the server's TLCP ServerHello carries TLS 1.3 extensions")
+	}
+	if c.tls13.offered && len(sh.random) == 32 {
+		if tail := sh.random[24:]; bytes.Equal(tail, downgradeSentinelTLCP) || bytes.Equal(tail, downgradeSentinelTLS12) {
+			return errorf(alertIllegalParameter, "tlcp: the server answered in TLCP with a downgrade sentinel: it speaks TLS 1.3, which was offered, so the ClientHello was tampered with")
+		}
+	}
+	return nil
+}
+
 // loadClientSession looks up the session to offer in hello, and sets
 // hello's session ID to it. It returns the session, or nil, and the cache
 // key ("" without a cache). The handshake functions call helpers like this

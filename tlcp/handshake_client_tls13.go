@@ -7,7 +7,6 @@ package tlcp
 import (
 	"bytes"
 	"context"
-	"crypto/subtle"
 	"errors"
 	"io"
 	"slices"
@@ -340,15 +339,11 @@ func (hs *clientHandshakeStateTLS13) processServerHello() error {
 // switches the read side to the server's; the write side switches when
 // the client's flight starts.
 func (hs *clientHandshakeStateTLS13) establishHandshakeKeys() error {
-	c, cfg := hs.c, hs.c.config
-	th := hs.transcript.Sum()
-	hs.clientHS = hs.hsSecret.ClientHandshakeTrafficSecret(th)
-	hs.serverHS = hs.hsSecret.ServerHandshakeTrafficSecret(th)
-	if err := cfg.writeKeyLogTLS13(keyLogClientHandshake, hs.hello.random, hs.clientHS); err != nil {
-		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
-	}
-	if err := cfg.writeKeyLogTLS13(keyLogServerHandshake, hs.hello.random, hs.serverHS); err != nil {
-		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	c := hs.c
+	var err error
+	hs.clientHS, hs.serverHS, err = c.config.handshakeTrafficSecrets(hs.hsSecret, hs.transcript.Sum(), hs.hello.random)
+	if err != nil {
+		return err
 	}
 	return c.setReadSecretTLS13(hs.suite, hs.serverHS)
 }
@@ -405,12 +400,7 @@ func (hs *clientHandshakeStateTLS13) readServerParameters() error {
 func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 	c, cfg := hs.c, hs.c.config
 	if hs.usingPSK {
-		if cfg.VerifyConnection != nil {
-			if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-				return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-			}
-		}
-		return nil
+		return c.verifyConnection()
 	}
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
@@ -430,54 +420,34 @@ func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 			return err
 		}
 	}
-	certMsg, ok := msg.(*certificateMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("Certificate", msg)
+	empty, err := c.readPeerCertificateTLS13(msg, hs.transcript, peerCertificateCheck{
+		fromServer: true,
+		roots:      cfg.RootCAs,
+		host:       cfg.ServerName,
+		eku:        smx509.ExtKeyUsageServerAuth,
+		verify:     !cfg.InsecureSkipVerify,
+	})
+	if err != nil {
+		return err
 	}
-	if len(certMsg.context) != 0 {
-		return errorf(alertIllegalParameter, "tlcp: the server's Certificate has a certificate_request_context")
-	}
-	if len(certMsg.certificates) == 0 {
+	if empty {
+		// RFC 8446 §4.4.2.4.
 		return errorf(alertDecodeError, "tlcp: the server sent no certificate")
 	}
-	if err := c.verifyPeerLeafTLS13(certMsg.certificates, "server", cfg.RootCAs, cfg.ServerName, smx509.ExtKeyUsageServerAuth, !cfg.InsecureSkipVerify); err != nil {
-		return err
-	}
-
-	if err := c.readPeerCertificateVerifyTLS13(hs.transcript, true); err != nil {
-		return err
-	}
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
-	return nil
+	return c.verifyConnection()
 }
 
 // readServerFinished checks the server's Finished and moves the read side
 // to the application traffic secret.
 func (hs *clientHandshakeStateTLS13) readServerFinished() error {
-	c, cfg := hs.c, hs.c.config
-	want := ciphersuite.TLS13FinishedVerifyData(hs.serverHS, hs.transcript.Sum())
-	msg, err := c.readHandshake(nil)
-	if err != nil {
+	c := hs.c
+	if err := c.readFinishedTLS13(hs.transcript, hs.serverHS, "server"); err != nil {
 		return err
 	}
-	fin, ok := msg.(*finishedMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("Finished", msg)
-	}
-	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
-		return errorf(alertDecryptError, "tlcp: the server's Finished is incorrect (wrong keys, or a tampered handshake)")
-	}
-	hs.transcript.Write(fin.original)
-
-	hs.master = hs.hsSecret.MasterSecret()
-	th := hs.transcript.Sum()
-	serverAP := hs.master.ServerApplicationTrafficSecret(th)
-	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
-	if err := cfg.logApplicationSecrets(hs.hello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
+	var serverAP []byte
+	var err error
+	hs.master, hs.clientAP, serverAP, err = c.config.applicationTrafficSecrets(hs.hsSecret, hs.transcript.Sum(), hs.hello.random)
+	if err != nil {
 		return err
 	}
 	return c.setReadSecretTLS13(hs.suite, serverAP)
@@ -502,8 +472,7 @@ func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
 			return err
 		}
 	}
-	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
-	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
+	if err := c.sendFinishedTLS13(hs.transcript, hs.clientHS); err != nil {
 		return err
 	}
 	if err := c.flush(); err != nil {
@@ -563,36 +532,9 @@ func (hs *clientHandshakeStateTLS13) sendClientCertificate() error {
 			return errorf(alertInternalError, "%w", err)
 		}
 	}
-	certMsg := &certificateMsgTLS13{context: req.context}
+	var cert *Certificate
 	if pair != nil {
-		certMsg.certificates = tls13Chain(&pair.Sign)
+		cert = &pair.Sign
 	}
-	if err := c.writeHandshake(certMsg, hs.transcript); err != nil {
-		return err
-	}
-	if pair == nil {
-		return nil
-	}
-	signed := certificateVerifyContext(false, hs.transcript.Sum())
-	sig, err := signTLS13(cfg.rand(), pair.Sign.PrivateKey, signed, cfg.tls13SignID())
-	if err != nil {
-		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
-	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: signatureSM2SM3, signature: sig}, hs.transcript)
-}
-
-// checkTLCPServerHello runs the checks a TLCP ServerHello needs because the
-// client offered TLS 1.3 too: no TLS 1.3 extensions, and no downgrade
-// sentinel (TLS13.md §5).
-func (c *Conn) checkTLCPServerHello(sh *serverHelloMsg) error {
-	e := &sh.tls13
-	if e.supportedVersion != 0 || e.serverShare.group != 0 || e.selectedGroup != 0 || e.selectedPSK || e.cookie != nil {
-		return errorf(alertIllegalParameter, "tlcp: the server's TLCP ServerHello carries TLS 1.3 extensions")
-	}
-	if c.tls13.offered && len(sh.random) == 32 {
-		if tail := sh.random[24:]; bytes.Equal(tail, downgradeSentinelTLCP) || bytes.Equal(tail, downgradeSentinelTLS12) {
-			return errorf(alertIllegalParameter, "tlcp: the server answered in TLCP with a downgrade sentinel: it speaks TLS 1.3, which was offered, so the ClientHello was tampered with")
-		}
-	}
-	return nil
+	return c.sendCertificateTLS13(hs.transcript, req.context, cert, false)
 }

@@ -133,6 +133,44 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	return nil
 }
 
+// chooseServerVersion decides which protocol answers a ClientHello: TLS 1.3
+// if both sides may speak it, else TLCP if both may (TLS13.md §1).
+func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
+	cfg := c.config
+	tls13OK, tlcpOK := cfg.versionEnabled(VersionTLS13, false), cfg.versionEnabled(VersionTLCP, false)
+	offers13 := ch.tls13.offersTLS13()
+	offersTLCP := ch.vers == VersionTLCP || slices.Contains(ch.tls13.supportedVersions, VersionTLCP)
+	switch {
+	case offers13 && tls13OK:
+		return true, nil
+	case offersTLCP && tlcpOK:
+		return false, nil
+	case offers13 && !offersTLCP:
+		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLS 1.3, which this server does not speak (MinVersion/MaxVersion, or no TLS 1.3 suite in CipherSuites)")
+	case offersTLCP:
+		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLCP, which this server does not speak (MinVersion/MaxVersion, or no TLCP suite in CipherSuites)")
+	}
+	return false, errorf(alertProtocolVersion, "tlcp: the client offered %s (0x%04x) without TLS 1.3; this server speaks TLCP and TLS 1.3 with the ShangMi suites only",
+		versionName(ch.vers), ch.vers)
+}
+
+// supportedVersionsOf lists the versions a ClientHello offers, for
+// ClientHelloInfo.
+func supportedVersionsOf(ch *clientHelloMsg) []uint16 {
+	if len(ch.tls13.supportedVersions) > 0 {
+		return ch.tls13.supportedVersions
+	}
+	return []uint16{ch.vers}
+}
+
+// markDowngrade ends a TLCP ServerHello's random with the downgrade
+// sentinel if this server could have spoken TLS 1.3 (TLS13.md §5).
+func (c *Conn) markDowngrade(random []byte) {
+	if c.config.versionEnabled(VersionTLS13, false) && len(random) == 32 {
+		copy(random[24:], downgradeSentinelTLCP)
+	}
+}
+
 // processClientHello checks the ClientHello, picks the certificate pair
 // and the suite, and decides whether to resume.
 func (hs *serverHandshakeState) processClientHello() error {
