@@ -90,6 +90,21 @@ func marshalMessage(typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error)
 	return out, nil
 }
 
+// marshalOnce marshals a message the first time and keeps the bytes in
+// *original, where a received message keeps the bytes it came in: what a
+// transcript hashes is what went over the wire.
+func marshalOnce(original *[]byte, typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error) {
+	if *original != nil {
+		return *original, nil
+	}
+	out, err := marshalMessage(typ, body)
+	if err != nil {
+		return nil, err
+	}
+	*original = out
+	return out, nil
+}
+
 // readBody checks the handshake header of data and returns the body.
 func readBody(data []byte, typ uint8) (cryptobyte.String, bool) {
 	s := cryptobyte.String(data)
@@ -239,7 +254,7 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 	if err != nil {
 		return nil, errMessageTooLarge
 	}
-	out, err := marshalMessage(typeClientHello, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeClientHello, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.vers)
 		b.AddBytes(m.random)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
@@ -253,11 +268,6 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *clientHelloMsg) unmarshal(data []byte) bool {
@@ -355,7 +365,7 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 	if err != nil {
 		return nil, errMessageTooLarge
 	}
-	out, err := marshalMessage(typeServerHello, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeServerHello, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.vers)
 		b.AddBytes(m.random)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
@@ -365,11 +375,6 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *serverHelloMsg) unmarshal(data []byte) bool {
@@ -418,21 +423,9 @@ type certificateMsg struct {
 }
 
 func (m *certificateMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificate, func(b *cryptobyte.Builder) {
-		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
-			for _, c := range m.certificates {
-				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
-			}
-		})
+	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
+		addCertificateList(b, m.certificates, false)
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateMsg) unmarshal(data []byte) bool {
@@ -441,18 +434,72 @@ func (m *certificateMsg) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var list cryptobyte.String
-	if !s.ReadUint24LengthPrefixed(&list) || !s.Empty() {
-		return false
-	}
-	for !list.Empty() {
-		var c cryptobyte.String
-		if !list.ReadUint24LengthPrefixed(&c) || c.Empty() {
-			return false
+	m.certificates, ok = readCertificateList(&s, false)
+	return ok && s.Empty()
+}
+
+// addCertificateList writes the certificate list of a Certificate
+// message: a vec24 of entries, each a vec24 of DER, which in TLS 1.3 an
+// empty block of extensions follows (RFC 8446 §4.4.2).
+func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool) {
+	b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
+		for _, c := range certs {
+			b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
+			if tls13 {
+				b.AddUint16(0)
+			}
 		}
-		m.certificates = append(m.certificates, c)
+	})
+}
+
+// readCertificateList reads what addCertificateList writes. The
+// extensions of TLS 1.3 entries (OCSP, SCT) are walked past: this package
+// requests neither.
+func readCertificateList(s *cryptobyte.String, tls13 bool) ([][]byte, bool) {
+	var list cryptobyte.String
+	if !s.ReadUint24LengthPrefixed(&list) {
+		return nil, false
 	}
-	return true
+	var certs [][]byte
+	for !list.Empty() {
+		var cert, exts cryptobyte.String
+		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() {
+			return nil, false
+		}
+		if tls13 && (!list.ReadUint16LengthPrefixed(&exts) ||
+			!readExtensions(exts, func(uint16, cryptobyte.String) bool { return true })) {
+			return nil, false
+		}
+		certs = append(certs, cert)
+	}
+	return certs, true
+}
+
+// addCAList writes a list of distinguished names, each a vec16, in a
+// vec16: TLCP's CertificateRequest and TLS 1.3's certificate_authorities.
+func addCAList(b *cryptobyte.Builder, cas [][]byte) {
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+		for _, ca := range cas {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
+		}
+	})
+}
+
+// readCAList reads what addCAList writes; no name may be empty.
+func readCAList(s *cryptobyte.String) ([][]byte, bool) {
+	var list cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&list) {
+		return nil, false
+	}
+	var cas [][]byte
+	for !list.Empty() {
+		var ca cryptobyte.String
+		if !list.ReadUint16LengthPrefixed(&ca) || ca.Empty() {
+			return nil, false
+		}
+		cas = append(cas, ca)
+	}
+	return cas, true
 }
 
 // serverKeyExchangeMsg is ServerKeyExchange (INTEROP.md §3.6). For ECC suites
@@ -473,15 +520,10 @@ func (m *serverKeyExchangeMsg) marshal() ([]byte, error) {
 	if m.params != nil && len(m.params) != ecdheParamsLen {
 		return nil, errMessageTooLarge
 	}
-	out, err := marshalMessage(typeServerKeyExchange, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeServerKeyExchange, func(b *cryptobyte.Builder) {
 		b.AddBytes(m.params)
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *serverKeyExchangeMsg) unmarshal(data []byte) bool {
@@ -537,22 +579,10 @@ type certificateRequestMsg struct {
 }
 
 func (m *certificateRequestMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateRequest, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.certificateTypes) })
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			for _, ca := range m.certificateAuthorities {
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
-			}
-		})
+		addCAList(b, m.certificateAuthorities)
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateRequestMsg) unmarshal(data []byte) bool {
@@ -561,19 +591,11 @@ func (m *certificateRequestMsg) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var cas cryptobyte.String
-	if !readUint8LengthPrefixed(&s, &m.certificateTypes) || len(m.certificateTypes) == 0 ||
-		!s.ReadUint16LengthPrefixed(&cas) || !s.Empty() {
+	if !readUint8LengthPrefixed(&s, &m.certificateTypes) || len(m.certificateTypes) == 0 {
 		return false
 	}
-	for !cas.Empty() {
-		var ca cryptobyte.String
-		if !cas.ReadUint16LengthPrefixed(&ca) || ca.Empty() {
-			return false
-		}
-		m.certificateAuthorities = append(m.certificateAuthorities, ca)
-	}
-	return true
+	m.certificateAuthorities, ok = readCAList(&s)
+	return ok && s.Empty()
 }
 
 // serverHelloDoneMsg is ServerHelloDone: an empty body.
@@ -619,7 +641,7 @@ func (m *clientKeyExchangeMsg) marshal() ([]byte, error) {
 	if m.params != nil && len(m.params) != ecdheParamsLen {
 		return nil, errMessageTooLarge
 	}
-	out, err := marshalMessage(typeClientKeyExchange, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeClientKeyExchange, func(b *cryptobyte.Builder) {
 		switch {
 		case m.params != nil && !m.vector:
 			b.AddBytes(m.params)
@@ -629,11 +651,6 @@ func (m *clientKeyExchangeMsg) marshal() ([]byte, error) {
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.ciphertext) })
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *clientKeyExchangeMsg) unmarshal(data []byte) bool {
@@ -668,17 +685,9 @@ type certificateVerifyMsg struct {
 }
 
 func (m *certificateVerifyMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateVerify, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateVerify, func(b *cryptobyte.Builder) {
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateVerifyMsg) unmarshal(data []byte) bool {
@@ -701,40 +710,75 @@ type finishedMsg struct {
 	verifyData []byte
 }
 
-func (m *finishedMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
+func (m *finishedMsg) marshal() ([]byte, error) { return marshalFinished(&m.original, m.verifyData) }
+
+func (m *finishedMsg) unmarshal(data []byte) bool {
+	*m = finishedMsg{original: data}
+	var ok bool
+	m.verifyData, ok = parseFinished(data, 12)
+	return ok
+}
+
+// marshalFinished marshals the Finished of either protocol. Small and
+// fixed, it is built directly, without a cryptobyte.Builder.
+func marshalFinished(original *[]byte, verifyData []byte) ([]byte, error) {
+	if *original != nil {
+		return *original, nil
 	}
-	// Small and fixed: built directly, without a cryptobyte.Builder.
-	n := len(m.verifyData)
+	n := len(verifyData)
 	if n > 0xff {
 		return nil, errMessageTooLarge
 	}
 	out := append(make([]byte, 0, 4+n), typeFinished, 0, 0, byte(n))
-	out = append(out, m.verifyData...)
-	m.original = out
+	out = append(out, verifyData...)
+	*original = out
 	return out, nil
 }
 
-func (m *finishedMsg) unmarshal(data []byte) bool {
-	*m = finishedMsg{original: data}
+// parseFinished returns the verify_data of a Finished, which must be n
+// bytes long.
+func parseFinished(data []byte, n int) ([]byte, bool) {
 	s, ok := readBody(data, typeFinished)
-	if !ok || len(s) != 12 {
-		return false
-	}
-	m.verifyData = s
-	return true
+	return s, ok && len(s) == n
 }
 
-// newHandshakeMessage returns an empty message of the given type, or nil.
-func newHandshakeMessage(typ uint8) handshakeMessage {
+// newHandshakeMessage returns an empty TLCP message of type typ, or nil.
+func newHandshakeMessage(typ uint8) handshakeMessage { return newMessage(typ, false) }
+
+// newMessage returns an empty message of type typ in TLCP or, with
+// tls13, in TLS 1.3, or nil for a type the protocol does not have. The
+// hellos are the same messages in both.
+func newMessage(typ uint8, tls13 bool) handshakeMessage {
 	switch typ {
-	case typeHelloRequest:
-		return new(helloRequestMsg)
 	case typeClientHello:
 		return new(clientHelloMsg)
 	case typeServerHello:
 		return new(serverHelloMsg)
+	}
+	if tls13 {
+		switch typ {
+		case typeNewSessionTicket:
+			return new(newSessionTicketMsg)
+		case typeEndOfEarlyData:
+			return new(endOfEarlyDataMsg)
+		case typeEncryptedExtensions:
+			return new(encryptedExtensionsMsg)
+		case typeCertificate:
+			return new(certificateMsgTLS13)
+		case typeCertificateRequest:
+			return new(certificateRequestMsgTLS13)
+		case typeCertificateVerify:
+			return new(certificateVerifyMsgTLS13)
+		case typeFinished:
+			return new(finishedMsgTLS13)
+		case typeKeyUpdate:
+			return new(keyUpdateMsg)
+		}
+		return nil
+	}
+	switch typ {
+	case typeHelloRequest:
+		return new(helloRequestMsg)
 	case typeCertificate:
 		return new(certificateMsg)
 	case typeServerKeyExchange:
@@ -753,13 +797,17 @@ func newHandshakeMessage(typ uint8) handshakeMessage {
 	return nil
 }
 
-// parseHandshakeMessage unmarshals one complete message (header included).
-// data is kept by the message; the caller must not reuse it.
-func parseHandshakeMessage(data []byte) (handshakeMessage, bool) {
+// parseHandshakeMessage unmarshals one complete TLCP message (header
+// included). data is kept by the message; the caller must not reuse it.
+func parseHandshakeMessage(data []byte) (handshakeMessage, bool) { return parseMessage(data, false) }
+
+// parseMessage unmarshals one complete message of TLCP or, with tls13,
+// of TLS 1.3.
+func parseMessage(data []byte, tls13 bool) (handshakeMessage, bool) {
 	if len(data) < 4 {
 		return nil, false
 	}
-	m := newHandshakeMessage(data[0])
+	m := newMessage(data[0], tls13)
 	if m == nil || !m.unmarshal(slices.Clip(data)) {
 		return nil, false
 	}

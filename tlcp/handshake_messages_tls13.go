@@ -401,10 +401,7 @@ type encryptedExtensionsMsg struct {
 }
 
 func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeEncryptedExtensions, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeEncryptedExtensions, func(b *cryptobyte.Builder) {
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
 			if m.serverNameAck {
 				b.AddUint16(extensionServerName)
@@ -419,11 +416,6 @@ func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
 			}
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *encryptedExtensionsMsg) unmarshal(data []byte) bool {
@@ -484,10 +476,7 @@ type certificateRequestMsgTLS13 struct {
 }
 
 func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateRequest, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
 			if len(m.signatureAlgorithms) > 0 {
@@ -502,21 +491,10 @@ func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
 			}
 			if len(m.certificateAuthorities) > 0 {
 				b.AddUint16(extensionCertificateAuthorities)
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-						for _, ca := range m.certificateAuthorities {
-							b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
-						}
-					})
-				})
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { addCAList(b, m.certificateAuthorities) })
 			}
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
@@ -538,17 +516,10 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 		case extensionSignatureAlgorithmsCert:
 			return parseUint16List(ext, &m.signatureAlgorithmsCert)
 		case extensionCertificateAuthorities:
-			var list cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
-				return false
-			}
-			for !list.Empty() {
-				var ca []byte
-				if !readUint16LengthPrefixed(&list, &ca) || len(ca) == 0 {
-					return false
-				}
-				m.certificateAuthorities = append(m.certificateAuthorities, ca)
-			}
+			var ok bool
+			m.certificateAuthorities, ok = readCAList(&ext)
+			// At least one name (RFC 8446 §4.2.4).
+			return ok && len(m.certificateAuthorities) > 0 && ext.Empty()
 		default:
 			var unknown uint16
 			noteExtension(typ, &unknown, &m.forbidden)
@@ -567,23 +538,10 @@ type certificateMsgTLS13 struct {
 }
 
 func (m *certificateMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificate, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
-		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
-			for _, c := range m.certificates {
-				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
-				b.AddUint16(0) // no extensions
-			}
-		})
+		addCertificateList(b, m.certificates, true)
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
@@ -592,25 +550,11 @@ func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var list cryptobyte.String
-	if !readUint8LengthPrefixed(&s, &m.context) || !s.ReadUint24LengthPrefixed(&list) || !s.Empty() {
+	if !readUint8LengthPrefixed(&s, &m.context) {
 		return false
 	}
-	for !list.Empty() {
-		var cert, exts cryptobyte.String
-		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() || !list.ReadUint16LengthPrefixed(&exts) {
-			return false
-		}
-		for !exts.Empty() {
-			var typ uint16
-			var ext cryptobyte.String
-			if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) {
-				return false
-			}
-		}
-		m.certificates = append(m.certificates, cert)
-	}
-	return true
+	m.certificates, ok = readCertificateList(&s, true)
+	return ok && s.Empty()
 }
 
 // certificateVerifyMsgTLS13 is the TLS 1.3 CertificateVerify (RFC 8446
@@ -622,18 +566,10 @@ type certificateVerifyMsgTLS13 struct {
 }
 
 func (m *certificateVerifyMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateVerify, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateVerify, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.scheme)
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateVerifyMsgTLS13) unmarshal(data []byte) bool {
@@ -650,25 +586,14 @@ type finishedMsgTLS13 struct {
 }
 
 func (m *finishedMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeFinished, func(b *cryptobyte.Builder) { b.AddBytes(m.verifyData) })
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
+	return marshalFinished(&m.original, m.verifyData)
 }
 
 func (m *finishedMsgTLS13) unmarshal(data []byte) bool {
 	*m = finishedMsgTLS13{original: data}
-	s, ok := readBody(data, typeFinished)
-	if !ok || len(s) != finishedLenTLS13 {
-		return false
-	}
-	m.verifyData = s
-	return true
+	var ok bool
+	m.verifyData, ok = parseFinished(data, finishedLenTLS13)
+	return ok
 }
 
 // newSessionTicketMsg is NewSessionTicket (RFC 8446 §4.6.1).
@@ -682,10 +607,7 @@ type newSessionTicketMsg struct {
 }
 
 func (m *newSessionTicketMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeNewSessionTicket, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeNewSessionTicket, func(b *cryptobyte.Builder) {
 		b.AddUint32(m.lifetime)
 		b.AddUint32(m.ageAdd)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.nonce) })
@@ -698,11 +620,6 @@ func (m *newSessionTicketMsg) marshal() ([]byte, error) {
 			}
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *newSessionTicketMsg) unmarshal(data []byte) bool {
@@ -763,44 +680,13 @@ func (m *endOfEarlyDataMsg) unmarshal(data []byte) bool {
 	return ok && s.Empty()
 }
 
-// newHandshakeMessageTLS13 returns an empty message of a TLS 1.3 type, or
-// nil for a type that TLS 1.3 does not have.
-func newHandshakeMessageTLS13(typ uint8) handshakeMessage {
-	switch typ {
-	case typeClientHello:
-		return new(clientHelloMsg)
-	case typeServerHello:
-		return new(serverHelloMsg)
-	case typeNewSessionTicket:
-		return new(newSessionTicketMsg)
-	case typeEndOfEarlyData:
-		return new(endOfEarlyDataMsg)
-	case typeEncryptedExtensions:
-		return new(encryptedExtensionsMsg)
-	case typeCertificate:
-		return new(certificateMsgTLS13)
-	case typeCertificateRequest:
-		return new(certificateRequestMsgTLS13)
-	case typeCertificateVerify:
-		return new(certificateVerifyMsgTLS13)
-	case typeFinished:
-		return new(finishedMsgTLS13)
-	case typeKeyUpdate:
-		return new(keyUpdateMsg)
-	}
-	return nil
-}
+// newHandshakeMessageTLS13 returns an empty TLS 1.3 message of type typ,
+// or nil.
+func newHandshakeMessageTLS13(typ uint8) handshakeMessage { return newMessage(typ, true) }
 
 // parseHandshakeMessageTLS13 unmarshals one complete TLS 1.3 message.
 func parseHandshakeMessageTLS13(data []byte) (handshakeMessage, bool) {
-	if len(data) < 4 {
-		return nil, false
-	}
-	m := newHandshakeMessageTLS13(data[0])
-	if m == nil || !m.unmarshal(slices.Clip(data)) {
-		return nil, false
-	}
-	return m, true
+	return parseMessage(data, true)
 }
 
 // parseHandshake parses a message by the rules of the negotiated
