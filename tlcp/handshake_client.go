@@ -288,23 +288,14 @@ func (hs *clientHandshakeState) handshake() error {
 	c.startFlight()
 	resumed := hs.session != nil && len(hs.serverHello.sessionID) > 0 &&
 		bytes.Equal(hs.serverHello.sessionID, hs.session.sessionID)
+	var err error
 	if resumed {
-		if err := hs.doResumeHandshake(); err != nil {
-			return err
-		}
+		err = hs.doResumeHandshake()
 	} else {
-		if err := hs.doFullHandshake(); err != nil {
-			return err
-		}
-		if err := hs.establishKeys(); err != nil {
-			return err
-		}
-		if err := hs.sendFinished(); err != nil {
-			return err
-		}
-		if err := hs.readFinished(); err != nil {
-			return err
-		}
+		err = runSteps(hs.doFullHandshake, hs.establishKeys, hs.sendFinished, hs.readFinished)
+	}
+	if err != nil {
+		return err
 	}
 	if err := c.finishFlight(); err != nil {
 		return err

@@ -601,26 +601,24 @@ func (m *certificateRequestMsg) unmarshal(data []byte) bool {
 // serverHelloDoneMsg is ServerHelloDone: an empty body.
 type serverHelloDoneMsg struct{}
 
-func (m *serverHelloDoneMsg) marshal() ([]byte, error) {
-	return []byte{typeServerHelloDone, 0, 0, 0}, nil
+func (m *serverHelloDoneMsg) marshal() ([]byte, error) { return marshalEmpty(typeServerHelloDone) }
+func (m *serverHelloDoneMsg) unmarshal(data []byte) bool {
+	return parseEmpty(data, typeServerHelloDone)
 }
 
-func (m *serverHelloDoneMsg) unmarshal(data []byte) bool {
-	s, ok := readBody(data, typeServerHelloDone)
+// marshalEmpty and parseEmpty are for the messages with an empty body.
+func marshalEmpty(typ uint8) ([]byte, error) { return []byte{typ, 0, 0, 0}, nil }
+
+func parseEmpty(data []byte, typ uint8) bool {
+	s, ok := readBody(data, typ)
 	return ok && s.Empty()
 }
 
 // helloRequestMsg is HelloRequest, which TLCP never acts on (§6.2).
 type helloRequestMsg struct{}
 
-func (m *helloRequestMsg) marshal() ([]byte, error) {
-	return []byte{typeHelloRequest, 0, 0, 0}, nil
-}
-
-func (m *helloRequestMsg) unmarshal(data []byte) bool {
-	s, ok := readBody(data, typeHelloRequest)
-	return ok && s.Empty()
-}
+func (m *helloRequestMsg) marshal() ([]byte, error)   { return marshalEmpty(typeHelloRequest) }
+func (m *helloRequestMsg) unmarshal(data []byte) bool { return parseEmpty(data, typeHelloRequest) }
 
 // clientKeyExchangeMsg is ClientKeyExchange (INTEROP.md §3.9). For ECC suites
 // ciphertext is the DER SM2 ciphertext (sent with a u16 prefix). For ECDHE
@@ -746,53 +744,57 @@ func parseFinished(data []byte, n int) ([]byte, bool) {
 func newHandshakeMessage(typ uint8) handshakeMessage { return newMessage(typ, false) }
 
 // newMessage returns an empty message of type typ in TLCP or, with
-// tls13, in TLS 1.3, or nil for a type the protocol does not have. The
-// hellos are the same messages in both.
+// tls13, in TLS 1.3, or nil for a type the protocol does not have.
 func newMessage(typ uint8, tls13 bool) handshakeMessage {
-	switch typ {
-	case typeClientHello:
-		return new(clientHelloMsg)
-	case typeServerHello:
+	switch {
+	case typ == typeClientHello:
+		return new(clientHelloMsg) // the same in both
+	case typ == typeServerHello:
 		return new(serverHelloMsg)
-	}
-	if tls13 {
-		switch typ {
-		case typeNewSessionTicket:
-			return new(newSessionTicketMsg)
-		case typeEndOfEarlyData:
-			return new(endOfEarlyDataMsg)
-		case typeEncryptedExtensions:
-			return new(encryptedExtensionsMsg)
-		case typeCertificate:
-			return new(certificateMsgTLS13)
-		case typeCertificateRequest:
-			return new(certificateRequestMsgTLS13)
-		case typeCertificateVerify:
-			return new(certificateVerifyMsgTLS13)
-		case typeFinished:
-			return new(finishedMsgTLS13)
-		case typeKeyUpdate:
-			return new(keyUpdateMsg)
-		}
-		return nil
+	case typ == typeCertificate && tls13:
+		return new(certificateMsgTLS13)
+	case typ == typeCertificate:
+		return new(certificateMsg)
+	case typ == typeCertificateRequest && tls13:
+		return new(certificateRequestMsgTLS13)
+	case typ == typeCertificateRequest:
+		return new(certificateRequestMsg)
+	case typ == typeCertificateVerify && tls13:
+		return new(certificateVerifyMsgTLS13)
+	case typ == typeCertificateVerify:
+		return new(certificateVerifyMsg)
+	case typ == typeFinished && tls13:
+		return new(finishedMsgTLS13)
+	case typ == typeFinished:
+		return new(finishedMsg)
+	case tls13:
+		return newMessageTLS13Only(typ)
 	}
 	switch typ {
 	case typeHelloRequest:
 		return new(helloRequestMsg)
-	case typeCertificate:
-		return new(certificateMsg)
 	case typeServerKeyExchange:
 		return new(serverKeyExchangeMsg)
-	case typeCertificateRequest:
-		return new(certificateRequestMsg)
 	case typeServerHelloDone:
 		return new(serverHelloDoneMsg)
-	case typeCertificateVerify:
-		return new(certificateVerifyMsg)
 	case typeClientKeyExchange:
 		return new(clientKeyExchangeMsg)
-	case typeFinished:
-		return new(finishedMsg)
+	}
+	return nil
+}
+
+// newMessageTLS13Only returns an empty message of a type that only TLS
+// 1.3 has, or nil.
+func newMessageTLS13Only(typ uint8) handshakeMessage {
+	switch typ {
+	case typeNewSessionTicket:
+		return new(newSessionTicketMsg)
+	case typeEndOfEarlyData:
+		return new(endOfEarlyDataMsg)
+	case typeEncryptedExtensions:
+		return new(encryptedExtensionsMsg)
+	case typeKeyUpdate:
+		return new(keyUpdateMsg)
 	}
 	return nil
 }

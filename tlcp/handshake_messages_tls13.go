@@ -671,14 +671,8 @@ func (m *keyUpdateMsg) unmarshal(data []byte) bool {
 // it refuses 0-RTT.
 type endOfEarlyDataMsg struct{}
 
-func (m *endOfEarlyDataMsg) marshal() ([]byte, error) {
-	return []byte{typeEndOfEarlyData, 0, 0, 0}, nil
-}
-
-func (m *endOfEarlyDataMsg) unmarshal(data []byte) bool {
-	s, ok := readBody(data, typeEndOfEarlyData)
-	return ok && s.Empty()
-}
+func (m *endOfEarlyDataMsg) marshal() ([]byte, error)   { return marshalEmpty(typeEndOfEarlyData) }
+func (m *endOfEarlyDataMsg) unmarshal(data []byte) bool { return parseEmpty(data, typeEndOfEarlyData) }
 
 // newHandshakeMessageTLS13 returns an empty TLS 1.3 message of type typ,
 // or nil.

@@ -42,15 +42,8 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	}
 	// The ClientHello, and the Config GetConfigForClient chooses for it,
 	// decide the protocol (TLS13.md §1).
-	msg, err := c.readHandshake(nil)
+	ch, err := c.readClientHello("ClientHello")
 	if err != nil {
-		return err
-	}
-	ch, ok := msg.(*clientHelloMsg)
-	if !ok {
-		return unexpectedMessageError("ClientHello", msg)
-	}
-	if err := ch.tls13.check(); err != nil {
 		return err
 	}
 	c.serverName = ch.serverName
@@ -95,36 +88,19 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	// Each flight goes out in one transport write.
 	c.startFlight()
 	if hs.session != nil {
-		if err := hs.doResumeHandshake(); err != nil {
-			return err
-		}
-		if err := hs.establishKeys(); err != nil {
-			return err
-		}
-		if err := hs.sendFinished(); err != nil {
-			return err
-		}
-		if err := hs.readFinished(); err != nil {
-			return err
-		}
+		// Not through runSteps, whose frame would push a resumed
+		// handshake past a first goroutine stack (stack_test.go).
+		err = hs.resume()
 	} else {
-		if err := hs.doFullHandshake(); err != nil {
-			return err
-		}
-		if err := hs.establishKeys(); err != nil {
-			return err
-		}
-		if err := hs.readFinished(); err != nil {
-			return err
-		}
-		// Cache the session before the client can see our Finished: a
-		// client that reconnects the moment its handshake completes must
-		// find it. A failure from here on that sends a fatal alert drops
-		// it again; the client caches its side only after our Finished.
-		hs.saveSession()
-		if err := hs.sendFinished(); err != nil {
-			return err
-		}
+		// The session is cached before the client can see our Finished:
+		// a client that reconnects the moment its handshake completes
+		// must find it. A failure from here on that sends a fatal alert
+		// drops it again; the client caches its side only after our
+		// Finished.
+		err = runSteps(hs.doFullHandshake, hs.establishKeys, hs.readFinished, hs.saveSession, hs.sendFinished)
+	}
+	if err != nil {
+		return err
 	}
 	if err := c.finishFlight(); err != nil {
 		return err
@@ -169,6 +145,36 @@ func (c *Conn) markDowngrade(random []byte) {
 	if c.config.versionEnabled(VersionTLS13, false) && len(random) == 32 {
 		copy(random[24:], downgradeSentinelTLCP)
 	}
+}
+
+// resume is the rest of an abbreviated handshake: ServerHello,
+// ChangeCipherSpec and Finished, then the client's.
+func (hs *serverHandshakeState) resume() error {
+	if err := hs.doResumeHandshake(); err != nil {
+		return err
+	}
+	if err := hs.establishKeys(); err != nil {
+		return err
+	}
+	if err := hs.sendFinished(); err != nil {
+		return err
+	}
+	return hs.readFinished()
+}
+
+// readClientHello reads a ClientHello, the first or (what says which)
+// the one after a HelloRetryRequest, and refuses what RFC 8446 forbids in
+// one that parses.
+func (c *Conn) readClientHello(what string) (*clientHelloMsg, error) {
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return nil, err
+	}
+	ch, ok := msg.(*clientHelloMsg)
+	if !ok {
+		return nil, unexpectedMessageError(what, msg)
+	}
+	return ch, ch.tls13.check()
 }
 
 // processClientHello checks the ClientHello, picks the certificate pair
@@ -566,12 +572,13 @@ func (hs *serverHandshakeState) readFinished() error {
 	return err
 }
 
-// saveSession stores a completed full handshake for resumption.
-func (hs *serverHandshakeState) saveSession() {
+// saveSession stores a completed full handshake for resumption. It
+// cannot fail; it returns an error to be a step of runSteps.
+func (hs *serverHandshakeState) saveSession() error {
 	c := hs.c
 	cache := c.sessions
 	if cache == nil || len(hs.hello.sessionID) == 0 {
-		return
+		return nil
 	}
 	cache.put(hs.ctx, hs.hello.sessionID, &serverSession{
 		cipherSuite:  hs.hello.cipherSuite,
@@ -584,4 +591,5 @@ func (hs *serverHandshakeState) saveSession() {
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID
 	c.sessionMu.Unlock()
+	return nil
 }

@@ -163,15 +163,8 @@ func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 		return err
 	}
 
-	msg, err := c.readHandshake(nil)
+	ch2, err := c.readClientHello("a second ClientHello")
 	if err != nil {
-		return err
-	}
-	ch2, ok := msg.(*clientHelloMsg)
-	if !ok {
-		return unexpectedMessageError("a second ClientHello", msg)
-	}
-	if err := ch2.tls13.check(); err != nil {
 		return err
 	}
 	switch {
