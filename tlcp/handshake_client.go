@@ -735,18 +735,33 @@ func readFinished(c *Conn, t *transcriptHash, master *ciphersuite.Master, label 
 	if err := c.readChangeCipherSpec(); err != nil {
 		return err
 	}
-	want := master.FinishedVerifyData(label, t.finishedHash())
+	return c.readPeerFinished(t, master.FinishedVerifyData(label, t.finishedHash()))
+}
+
+// readPeerFinished reads the peer's Finished, TLCP's or TLS 1.3's, and
+// compares its verify_data with want in constant time: decrypt_error if
+// they differ.
+func (c *Conn) readPeerFinished(t *transcriptHash, want []byte) error {
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return err
 	}
-	fin, ok := msg.(*finishedMsg)
-	if !ok {
+	var got, raw []byte
+	switch fin := msg.(type) {
+	case *finishedMsg:
+		got, raw = fin.verifyData, fin.original
+	case *finishedMsgTLS13:
+		got, raw = fin.verifyData, fin.original
+	default:
 		return unexpectedMessageError("Finished", msg)
 	}
-	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
-		return errorf(alertDecryptError, "tlcp: the peer's Finished is incorrect (wrong keys, or a tampered handshake)")
+	if subtle.ConstantTimeCompare(want, got) != 1 {
+		peer := "client"
+		if c.isClient {
+			peer = "server"
+		}
+		return errorf(alertDecryptError, "tlcp: the %s's Finished is incorrect (wrong keys, or a tampered handshake)", peer)
 	}
-	t.Write(fin.original)
+	t.Write(raw)
 	return nil
 }

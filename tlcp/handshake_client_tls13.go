@@ -441,7 +441,7 @@ func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 // to the application traffic secret.
 func (hs *clientHandshakeStateTLS13) readServerFinished() error {
 	c := hs.c
-	if err := c.readFinishedTLS13(hs.transcript, hs.serverHS, "server"); err != nil {
+	if err := c.readFinishedTLS13(hs.transcript, hs.serverHS); err != nil {
 		return err
 	}
 	var serverAP []byte

@@ -162,6 +162,25 @@ func (hs *serverHandshakeState) resume() error {
 	return hs.readFinished()
 }
 
+// serverPair returns the pair a server uses for the ClientHello info
+// describes, from GetCertificate or else the first of Certificates.
+func (c *Config) serverPair(info *ClientHelloInfo) (*CertificatePair, error) {
+	pair := (*CertificatePair)(nil)
+	if c.GetCertificate != nil {
+		p, err := c.GetCertificate(info)
+		if err != nil {
+			return nil, errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
+		}
+		pair = p
+	} else if len(c.Certificates) > 0 {
+		pair = &c.Certificates[0]
+	}
+	if pair == nil {
+		return nil, errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
+	}
+	return pair, nil
+}
+
 // readClientHello reads a ClientHello, the first or (what says which)
 // the one after a HelloRetryRequest, and refuses what RFC 8446 forbids in
 // one that parses.
@@ -191,19 +210,10 @@ func (hs *serverHandshakeState) processClientHello() error {
 	}
 	c.sessions = cfg.sessionStoreFor(hs.orig)
 
-	if cfg.GetCertificate != nil {
-		p, err := cfg.GetCertificate(hs.info)
-		if err != nil {
-			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
-		}
-		hs.pair = p
-	} else if len(cfg.Certificates) > 0 {
-		hs.pair = &cfg.Certificates[0]
-	}
-	if hs.pair == nil {
-		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
-	}
 	var err error
+	if hs.pair, err = cfg.serverPair(hs.info); err != nil {
+		return err
+	}
 	if hs.prepared, err = preparePair(hs.pair); err != nil {
 		return errorf(alertInternalError, "%w", err)
 	}

@@ -265,19 +265,11 @@ func (hs *serverHandshakeStateTLS13) pickCertificate() error {
 	if !slices.Contains(ch.tls13.signatureAlgorithms, signatureSM2SM3) {
 		return errorf(alertHandshakeFailure, "tlcp: the client does not accept sm2sig_sm3 (0x0708) signatures, the only ones an SM2 certificate makes")
 	}
-	if cfg.GetCertificate != nil {
-		// After a HelloRetryRequest, ch is the second ClientHello.
-		hs.info.CipherSuites, hs.info.SupportedProtos = ch.cipherSuites, ch.alpnProtocols
-		p, err := cfg.GetCertificate(hs.info)
-		if err != nil {
-			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
-		}
-		hs.pair = p
-	} else if len(cfg.Certificates) > 0 {
-		hs.pair = &cfg.Certificates[0]
-	}
-	if hs.pair == nil {
-		return errorf(alertInternalError, "tlcp: the server has no certificate configured")
+	// After a HelloRetryRequest, ch is the second ClientHello.
+	hs.info.CipherSuites, hs.info.SupportedProtos = ch.cipherSuites, ch.alpnProtocols
+	var err error
+	if hs.pair, err = cfg.serverPair(hs.info); err != nil {
+		return err
 	}
 	if _, _, err := checkPair(hs.pair, false); err != nil {
 		return errorf(alertInternalError, "%w", err)
@@ -423,7 +415,7 @@ func (hs *serverHandshakeStateTLS13) readClientCertificate() error {
 // to the application secret.
 func (hs *serverHandshakeStateTLS13) readClientFinished() error {
 	c := hs.c
-	if err := c.readFinishedTLS13(hs.transcript, hs.clientHS, "client"); err != nil {
+	if err := c.readFinishedTLS13(hs.transcript, hs.clientHS); err != nil {
 		return err
 	}
 	if err := c.setReadSecretTLS13(hs.suite, hs.clientAP); err != nil {

@@ -7,7 +7,6 @@ package tlcp
 import (
 	"bytes"
 	"crypto"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
@@ -237,22 +236,9 @@ func (c *Conn) sendFinishedTLS13(t *transcriptHash, trafficSecret []byte) error 
 }
 
 // readFinishedTLS13 reads the peer's Finished and checks it against the
-// peer's handshake traffic secret: decrypt_error if it is wrong.
-func (c *Conn) readFinishedTLS13(t *transcriptHash, trafficSecret []byte, peer string) error {
-	want := ciphersuite.TLS13FinishedVerifyData(trafficSecret, t.Sum())
-	msg, err := c.readHandshake(nil)
-	if err != nil {
-		return err
-	}
-	fin, ok := msg.(*finishedMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("Finished", msg)
-	}
-	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
-		return errorf(alertDecryptError, "tlcp: the %s's Finished is incorrect (wrong keys, or a tampered handshake)", peer)
-	}
-	t.Write(fin.original)
-	return nil
+// peer's handshake traffic secret.
+func (c *Conn) readFinishedTLS13(t *transcriptHash, trafficSecret []byte) error {
+	return c.readPeerFinished(t, ciphersuite.TLS13FinishedVerifyData(trafficSecret, t.Sum()))
 }
 
 // sendCertificateTLS13 sends Certificate with the chain of cert, or an
