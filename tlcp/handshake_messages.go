@@ -250,11 +250,7 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 		})
 	}
 	m.tls13.marshal(&exts)
-	extBytes, err := exts.Bytes()
-	if err != nil {
-		return nil, errMessageTooLarge
-	}
-	return marshalOnce(&m.original, typeClientHello, func(b *cryptobyte.Builder) {
+	return marshalHello(&m.original, typeClientHello, &exts, m.hasExtensions, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.vers)
 		b.AddBytes(m.random)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
@@ -264,7 +260,20 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 			}
 		})
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.compressionMethods) })
-		if len(extBytes) > 0 || m.hasExtensions {
+	})
+}
+
+// marshalHello frames a hello: fields writes what comes before the
+// extensions, and the block of exts follows if it holds any or if the
+// hello had an empty one (hasExtensions).
+func marshalHello(original *[]byte, typ uint8, exts *cryptobyte.Builder, hasExtensions bool, fields func(b *cryptobyte.Builder)) ([]byte, error) {
+	extBytes, err := exts.Bytes()
+	if err != nil {
+		return nil, errMessageTooLarge
+	}
+	return marshalOnce(original, typ, func(b *cryptobyte.Builder) {
+		fields(b)
+		if len(extBytes) > 0 || hasExtensions {
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
 		}
 	})
@@ -361,19 +370,12 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 		marshalSelectedALPN(&exts, m.alpnProtocol)
 	}
 	m.tls13.marshal(&exts)
-	extBytes, err := exts.Bytes()
-	if err != nil {
-		return nil, errMessageTooLarge
-	}
-	return marshalOnce(&m.original, typeServerHello, func(b *cryptobyte.Builder) {
+	return marshalHello(&m.original, typeServerHello, &exts, m.hasExtensions, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.vers)
 		b.AddBytes(m.random)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
 		b.AddUint16(m.cipherSuite)
 		b.AddUint8(m.compressionMethod)
-		if len(extBytes) > 0 || m.hasExtensions {
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
-		}
 	})
 }
 

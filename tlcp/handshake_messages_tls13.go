@@ -127,22 +127,9 @@ func (e *clientHelloTLS13) marshal(b *cryptobyte.Builder) {
 			})
 		})
 	}
-	addUint16List := func(ext uint16, list []uint16) {
-		if len(list) == 0 {
-			return
-		}
-		b.AddUint16(ext)
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-				for _, v := range list {
-					b.AddUint16(v)
-				}
-			})
-		})
-	}
-	addUint16List(extensionSupportedGroups, e.supportedGroups)
-	addUint16List(extensionSignatureAlgorithms, e.signatureAlgorithms)
-	addUint16List(extensionSignatureAlgorithmsCert, e.signatureAlgorithmsCert)
+	addUint16List(b, extensionSupportedGroups, e.supportedGroups)
+	addUint16List(b, extensionSignatureAlgorithms, e.signatureAlgorithms)
+	addUint16List(b, extensionSignatureAlgorithmsCert, e.signatureAlgorithmsCert)
 	if e.keyShareSeen || len(e.keyShares) > 0 {
 		b.AddUint16(extensionKeyShare)
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
@@ -347,6 +334,22 @@ func (e *serverHelloTLS13) parse(typ uint16, ext cryptobyte.String) (known, ok b
 	return false, true
 }
 
+// addUint16List writes extension ext holding list, unless list is empty:
+// what parseUint16List reads.
+func addUint16List(b *cryptobyte.Builder, ext uint16, list []uint16) {
+	if len(list) == 0 {
+		return
+	}
+	b.AddUint16(ext)
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for _, v := range list {
+				b.AddUint16(v)
+			}
+		})
+	})
+}
+
 // parseUint16List reads a non-empty list of 16-bit code points with a
 // 16-bit length, the shape of signature_algorithms,
 // signature_algorithms_cert and supported_groups.
@@ -479,16 +482,7 @@ func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
 	return marshalOnce(&m.original, typeCertificateRequest, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			if len(m.signatureAlgorithms) > 0 {
-				b.AddUint16(extensionSignatureAlgorithms)
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-						for _, s := range m.signatureAlgorithms {
-							b.AddUint16(s)
-						}
-					})
-				})
-			}
+			addUint16List(b, extensionSignatureAlgorithms, m.signatureAlgorithms)
 			if len(m.certificateAuthorities) > 0 {
 				b.AddUint16(extensionCertificateAuthorities)
 				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { addCAList(b, m.certificateAuthorities) })
