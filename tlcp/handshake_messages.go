@@ -436,7 +436,7 @@ func (m *certificateMsg) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	m.certificates, ok = readCertificateList(&s, false)
+	m.certificates, _, ok = readCertificateList(&s, false)
 	return ok && s.Empty()
 }
 
@@ -454,27 +454,32 @@ func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool) {
 	})
 }
 
-// readCertificateList reads what addCertificateList writes. The
-// extensions of TLS 1.3 entries (OCSP, SCT) are walked past: this package
-// requests neither.
-func readCertificateList(s *cryptobyte.String, tls13 bool) ([][]byte, bool) {
+// readCertificateList reads what addCertificateList writes. Of the
+// extensions of TLS 1.3 entries it returns the first one's type, or 0:
+// this package requests none (no OCSP, no SCT), so any is a response to
+// nothing.
+func readCertificateList(s *cryptobyte.String, tls13 bool) (certs [][]byte, firstExtension uint16, ok bool) {
 	var list cryptobyte.String
 	if !s.ReadUint24LengthPrefixed(&list) {
-		return nil, false
+		return nil, 0, false
 	}
-	var certs [][]byte
 	for !list.Empty() {
 		var cert, exts cryptobyte.String
 		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() {
-			return nil, false
+			return nil, 0, false
 		}
 		if tls13 && (!list.ReadUint16LengthPrefixed(&exts) ||
-			!readExtensions(exts, func(uint16, cryptobyte.String) bool { return true })) {
-			return nil, false
+			!readExtensions(exts, func(typ uint16, _ cryptobyte.String) bool {
+				if firstExtension == 0 {
+					firstExtension = typ
+				}
+				return true
+			})) {
+			return nil, 0, false
 		}
 		certs = append(certs, cert)
 	}
-	return certs, true
+	return certs, firstExtension, true
 }
 
 // addCAList writes a list of distinguished names, each a vec16, in a

@@ -522,13 +522,14 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 	})
 }
 
-// certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2). The
-// extensions of each entry (OCSP, SCT) are parsed past: this package
-// requests neither.
+// certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2).
+// Entries carry no extensions: this package requests neither OCSP nor
+// SCT. entryExtension is the type of the first one a peer sent anyway.
 type certificateMsgTLS13 struct {
-	original     []byte
-	context      []byte
-	certificates [][]byte
+	original       []byte
+	context        []byte
+	certificates   [][]byte
+	entryExtension uint16
 }
 
 func (m *certificateMsgTLS13) marshal() ([]byte, error) {
@@ -547,7 +548,7 @@ func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
 	if !readUint8LengthPrefixed(&s, &m.context) {
 		return false
 	}
-	m.certificates, ok = readCertificateList(&s, true)
+	m.certificates, m.entryExtension, ok = readCertificateList(&s, true)
 	return ok && s.Empty()
 }
 

@@ -253,6 +253,7 @@ type client13 struct {
 	corruptFin   bool
 	corruptCV    bool
 	cvScheme     uint16 // 0: sm2sig_sm3
+	entryExt     uint16 // an extension for its CertificateEntry
 
 	hello     *clientHelloMsg
 	ecdhe     *sm2.PrivateKey
@@ -483,7 +484,7 @@ func (s *client13) sendFlight() error {
 		if s.cert != nil {
 			msg.certificates = tls13Chain(s.cert)
 		}
-		if err := s.send(msg); err != nil {
+		if err := s.sendCertificateMsg(msg, s.entryExt); err != nil {
 			return err
 		}
 		if s.cert != nil {
@@ -559,6 +560,7 @@ type server13 struct {
 	corruptFin       bool
 	corruptCV        bool
 	cvScheme         uint16
+	entryExt         uint16 // an extension for its CertificateEntry
 
 	hello    *clientHelloMsg
 	suite    *ciphersuite.TLS13Suite
@@ -737,7 +739,7 @@ func (s *server13) encryptedExtensions(serverNameAck bool) []byte {
 
 // sendCertificate sends Certificate and CertificateVerify.
 func (s *server13) sendCertificate() error {
-	if err := s.send(&certificateMsgTLS13{certificates: tls13Chain(&s.pair.Sign)}); err != nil {
+	if err := s.sendCertificateMsg(&certificateMsgTLS13{certificates: tls13Chain(&s.pair.Sign)}, s.entryExt); err != nil {
 		return err
 	}
 	sig, err := signTLS13(rand.Reader, s.pair.Sign.PrivateKey, certificateVerifyContext(true, s.transcript.Sum()), []byte(TLS13SM2ID))
@@ -759,17 +761,7 @@ func (s *server13) sendCertificate() error {
 // after its flight if the server failed.
 func (s *client13) againstServer(t testing.TB, scfg *Config) (server *Conn, cerr, serr error) {
 	t.Helper()
-	c, sc := tcpPair(t)
-	s.attach(c)
-	server = Server(sc, scfg)
-	done := make(chan error, 1)
-	go func() { done <- server.Handshake() }()
-	cerr = s.run()
-	if cerr != nil {
-		// The server may wait for a flight that will not come.
-		sc.SetReadDeadline(time.Now().Add(2 * time.Second))
-	}
-	serr = <-done
+	server, serr, cerr = scripted(t, s.peer13, func(c net.Conn) *Conn { return Server(c, scfg) }, s.run)
 	if cerr == nil && serr != nil {
 		cerr = s.readAlert()
 	}
@@ -780,17 +772,23 @@ func (s *client13) againstServer(t testing.TB, scfg *Config) (server *Conn, cerr
 // the script's error, which is the client's alert if the client failed.
 func (s *server13) againstClient(t testing.TB, ccfg *Config) (client *Conn, cerr, serr error) {
 	t.Helper()
+	return scripted(t, s.peer13, func(c net.Conn) *Conn { return Client(c, ccfg) }, s.run)
+}
+
+// scripted connects p and a Conn that newConn makes over TCP, and runs the
+// Conn's handshake against script.
+func scripted(t testing.TB, p *peer13, newConn func(net.Conn) *Conn, script func() error) (conn *Conn, connErr, scriptErr error) {
+	t.Helper()
 	c, sc := tcpPair(t)
-	s.attach(sc)
-	client = Client(c, ccfg)
+	p.attach(sc)
+	conn = newConn(c)
 	done := make(chan error, 1)
-	go func() { done <- s.run() }()
-	cerr = client.Handshake()
-	if cerr != nil {
-		sc.SetReadDeadline(time.Now().Add(2 * time.Second))
+	go func() { done <- conn.Handshake() }()
+	if scriptErr = script(); scriptErr != nil {
+		// The Conn may wait for a flight that will not come.
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
 	}
-	serr = <-done
-	return client, cerr, serr
+	return conn, <-done, scriptErr
 }
 
 // takeTicket makes server write, and returns the ticket that precedes its
@@ -840,4 +838,29 @@ func helloExtensionsOffset(b []byte) int {
 	off += 1 + int(b[off])
 	off += 2 + (int(b[off])<<8 | int(b[off+1]))
 	return off + 1 + int(b[off])
+}
+
+// sendCertificateMsg sends m, with an empty extension of type ext in its
+// first entry unless ext is 0.
+func (p *peer13) sendCertificateMsg(m *certificateMsgTLS13, ext uint16) error {
+	if ext == 0 || len(m.certificates) == 0 {
+		return p.send(m)
+	}
+	var b cryptobyte.Builder
+	b.AddUint8(typeCertificate)
+	b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
+		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
+			for i, c := range m.certificates {
+				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+					if i == 0 {
+						b.AddUint16(ext)
+						b.AddUint16(0)
+					}
+				})
+			}
+		})
+	})
+	return p.writeHandshakeBytes(b.BytesOrPanic())
 }

@@ -288,6 +288,11 @@ func (c *Conn) readPeerCertificateTLS13(msg handshakeMessage, t *transcriptHash,
 	if len(certMsg.context) != 0 {
 		return false, errorf(alertIllegalParameter, "tlcp: the %s's Certificate has a certificate_request_context that was not sent", peer)
 	}
+	if certMsg.entryExtension != 0 {
+		// RFC 8446 §4.4.2: they must answer extensions of the hello or
+		// CertificateRequest, and this side sends none that they could.
+		return false, errorf(alertUnsupportedExtension, "tlcp: the %s's Certificate has extension %d, which was not requested", peer, certMsg.entryExtension)
+	}
 	if len(certMsg.certificates) == 0 {
 		return true, nil
 	}

@@ -512,6 +512,9 @@ func TestTLS13BadFinishedAndCertificateVerify(t *testing.T) {
 		{"CertificateRequest without signature_algorithms", nil, func(s *server13) {
 			s.certRequest = []byte{typeCertificateRequest, 0, 0, 3, 0, 0, 0}
 		}, alertMissingExtension},
+		// RFC 8446 §4.4.2: an OCSP response that was not requested.
+		{"server CertificateEntry extension", nil, func(s *server13) { s.entryExt = 5 }, alertUnsupportedExtension},
+		{"client CertificateEntry extension", func(s *client13) { s.entryExt = 5 }, nil, alertUnsupportedExtension},
 		{"key_share in CertificateRequest", nil, func(s *server13) {
 			s.certRequest = []byte{typeCertificateRequest, 0, 0, 15, 0, 0, 12,
 				0, 13, 0, 4, 0, 2, 7, 8, // signature_algorithms: sm2sig_sm3
