@@ -352,9 +352,9 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 	return c.sendCertificateTLS13(hs.transcript, nil, &hs.pair.Sign, true)
 }
 
-// sendServerFinished sends Finished, moves the write side to the
-// application secret and, without client authentication, sends the ticket
-// in the same flight: the client's Finished is then known in advance.
+// sendServerFinished sends Finished and moves the write side to the
+// application secret; the ticket waits for the client's Finished
+// (prepareTicket).
 func (hs *serverHandshakeStateTLS13) sendServerFinished() error {
 	c := hs.c
 	if err := c.sendFinishedTLS13(hs.transcript, hs.serverHS); err != nil {

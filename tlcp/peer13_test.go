@@ -551,6 +551,8 @@ type server13 struct {
 
 	rejectHello      alert                 // answer the ClientHello with this alert
 	hrrCookie        []byte                // ask for a second ClientHello with this cookie
+	editHRR          func(*serverHelloMsg) // edits the HelloRetryRequest (sent if set)
+	secondHRR        bool                  // answer the second ClientHello with another HelloRetryRequest
 	selectedVersion  uint16                // 0: TLS 1.3
 	afterServerHello func(*serverHelloMsg) // edits the ServerHello before it is sent
 	extraSH          uint16                // an empty extension to add to the ServerHello
@@ -591,9 +593,12 @@ func (s *server13) run() error {
 	if s.suite == nil {
 		return errors.New("peer13: no TLS 1.3 suite offered")
 	}
-	if s.hrrCookie != nil {
+	if s.hrrCookie != nil || s.editHRR != nil {
 		hrr := &serverHelloMsg{vers: 0x0303, random: helloRetryRequestRandom, sessionID: ch.sessionID, cipherSuite: s.suite.ID,
 			tls13: serverHelloTLS13{supportedVersion: VersionTLS13, cookie: s.hrrCookie}}
+		if s.editHRR != nil {
+			s.editHRR(hrr)
+		}
 		b, err := hrr.marshal()
 		if err != nil {
 			return err
@@ -609,6 +614,13 @@ func (s *server13) run() error {
 		}
 		if string(ch.tls13.cookie) != string(s.hrrCookie) {
 			return errors.New("peer13: the second ClientHello lacks the cookie")
+		}
+		if s.secondHRR {
+			hrr.original = nil
+			if err := s.send(hrr); err != nil {
+				return err
+			}
+			return s.readAlert()
 		}
 	}
 	s.hello = ch

@@ -542,9 +542,9 @@ func TestTLS13BadFinishedAndCertificateVerify(t *testing.T) {
 	}
 }
 
-// TestTLS13BadServerHello: a client refuses a ServerHello whose fields or
-// extensions TLS 1.3 forbids (RFC 8446 §4.1.3), each with the alert the
-// RFC names.
+// TestTLS13BadServerHello: a client refuses a ServerHello or a
+// HelloRetryRequest whose fields or extensions TLS 1.3 forbids (RFC 8446
+// §4.1.3, §4.1.4), each with the alert the RFC names.
 func TestTLS13BadServerHello(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -564,6 +564,35 @@ func TestTLS13BadServerHello(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := newServer13(&getPKI(t).server)
 			s.afterServerHello = c.edit
+			_, cerr, serr := s.againstClient(t, tls13ClientConfig(t))
+			var pe *protocolError
+			if !errors.As(cerr, &pe) || pe.alert != c.alert {
+				t.Fatalf("client error %v, want a local %v", cerr, c.alert)
+			}
+			wantAlert(t, serr, c.alert)
+		})
+	}
+	// HelloRetryRequests that a client must refuse (RFC 8446 §4.1.4).
+	for _, c := range []struct {
+		name   string
+		edit   func(*serverHelloMsg)
+		second bool
+		alert  alert
+	}{
+		{"HelloRetryRequest for the share that was sent", func(h *serverHelloMsg) { h.tls13.selectedGroup = groupCurveSM2 }, false, alertIllegalParameter},
+		{"HelloRetryRequest for another group", func(h *serverHelloMsg) { h.tls13.selectedGroup = 29 }, false, alertIllegalParameter},
+		{"HelloRetryRequest asking for nothing", func(*serverHelloMsg) {}, false, alertIllegalParameter},
+		{"HelloRetryRequest with a PSK", func(h *serverHelloMsg) {
+			h.tls13.cookie, h.tls13.selectedPSK = []byte{1}, true
+		}, false, alertIllegalParameter},
+		{"second HelloRetryRequest", func(h *serverHelloMsg) { h.tls13.cookie = []byte{1} }, true, alertUnexpectedMessage},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newServer13(&getPKI(t).server)
+			s.editHRR, s.secondHRR = c.edit, c.second
+			if c.second {
+				s.hrrCookie = []byte{1}
+			}
 			_, cerr, serr := s.againstClient(t, tls13ClientConfig(t))
 			var pe *protocolError
 			if !errors.As(cerr, &pe) || pe.alert != c.alert {
