@@ -440,17 +440,9 @@ func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 // readServerFinished checks the server's Finished and moves the read side
 // to the application traffic secret.
 func (hs *clientHandshakeStateTLS13) readServerFinished() error {
-	c := hs.c
-	if err := c.readFinishedTLS13(hs.transcript, hs.serverHS); err != nil {
-		return err
-	}
-	var serverAP []byte
 	var err error
-	hs.master, hs.clientAP, serverAP, err = c.config.applicationTrafficSecrets(hs.hsSecret, hs.transcript.Sum(), hs.hello.random)
-	if err != nil {
-		return err
-	}
-	return c.setReadSecretTLS13(hs.suite, serverAP)
+	hs.master, hs.clientAP, err = hs.c.serverFinishedTLS13(hs.transcript, hs.suite, hs.hsSecret, hs.serverHS, hs.hello.random)
+	return err
 }
 
 // sendClientFlight sends [ChangeCipherSpec], the client's Certificate and

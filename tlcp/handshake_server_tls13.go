@@ -356,17 +356,9 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 // application secret; the ticket waits for the client's Finished
 // (prepareTicket).
 func (hs *serverHandshakeStateTLS13) sendServerFinished() error {
-	c := hs.c
-	if err := c.sendFinishedTLS13(hs.transcript, hs.serverHS); err != nil {
-		return err
-	}
-	var serverAP []byte
 	var err error
-	hs.master, hs.clientAP, serverAP, err = c.config.applicationTrafficSecrets(hs.hsSecret, hs.transcript.Sum(), hs.clientHello.random)
-	if err != nil {
-		return err
-	}
-	return c.setWriteSecretTLS13(hs.suite, serverAP)
+	hs.master, hs.clientAP, err = hs.c.serverFinishedTLS13(hs.transcript, hs.suite, hs.hsSecret, hs.serverHS, hs.clientHello.random)
+	return err
 }
 
 // prepareTicket makes the connection's one NewSessionTicket (GmSSL's

@@ -241,6 +241,32 @@ func (c *Conn) readFinishedTLS13(t *transcriptHash, trafficSecret []byte) error 
 	return c.readPeerFinished(t, ciphersuite.TLS13FinishedVerifyData(trafficSecret, t.Sum()))
 }
 
+// serverFinishedTLS13 is the server's Finished seen from either side: the
+// server sends it, the client reads and checks it. Then both derive the
+// application secrets, and the server-to-client direction moves to the
+// server's. It returns what the client's Finished and direction need.
+func (c *Conn) serverFinishedTLS13(t *transcriptHash, suite *ciphersuite.TLS13Suite, hsSecret *ciphersuite.TLS13HandshakeSecret,
+	serverHS, clientRandom []byte) (master *ciphersuite.TLS13MasterSecret, clientAP []byte, err error) {
+	if c.isClient {
+		err = c.readFinishedTLS13(t, serverHS)
+	} else {
+		err = c.sendFinishedTLS13(t, serverHS)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	master, clientAP, serverAP, err := c.config.applicationTrafficSecrets(hsSecret, t.Sum(), clientRandom)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.isClient {
+		err = c.setReadSecretTLS13(suite, serverAP)
+	} else {
+		err = c.setWriteSecretTLS13(suite, serverAP)
+	}
+	return master, clientAP, err
+}
+
 // sendCertificateTLS13 sends Certificate with the chain of cert, or an
 // empty one if cert is nil, and with a certificate its CertificateVerify
 // over the transcript (RFC 8446 §4.4.2, §4.4.3).
