@@ -69,7 +69,7 @@
 //	const MaxTLS13Ciphertext (2^14+256); var ErrMissingContentType error
 //
 //	// The HKDF-SM3 key schedule, one type per stage (RFC 8446 §7.1):
-//	func NewTLS13EarlySecret(psk []byte) *TLS13EarlySecret   // ResumptionBinderKey, ClientEarlyTrafficSecret, HandshakeSecret
+//	func NewTLS13EarlySecret(psk []byte) *TLS13EarlySecret   // ResumptionBinderKey, HandshakeSecret
 //	(*TLS13HandshakeSecret) ClientHandshakeTrafficSecret, ServerHandshakeTrafficSecret, MasterSecret
 //	(*TLS13MasterSecret) Client/ServerApplicationTrafficSecret, ExporterMasterSecret, ResumptionMasterSecret
 //	func TLS13FinishedVerifyData(baseKey, transcriptHash []byte) []byte   // Finished and PSK binders

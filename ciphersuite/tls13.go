@@ -205,13 +205,6 @@ func (s *TLS13EarlySecret) ResumptionBinderKey() []byte {
 	return s.deriveSecret("res binder", emptyHash[:])
 }
 
-// ClientEarlyTrafficSecret returns client_early_traffic_secret for the hash
-// of the ClientHello. This package's users refuse 0-RTT; it exists for
-// tests that play a client sending early data.
-func (s *TLS13EarlySecret) ClientEarlyTrafficSecret(transcriptHash []byte) []byte {
-	return s.deriveSecret("c e traffic", transcriptHash)
-}
-
 // HandshakeSecret mixes in the (EC)DHE shared secret: HKDF-Extract(
 // Derive-Secret(early, "derived", ""), shared).
 func (s *TLS13EarlySecret) HandshakeSecret(sharedSecret []byte) *TLS13HandshakeSecret {

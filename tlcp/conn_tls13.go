@@ -55,21 +55,6 @@ type tls13ConnState struct {
 	// out in one write.
 	buffering bool
 	sendBuf   []byte
-
-	hooks *tls13TestHooks // nil except in tests
-}
-
-// tls13TestHooks lets tests play misbehaving peers.
-type tls13TestHooks struct {
-	omitKeyShare       bool // client: first ClientHello without a key share
-	sendEarlyData      []byte
-	corruptFinished    bool
-	corruptCertVerify  bool
-	serverHelloVersion uint16 // server: selected_version to send instead of 0x0304
-	afterServerHello   func(*serverHelloMsg)
-	certVerifyScheme   uint16 // the scheme to claim in CertificateVerify
-	corruptBinder      bool
-	extraEncryptedExt  uint16 // server: an extension to add to EncryptedExtensions
 }
 
 // recordTypeSkipped is the type openTLS13 gives a rejected early-data

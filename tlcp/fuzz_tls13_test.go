@@ -37,8 +37,13 @@ func fuzzTLS13ClientConfig(t testing.TB) *Config {
 
 // recordTLS13Handshake runs one TLS 1.3 handshake and returns what each
 // side sent. For resume, a first handshake fills the client's cache with
-// a ticket from scfg, which the recorded one offers.
+// a ticket from scfg, which the recorded one offers. For hrr, two scripted
+// peers make the HelloRetryRequest happen: a client without a key share
+// talks to the server, and a server that asks for a cookie to the client.
 func recordTLS13Handshake(t testing.TB, auth, resume, hrr bool) (fromClient, fromServer []byte, ccfg *Config) {
+	if hrr {
+		return recordTLS13Retry(t)
+	}
 	scfg := testServerConfig(t)
 	scfg.SetSessionCacheKeys([][32]byte{{9}})
 	if auth {
@@ -57,9 +62,6 @@ func recordTLS13Handshake(t testing.TB, auth, resume, hrr bool) (fromClient, fro
 	c, s := tcpPair(t)
 	tc, ts := &teeConn{Conn: c}, &teeConn{Conn: s}
 	client, server := Client(tc, ccfg), Server(ts, scfg)
-	if hrr {
-		client.tls13.hooks = &tls13TestHooks{omitKeyShare: true}
-	}
 	errc := make(chan error, 1)
 	go func() { errc <- server.Handshake() }()
 	if err := client.Handshake(); err != nil {
@@ -79,15 +81,48 @@ func recordTLS13Handshake(t testing.TB, auth, resume, hrr bool) (fromClient, fro
 	return tc.out.Bytes(), ts.out.Bytes(), ccfg
 }
 
+// recordTLS13Retry records the two handshakes with a HelloRetryRequest of
+// recordTLS13Handshake.
+func recordTLS13Retry(t testing.TB) (fromClient, fromServer []byte, ccfg *Config) {
+	c, s := tcpPair(t)
+	tc := &teeConn{Conn: c}
+	server := Server(s, testServerConfig(t))
+	errc := make(chan error, 1)
+	go func() { errc <- server.Handshake() }()
+	sc := newClient13()
+	sc.omitKeyShare = true
+	sc.attach(tc)
+	if err := sc.run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+
+	c, s = tcpPair(t)
+	ts := &teeConn{Conn: s}
+	ccfg = fuzzTLS13ClientConfig(t)
+	ss := newServer13(&getPKI(t).server)
+	ss.hrrCookie = []byte("cookie")
+	ss.attach(ts)
+	go func() { errc <- ss.run() }()
+	if err := Client(c, ccfg).Handshake(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	ccfg = ccfg.Clone()
+	ccfg.Rand = rand.NewChaCha8([32]byte{2})
+	return tc.out.Bytes(), ts.out.Bytes(), ccfg
+}
+
 // TestReplayTLS13ServerFlight: a recorded server flight completes the
 // deterministic client's handshake again, which keeps the fuzz seeds deep.
 func TestReplayTLS13ServerFlight(t *testing.T) {
 	for _, s := range tls13Seeds {
 		_, fromServer, ccfg := recordTLS13Handshake(t, s.auth, s.resume, s.hrr)
 		c := Client(&discardConn{r: bytes.NewReader(fromServer)}, ccfg)
-		if s.hrr {
-			c.tls13.hooks = &tls13TestHooks{omitKeyShare: true}
-		}
 		if err := c.Handshake(); err != nil {
 			t.Errorf("%+v: replay failed: %v", s, err)
 		}
@@ -112,13 +147,9 @@ func FuzzTLS13ClientHandshake(f *testing.F) {
 		_, fromServer, _ := recordTLS13Handshake(f, s.auth, s.resume, s.hrr)
 		f.Add(uint8(i), fromServer)
 	}
-	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
-		s := tls13Seeds[int(which)%len(tls13Seeds)]
+	f.Fuzz(func(t *testing.T, _ uint8, data []byte) {
 		ccfg := fuzzTLS13ClientConfig(t)
 		c := Client(&discardConn{r: bytes.NewReader(data)}, ccfg)
-		if s.hrr {
-			c.tls13.hooks = &tls13TestHooks{omitKeyShare: true}
-		}
 		if c.Handshake() == nil {
 			// Then the post-handshake messages too.
 			c.Read(make([]byte, 16))

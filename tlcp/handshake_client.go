@@ -178,11 +178,6 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		return err
 	}
 	c.quirks.helloExtensions = extensionNames(hello)
-	if hs13 != nil && c.tls13.hooks != nil {
-		if err := hs13.sendEarlyDataForTest(); err != nil {
-			return err
-		}
-	}
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
 		return err
@@ -208,6 +203,22 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		return err
 	}
 	c.storeClientSession(cacheKey, hs)
+	return nil
+}
+
+// checkTLCPServerHello runs the checks a TLCP ServerHello needs because the
+// client offered TLS 1.3 too: no TLS 1.3 extensions, and no downgrade
+// sentinel (TLS13.md §5).
+func (c *Conn) checkTLCPServerHello(sh *serverHelloMsg) error {
+	e := &sh.tls13
+	if e.supportedVersion != 0 || e.serverShare.group != 0 || e.selectedGroup != 0 || e.selectedPSK || e.cookie != nil {
+		return errorf(alertIllegalParameter, "tlcp: the server's TLCP ServerHello carries TLS 1.3 extensions")
+	}
+	if c.tls13.offered && len(sh.random) == 32 {
+		if tail := sh.random[24:]; bytes.Equal(tail, downgradeSentinelTLCP) || bytes.Equal(tail, downgradeSentinelTLS12) {
+			return errorf(alertIllegalParameter, "tlcp: the server answered in TLCP with a downgrade sentinel: it speaks TLS 1.3, which was offered, so the ClientHello was tampered with")
+		}
+	}
 	return nil
 }
 
@@ -277,23 +288,14 @@ func (hs *clientHandshakeState) handshake() error {
 	c.startFlight()
 	resumed := hs.session != nil && len(hs.serverHello.sessionID) > 0 &&
 		bytes.Equal(hs.serverHello.sessionID, hs.session.sessionID)
+	var err error
 	if resumed {
-		if err := hs.doResumeHandshake(); err != nil {
-			return err
-		}
+		err = hs.doResumeHandshake()
 	} else {
-		if err := hs.doFullHandshake(); err != nil {
-			return err
-		}
-		if err := hs.establishKeys(); err != nil {
-			return err
-		}
-		if err := hs.sendFinished(); err != nil {
-			return err
-		}
-		if err := hs.readFinished(); err != nil {
-			return err
-		}
+		err = runSteps(hs.doFullHandshake, hs.establishKeys, hs.sendFinished, hs.readFinished)
+	}
+	if err != nil {
+		return err
 	}
 	if err := c.finishFlight(); err != nil {
 		return err
@@ -316,7 +318,7 @@ func (hs *clientHandshakeState) processServerHello() error {
 	if !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
 		return errorf(alertIllegalParameter, "tlcp: server selected cipher suite %s, which was not offered", ciphersuite.Name(sh.cipherSuite))
 	}
-	if sh.unknownExtension {
+	if sh.unknownExtension || sh.forbiddenExtension {
 		return errorf(alertIllegalParameter, "tlcp: server sent an extension that was not offered")
 	}
 	if sh.serverNameAck && hs.hello.serverName == "" {
@@ -733,18 +735,33 @@ func readFinished(c *Conn, t *transcriptHash, master *ciphersuite.Master, label 
 	if err := c.readChangeCipherSpec(); err != nil {
 		return err
 	}
-	want := master.FinishedVerifyData(label, t.finishedHash())
+	return c.readPeerFinished(t, master.FinishedVerifyData(label, t.finishedHash()))
+}
+
+// readPeerFinished reads the peer's Finished, TLCP's or TLS 1.3's, and
+// compares its verify_data with want in constant time: decrypt_error if
+// they differ.
+func (c *Conn) readPeerFinished(t *transcriptHash, want []byte) error {
 	msg, err := c.readHandshake(nil)
 	if err != nil {
 		return err
 	}
-	fin, ok := msg.(*finishedMsg)
-	if !ok {
+	var got, raw []byte
+	switch fin := msg.(type) {
+	case *finishedMsg:
+		got, raw = fin.verifyData, fin.original
+	case *finishedMsgTLS13:
+		got, raw = fin.verifyData, fin.original
+	default:
 		return unexpectedMessageError("Finished", msg)
 	}
-	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
-		return errorf(alertDecryptError, "tlcp: the peer's Finished is incorrect (wrong keys, or a tampered handshake)")
+	if subtle.ConstantTimeCompare(want, got) != 1 {
+		peer := "client"
+		if c.isClient {
+			peer = "server"
+		}
+		return errorf(alertDecryptError, "tlcp: the %s's Finished is incorrect (wrong keys, or a tampered handshake)", peer)
 	}
-	t.Write(fin.original)
+	t.Write(raw)
 	return nil
 }

@@ -7,8 +7,6 @@ package tlcp
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
 	"errors"
 	"io"
 	"slices"
@@ -96,20 +94,15 @@ func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHa
 	hello.tls13.supportedGroups = []uint16{groupCurveSM2}
 	hello.tls13.signatureAlgorithms = []uint16{signatureSM2SM3}
 	hello.tls13.keyShareSeen = true
-	if c.tls13.hooks == nil || !c.tls13.hooks.omitKeyShare {
-		priv, ks, err := newKeyShare(cfg.rand())
-		if err != nil {
-			return nil, err
-		}
-		hs.ecdhe = priv
-		hello.tls13.keyShares = []keyShare{ks}
+	priv, ks, err := newKeyShare(cfg.rand())
+	if err != nil {
+		return nil, err
 	}
+	hs.ecdhe = priv
+	hello.tls13.keyShares = []keyShare{ks}
 	if cfg.ClientSessionCache != nil {
 		hello.tls13.pskModes = []uint8{pskModeDHE}
 		hs.offerTicket()
-	}
-	if c.tls13.hooks != nil && c.tls13.hooks.sendEarlyData != nil {
-		hello.tls13.earlyData = true
 	}
 	if err := hs.updateBinders(nil); err != nil {
 		return nil, err
@@ -168,9 +161,6 @@ func (hs *clientHandshakeStateTLS13) updateBinders(prefix []byte) error {
 	t.Write(prefix)
 	t.Write(b[:len(b)-h.tls13.bindersSize()])
 	h.tls13.pskBinders[0] = ciphersuite.TLS13FinishedVerifyData(hs.pskEarly.ResumptionBinderKey(), t.Sum(nil))
-	if hs.c.tls13.hooks != nil && hs.c.tls13.hooks.corruptBinder {
-		h.tls13.pskBinders[0][0] ^= 1
-	}
 	h.original = nil
 	_, err = h.marshal()
 	return err
@@ -247,8 +237,8 @@ func (hs *clientHandshakeStateTLS13) checkServerHelloCommon(sh *serverHelloMsg) 
 	if !slices.Contains(hs.c.config.tls13CipherSuites(), sh.cipherSuite) || !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
 		return errorf(alertIllegalParameter, "tlcp: the server selected cipher suite %s, which was not offered for TLS 1.3", ciphersuite.Name(sh.cipherSuite))
 	}
-	if sh.serverNameAck || sh.alpnProtocol != "" {
-		return errorf(alertIllegalParameter, "tlcp: the server sent server_name or ALPN in its TLS 1.3 ServerHello, where they may not appear")
+	if sh.serverNameAck || sh.alpnProtocol != "" || sh.forbiddenExtension {
+		return errorf(alertIllegalParameter, "tlcp: the server sent an extension in its TLS 1.3 ServerHello that may not appear there (server_name, ALPN, …)")
 	}
 	if sh.unknownExtension {
 		return errorf(alertUnsupportedExtension, "tlcp: the server sent an extension in its ServerHello that was not offered")
@@ -349,15 +339,11 @@ func (hs *clientHandshakeStateTLS13) processServerHello() error {
 // switches the read side to the server's; the write side switches when
 // the client's flight starts.
 func (hs *clientHandshakeStateTLS13) establishHandshakeKeys() error {
-	c, cfg := hs.c, hs.c.config
-	th := hs.transcript.Sum()
-	hs.clientHS = hs.hsSecret.ClientHandshakeTrafficSecret(th)
-	hs.serverHS = hs.hsSecret.ServerHandshakeTrafficSecret(th)
-	if err := cfg.writeKeyLogTLS13(keyLogClientHandshake, hs.hello.random, hs.clientHS); err != nil {
-		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
-	}
-	if err := cfg.writeKeyLogTLS13(keyLogServerHandshake, hs.hello.random, hs.serverHS); err != nil {
-		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	c := hs.c
+	var err error
+	hs.clientHS, hs.serverHS, err = c.config.handshakeTrafficSecrets(hs.hsSecret, hs.transcript.Sum(), hs.hello.random)
+	if err != nil {
+		return err
 	}
 	return c.setReadSecretTLS13(hs.suite, hs.serverHS)
 }
@@ -389,12 +375,16 @@ func (hs *clientHandshakeStateTLS13) readServerParameters() error {
 		return unexpectedMessageError("EncryptedExtensions", msg)
 	}
 	switch {
+	case ee.forbidden != 0:
+		return errorf(alertIllegalParameter, "tlcp: the server sent extension %d in EncryptedExtensions, where it may not appear (RFC 8446 §4.3.1)", ee.forbidden)
 	case ee.unexpected != 0:
 		return errorf(alertUnsupportedExtension, "tlcp: the server sent extension %d in EncryptedExtensions, which was not offered", ee.unexpected)
 	case ee.earlyData:
 		return errorf(alertUnsupportedExtension, "tlcp: the server accepted early data, which was not offered")
 	case ee.serverNameAck && hs.hello.serverName == "":
 		return errorf(alertUnsupportedExtension, "tlcp: the server acknowledged a server_name that was not sent")
+	case ee.alpnProtocol != "" && len(hs.hello.alpnProtocols) == 0:
+		return errorf(alertUnsupportedExtension, "tlcp: the server selected ALPN protocol %q, but the client offered no ALPN", ee.alpnProtocol)
 	}
 	if ee.alpnProtocol != "" {
 		if !slices.Contains(hs.hello.alpnProtocols, ee.alpnProtocol) {
@@ -410,77 +400,49 @@ func (hs *clientHandshakeStateTLS13) readServerParameters() error {
 func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 	c, cfg := hs.c, hs.c.config
 	if hs.usingPSK {
-		if cfg.VerifyConnection != nil {
-			if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-				return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-			}
-		}
-		return nil
+		return c.verifyConnection()
 	}
 	msg, err := c.readHandshake(hs.transcript)
 	if err != nil {
 		return err
 	}
 	if req, ok := msg.(*certificateRequestMsgTLS13); ok {
-		if len(req.context) != 0 {
+		switch {
+		case len(req.context) != 0:
 			return errorf(alertIllegalParameter, "tlcp: the server's CertificateRequest has a certificate_request_context, which only post-handshake requests have")
+		case req.signatureAlgorithms == nil:
+			return errorf(alertMissingExtension, "tlcp: the server's CertificateRequest has no signature_algorithms (RFC 8446 §4.3.2)")
+		case req.forbidden != 0:
+			return errorf(alertIllegalParameter, "tlcp: the server sent extension %d in CertificateRequest, where it may not appear", req.forbidden)
 		}
 		hs.certReq = req
 		if msg, err = c.readHandshake(hs.transcript); err != nil {
 			return err
 		}
 	}
-	certMsg, ok := msg.(*certificateMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("Certificate", msg)
+	empty, err := c.readPeerCertificateTLS13(msg, hs.transcript, peerCertificateCheck{
+		fromServer: true,
+		roots:      cfg.RootCAs,
+		host:       cfg.ServerName,
+		eku:        smx509.ExtKeyUsageServerAuth,
+		verify:     !cfg.InsecureSkipVerify,
+	})
+	if err != nil {
+		return err
 	}
-	if len(certMsg.context) != 0 {
-		return errorf(alertIllegalParameter, "tlcp: the server's Certificate has a certificate_request_context")
-	}
-	if len(certMsg.certificates) == 0 {
+	if empty {
+		// RFC 8446 §4.4.2.4.
 		return errorf(alertDecodeError, "tlcp: the server sent no certificate")
 	}
-	if err := c.verifyPeerLeafTLS13(certMsg.certificates, "server", cfg.RootCAs, cfg.ServerName, smx509.ExtKeyUsageServerAuth, !cfg.InsecureSkipVerify); err != nil {
-		return err
-	}
-
-	if err := c.readPeerCertificateVerifyTLS13(hs.transcript, true); err != nil {
-		return err
-	}
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
-	return nil
+	return c.verifyConnection()
 }
 
 // readServerFinished checks the server's Finished and moves the read side
 // to the application traffic secret.
 func (hs *clientHandshakeStateTLS13) readServerFinished() error {
-	c, cfg := hs.c, hs.c.config
-	want := ciphersuite.TLS13FinishedVerifyData(hs.serverHS, hs.transcript.Sum())
-	msg, err := c.readHandshake(nil)
-	if err != nil {
-		return err
-	}
-	fin, ok := msg.(*finishedMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("Finished", msg)
-	}
-	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
-		return errorf(alertDecryptError, "tlcp: the server's Finished is incorrect (wrong keys, or a tampered handshake)")
-	}
-	hs.transcript.Write(fin.original)
-
-	hs.master = hs.hsSecret.MasterSecret()
-	th := hs.transcript.Sum()
-	serverAP := hs.master.ServerApplicationTrafficSecret(th)
-	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
-	if err := cfg.logApplicationSecrets(hs.hello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
-		return err
-	}
-	return c.setReadSecretTLS13(hs.suite, serverAP)
+	var err error
+	hs.master, hs.clientAP, err = hs.c.serverFinishedTLS13(hs.transcript, hs.suite, hs.hsSecret, hs.serverHS, hs.hello.random)
+	return err
 }
 
 // sendClientFlight sends [ChangeCipherSpec], the client's Certificate and
@@ -502,11 +464,7 @@ func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
 			return err
 		}
 	}
-	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
-	if c.tls13.hooks != nil && c.tls13.hooks.corruptFinished {
-		verifyData[0] ^= 1
-	}
-	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
+	if err := c.sendFinishedTLS13(hs.transcript, hs.clientHS); err != nil {
 		return err
 	}
 	if err := c.flush(); err != nil {
@@ -566,79 +524,9 @@ func (hs *clientHandshakeStateTLS13) sendClientCertificate() error {
 			return errorf(alertInternalError, "%w", err)
 		}
 	}
-	certMsg := &certificateMsgTLS13{context: req.context}
+	var cert *Certificate
 	if pair != nil {
-		certMsg.certificates = tls13Chain(&pair.Sign)
+		cert = &pair.Sign
 	}
-	if err := c.writeHandshake(certMsg, hs.transcript); err != nil {
-		return err
-	}
-	if pair == nil {
-		return nil
-	}
-	signed := certificateVerifyContext(false, hs.transcript.Sum())
-	sig, err := signTLS13(cfg.rand(), pair.Sign.PrivateKey, signed, cfg.tls13SignID())
-	if err != nil {
-		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
-	}
-	scheme := signatureSM2SM3
-	if hooks := c.tls13.hooks; hooks != nil {
-		if hooks.corruptCertVerify {
-			sig[len(sig)-1] ^= 1
-		}
-		if hooks.certVerifyScheme != 0 {
-			scheme = hooks.certVerifyScheme
-		}
-	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
-}
-
-// checkTLCPServerHello runs the checks a TLCP ServerHello needs because the
-// client offered TLS 1.3 too: no TLS 1.3 extensions, and no downgrade
-// sentinel (TLS13.md §5).
-func (c *Conn) checkTLCPServerHello(sh *serverHelloMsg) error {
-	e := &sh.tls13
-	if e.supportedVersion != 0 || e.serverShare.group != 0 || e.selectedGroup != 0 || e.selectedPSK || e.cookie != nil {
-		return errorf(alertIllegalParameter, "tlcp: the server's TLCP ServerHello carries TLS 1.3 extensions")
-	}
-	if c.tls13.offered && len(sh.random) == 32 {
-		if tail := sh.random[24:]; bytes.Equal(tail, downgradeSentinelTLCP) || bytes.Equal(tail, downgradeSentinelTLS12) {
-			return errorf(alertIllegalParameter, "tlcp: the server answered in TLCP with a downgrade sentinel: it speaks TLS 1.3, which was offered, so the ClientHello was tampered with")
-		}
-	}
-	return nil
-}
-
-// sendEarlyDataForTest plays a client that sends 0-RTT data after its
-// ClientHello, which this package never does: tests check that servers
-// refuse and skip it.
-func (hs *clientHandshakeStateTLS13) sendEarlyDataForTest() error {
-	c := hs.c
-	data := c.tls13.hooks.sendEarlyData
-	if data == nil {
-		return nil
-	}
-	secret := make([]byte, 32)
-	if hs.pskEarly != nil {
-		t := sm3.Sum(hs.hello.original)
-		secret = hs.pskEarly.ClientEarlyTrafficSecret(t[:])
-	} else {
-		rand.Read(secret)
-	}
-	c.out.Lock()
-	defer c.out.Unlock()
-	prev := c.vers
-	c.vers = VersionTLS13
-	defer func() { c.vers = prev }()
-	if err := c.out.setTrafficSecret(hs.suite0(), secret); err != nil {
-		return err
-	}
-	_, err := c.writeRecordLocked(recordTypeApplicationData, data)
-	c.out.rp13, c.out.suite13, c.out.secret13 = nil, nil, nil
-	return err
-}
-
-// suite0 is the first TLS 1.3 suite offered.
-func (hs *clientHandshakeStateTLS13) suite0() *ciphersuite.TLS13Suite {
-	return ciphersuite.LookupTLS13(hs.c.config.tls13CipherSuites()[0])
+	return c.sendCertificateTLS13(hs.transcript, req.context, cert, false)
 }

@@ -90,6 +90,21 @@ func marshalMessage(typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error)
 	return out, nil
 }
 
+// marshalOnce marshals a message the first time and keeps the bytes in
+// *original, where a received message keeps the bytes it came in: what a
+// transcript hashes is what went over the wire.
+func marshalOnce(original *[]byte, typ uint8, body func(b *cryptobyte.Builder)) ([]byte, error) {
+	if *original != nil {
+		return *original, nil
+	}
+	out, err := marshalMessage(typ, body)
+	if err != nil {
+		return nil, err
+	}
+	*original = out
+	return out, nil
+}
+
 // readBody checks the handshake header of data and returns the body.
 func readBody(data []byte, typ uint8) (cryptobyte.String, bool) {
 	s := cryptobyte.String(data)
@@ -99,6 +114,88 @@ func readBody(data []byte, typ uint8) (cryptobyte.String, bool) {
 		return nil, false
 	}
 	return body, true
+}
+
+// readExtensions walks an extension block, a hello's or a TLS 1.3
+// message's, handing each extension to f, which reports whether its body
+// is well formed. The block is malformed if it is truncated or names an
+// extension twice (RFC 8446 §4.2; RFC 5246 §7.4.1.4 for TLCP's hellos).
+func readExtensions(exts cryptobyte.String, f func(typ uint16, ext cryptobyte.String) bool) bool {
+	seen := make(map[uint16]bool)
+	for !exts.Empty() {
+		var typ uint16
+		var ext cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
+			return false
+		}
+		seen[typ] = true
+		if !f(typ, ext) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseServerName reads the server_name extension of a ClientHello
+// (RFC 6066 §3): a list in which at most one host_name may appear.
+func parseServerName(ext cryptobyte.String, name *string) bool {
+	var names cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&names) || names.Empty() || !ext.Empty() {
+		return false
+	}
+	for !names.Empty() {
+		var nameType uint8
+		var n cryptobyte.String
+		if !names.ReadUint8(&nameType) || !names.ReadUint16LengthPrefixed(&n) || n.Empty() {
+			return false
+		}
+		if nameType != 0 {
+			continue
+		}
+		if *name != "" {
+			return false
+		}
+		*name = string(n)
+	}
+	return true
+}
+
+// parseALPN reads a ClientHello's ALPN protocol list (RFC 7301 §3.1).
+func parseALPN(ext cryptobyte.String, protos *[]string) bool {
+	var list cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
+		return false
+	}
+	for !list.Empty() {
+		var p cryptobyte.String
+		if !list.ReadUint8LengthPrefixed(&p) || p.Empty() {
+			return false
+		}
+		*protos = append(*protos, string(p))
+	}
+	return true
+}
+
+// parseSelectedALPN reads the server's answer to ALPN, a list of exactly
+// one protocol (RFC 7301 §3.1), in a ServerHello or EncryptedExtensions.
+func parseSelectedALPN(ext cryptobyte.String, proto *string) bool {
+	var list, p cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
+		p.Empty() || !list.Empty() || !ext.Empty() {
+		return false
+	}
+	*proto = string(p)
+	return true
+}
+
+// marshalSelectedALPN writes the server's answer to ALPN.
+func marshalSelectedALPN(b *cryptobyte.Builder, proto string) {
+	b.AddUint16(extensionALPN)
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(proto)) })
+		})
+	})
 }
 
 // clientHelloMsg is ClientHello (INTEROP.md §3.3). Extensions are optional; by
@@ -153,11 +250,7 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 		})
 	}
 	m.tls13.marshal(&exts)
-	extBytes, err := exts.Bytes()
-	if err != nil {
-		return nil, errMessageTooLarge
-	}
-	out, err := marshalMessage(typeClientHello, func(b *cryptobyte.Builder) {
+	return marshalHello(&m.original, typeClientHello, &exts, m.hasExtensions, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.vers)
 		b.AddBytes(m.random)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
@@ -167,15 +260,23 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 			}
 		})
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.compressionMethods) })
-		if len(extBytes) > 0 || m.hasExtensions {
+	})
+}
+
+// marshalHello frames a hello: fields writes what comes before the
+// extensions, and the block of exts follows if it holds any or if the
+// hello had an empty one (hasExtensions).
+func marshalHello(original *[]byte, typ uint8, exts *cryptobyte.Builder, hasExtensions bool, fields func(b *cryptobyte.Builder)) ([]byte, error) {
+	extBytes, err := exts.Bytes()
+	if err != nil {
+		return nil, errMessageTooLarge
+	}
+	return marshalOnce(original, typ, func(b *cryptobyte.Builder) {
+		fields(b)
+		if len(extBytes) > 0 || hasExtensions {
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *clientHelloMsg) unmarshal(data []byte) bool {
@@ -203,56 +304,22 @@ func (m *clientHelloMsg) unmarshal(data []byte) bool {
 		return false
 	}
 	m.hasExtensions = true
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] ||
-			seen[extensionPreSharedKey] { // pre_shared_key must come last (RFC 8446 §4.2.11)
-			return false
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
+		if m.tls13.pskIdentities != nil {
+			// pre_shared_key must come last (RFC 8446 §4.2.11); the
+			// server answers with illegal_parameter.
+			m.tls13.pskNotLast = true
 		}
-		seen[typ] = true
 		switch typ {
 		case extensionServerName:
-			var names cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&names) || names.Empty() || !ext.Empty() {
-				return false
-			}
-			for !names.Empty() {
-				var nameType uint8
-				var name cryptobyte.String
-				if !names.ReadUint8(&nameType) || !names.ReadUint16LengthPrefixed(&name) || name.Empty() {
-					return false
-				}
-				if nameType != 0 {
-					continue
-				}
-				if m.serverName != "" {
-					return false // Only one host_name is allowed (RFC 6066 §3).
-				}
-				m.serverName = string(name)
-			}
+			return parseServerName(ext, &m.serverName)
 		case extensionALPN:
-			var list cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
-				return false
-			}
-			for !list.Empty() {
-				var p cryptobyte.String
-				if !list.ReadUint8LengthPrefixed(&p) || p.Empty() {
-					return false
-				}
-				m.alpnProtocols = append(m.alpnProtocols, string(p))
-			}
-		default:
-			// TLS 1.3's extensions are kept for a TLS 1.3 handshake;
-			// unknown ones (session_ticket, …) are ignored, INTEROP.md §8.
-			if !m.tls13.parse(typ, ext) {
-				return false
-			}
+			return parseALPN(ext, &m.alpnProtocols)
 		}
-	}
-	return true
+		// TLS 1.3's extensions are kept for a TLS 1.3 handshake;
+		// unknown ones (session_ticket, …) are ignored, INTEROP.md §8.
+		return m.tls13.parse(typ, ext)
+	})
 }
 
 // readUint8LengthPrefixed reads a vec8 into out as a byte slice (nil stays nil
@@ -279,8 +346,9 @@ type serverHelloMsg struct {
 	alpnProtocol      string
 	hasExtensions     bool
 	// unknownExtension is set if the server sent an extension this
-	// package never offers; the client answers it with illegal_parameter.
-	unknownExtension bool
+	// package does not know, forbiddenExtension if it sent one it knows
+	// that no ServerHello may carry.
+	unknownExtension, forbiddenExtension bool
 	// tls13 holds the extensions of a TLS 1.3 ServerHello or
 	// HelloRetryRequest (handshake_messages_tls13.go).
 	tls13 serverHelloTLS13
@@ -299,35 +367,16 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 		exts.AddUint16(0)
 	}
 	if m.alpnProtocol != "" {
-		exts.AddUint16(extensionALPN)
-		exts.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-				b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddBytes([]byte(m.alpnProtocol))
-				})
-			})
-		})
+		marshalSelectedALPN(&exts, m.alpnProtocol)
 	}
 	m.tls13.marshal(&exts)
-	extBytes, err := exts.Bytes()
-	if err != nil {
-		return nil, errMessageTooLarge
-	}
-	out, err := marshalMessage(typeServerHello, func(b *cryptobyte.Builder) {
+	return marshalHello(&m.original, typeServerHello, &exts, m.hasExtensions, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.vers)
 		b.AddBytes(m.random)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.sessionID) })
 		b.AddUint16(m.cipherSuite)
 		b.AddUint8(m.compressionMethod)
-		if len(extBytes) > 0 || m.hasExtensions {
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(extBytes) })
-		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *serverHelloMsg) unmarshal(data []byte) bool {
@@ -349,36 +398,24 @@ func (m *serverHelloMsg) unmarshal(data []byte) bool {
 		return false
 	}
 	m.hasExtensions = true
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
-			return false
-		}
-		seen[typ] = true
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
 		switch typ {
 		case extensionServerName:
-			if !ext.Empty() {
-				return false
-			}
 			m.serverNameAck = true
+			return ext.Empty()
 		case extensionALPN:
-			var list, p cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
-				p.Empty() || !list.Empty() || !ext.Empty() {
-				return false
-			}
-			m.alpnProtocol = string(p)
-		default:
-			known, ok := m.tls13.parse(typ, ext)
-			if !ok {
-				return false
-			}
-			m.unknownExtension = m.unknownExtension || !known
+			return parseSelectedALPN(ext, &m.alpnProtocol)
 		}
-	}
-	return true
+		known, ok := m.tls13.parse(typ, ext)
+		switch {
+		case known:
+		case knownExtension(typ):
+			m.forbiddenExtension = true
+		default:
+			m.unknownExtension = true
+		}
+		return ok
+	})
 }
 
 // certificateMsg is Certificate (INTEROP.md §3.5, §3.8): vec24 of vec24 DER.
@@ -388,21 +425,9 @@ type certificateMsg struct {
 }
 
 func (m *certificateMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificate, func(b *cryptobyte.Builder) {
-		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
-			for _, c := range m.certificates {
-				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
-			}
-		})
+	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
+		addCertificateList(b, m.certificates, false)
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateMsg) unmarshal(data []byte) bool {
@@ -411,18 +436,77 @@ func (m *certificateMsg) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
+	m.certificates, _, ok = readCertificateList(&s, false)
+	return ok && s.Empty()
+}
+
+// addCertificateList writes the certificate list of a Certificate
+// message: a vec24 of entries, each a vec24 of DER, which in TLS 1.3 an
+// empty block of extensions follows (RFC 8446 §4.4.2).
+func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool) {
+	b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
+		for _, c := range certs {
+			b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
+			if tls13 {
+				b.AddUint16(0)
+			}
+		}
+	})
+}
+
+// readCertificateList reads what addCertificateList writes. Of the
+// extensions of TLS 1.3 entries it returns the first one's type, or 0:
+// this package requests none (no OCSP, no SCT), so any is a response to
+// nothing.
+func readCertificateList(s *cryptobyte.String, tls13 bool) (certs [][]byte, firstExtension uint16, ok bool) {
 	var list cryptobyte.String
-	if !s.ReadUint24LengthPrefixed(&list) || !s.Empty() {
-		return false
+	if !s.ReadUint24LengthPrefixed(&list) {
+		return nil, 0, false
 	}
 	for !list.Empty() {
-		var c cryptobyte.String
-		if !list.ReadUint24LengthPrefixed(&c) || c.Empty() {
-			return false
+		var cert, exts cryptobyte.String
+		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() {
+			return nil, 0, false
 		}
-		m.certificates = append(m.certificates, c)
+		if tls13 && (!list.ReadUint16LengthPrefixed(&exts) ||
+			!readExtensions(exts, func(typ uint16, _ cryptobyte.String) bool {
+				if firstExtension == 0 {
+					firstExtension = typ
+				}
+				return true
+			})) {
+			return nil, 0, false
+		}
+		certs = append(certs, cert)
 	}
-	return true
+	return certs, firstExtension, true
+}
+
+// addCAList writes a list of distinguished names, each a vec16, in a
+// vec16: TLCP's CertificateRequest and TLS 1.3's certificate_authorities.
+func addCAList(b *cryptobyte.Builder, cas [][]byte) {
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+		for _, ca := range cas {
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
+		}
+	})
+}
+
+// readCAList reads what addCAList writes; no name may be empty.
+func readCAList(s *cryptobyte.String) ([][]byte, bool) {
+	var list cryptobyte.String
+	if !s.ReadUint16LengthPrefixed(&list) {
+		return nil, false
+	}
+	var cas [][]byte
+	for !list.Empty() {
+		var ca cryptobyte.String
+		if !list.ReadUint16LengthPrefixed(&ca) || ca.Empty() {
+			return nil, false
+		}
+		cas = append(cas, ca)
+	}
+	return cas, true
 }
 
 // serverKeyExchangeMsg is ServerKeyExchange (INTEROP.md §3.6). For ECC suites
@@ -443,15 +527,10 @@ func (m *serverKeyExchangeMsg) marshal() ([]byte, error) {
 	if m.params != nil && len(m.params) != ecdheParamsLen {
 		return nil, errMessageTooLarge
 	}
-	out, err := marshalMessage(typeServerKeyExchange, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeServerKeyExchange, func(b *cryptobyte.Builder) {
 		b.AddBytes(m.params)
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *serverKeyExchangeMsg) unmarshal(data []byte) bool {
@@ -507,22 +586,10 @@ type certificateRequestMsg struct {
 }
 
 func (m *certificateRequestMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateRequest, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.certificateTypes) })
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			for _, ca := range m.certificateAuthorities {
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
-			}
-		})
+		addCAList(b, m.certificateAuthorities)
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateRequestMsg) unmarshal(data []byte) bool {
@@ -531,44 +598,34 @@ func (m *certificateRequestMsg) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var cas cryptobyte.String
-	if !readUint8LengthPrefixed(&s, &m.certificateTypes) || len(m.certificateTypes) == 0 ||
-		!s.ReadUint16LengthPrefixed(&cas) || !s.Empty() {
+	if !readUint8LengthPrefixed(&s, &m.certificateTypes) || len(m.certificateTypes) == 0 {
 		return false
 	}
-	for !cas.Empty() {
-		var ca cryptobyte.String
-		if !cas.ReadUint16LengthPrefixed(&ca) || ca.Empty() {
-			return false
-		}
-		m.certificateAuthorities = append(m.certificateAuthorities, ca)
-	}
-	return true
+	m.certificateAuthorities, ok = readCAList(&s)
+	return ok && s.Empty()
 }
 
 // serverHelloDoneMsg is ServerHelloDone: an empty body.
 type serverHelloDoneMsg struct{}
 
-func (m *serverHelloDoneMsg) marshal() ([]byte, error) {
-	return []byte{typeServerHelloDone, 0, 0, 0}, nil
+func (m *serverHelloDoneMsg) marshal() ([]byte, error) { return marshalEmpty(typeServerHelloDone) }
+func (m *serverHelloDoneMsg) unmarshal(data []byte) bool {
+	return parseEmpty(data, typeServerHelloDone)
 }
 
-func (m *serverHelloDoneMsg) unmarshal(data []byte) bool {
-	s, ok := readBody(data, typeServerHelloDone)
+// marshalEmpty and parseEmpty are for the messages with an empty body.
+func marshalEmpty(typ uint8) ([]byte, error) { return []byte{typ, 0, 0, 0}, nil }
+
+func parseEmpty(data []byte, typ uint8) bool {
+	s, ok := readBody(data, typ)
 	return ok && s.Empty()
 }
 
 // helloRequestMsg is HelloRequest, which TLCP never acts on (§6.2).
 type helloRequestMsg struct{}
 
-func (m *helloRequestMsg) marshal() ([]byte, error) {
-	return []byte{typeHelloRequest, 0, 0, 0}, nil
-}
-
-func (m *helloRequestMsg) unmarshal(data []byte) bool {
-	s, ok := readBody(data, typeHelloRequest)
-	return ok && s.Empty()
-}
+func (m *helloRequestMsg) marshal() ([]byte, error)   { return marshalEmpty(typeHelloRequest) }
+func (m *helloRequestMsg) unmarshal(data []byte) bool { return parseEmpty(data, typeHelloRequest) }
 
 // clientKeyExchangeMsg is ClientKeyExchange (INTEROP.md §3.9). For ECC suites
 // ciphertext is the DER SM2 ciphertext (sent with a u16 prefix). For ECDHE
@@ -589,7 +646,7 @@ func (m *clientKeyExchangeMsg) marshal() ([]byte, error) {
 	if m.params != nil && len(m.params) != ecdheParamsLen {
 		return nil, errMessageTooLarge
 	}
-	out, err := marshalMessage(typeClientKeyExchange, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeClientKeyExchange, func(b *cryptobyte.Builder) {
 		switch {
 		case m.params != nil && !m.vector:
 			b.AddBytes(m.params)
@@ -599,11 +656,6 @@ func (m *clientKeyExchangeMsg) marshal() ([]byte, error) {
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.ciphertext) })
 		}
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *clientKeyExchangeMsg) unmarshal(data []byte) bool {
@@ -638,17 +690,9 @@ type certificateVerifyMsg struct {
 }
 
 func (m *certificateVerifyMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateVerify, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateVerify, func(b *cryptobyte.Builder) {
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateVerifyMsg) unmarshal(data []byte) bool {
@@ -671,65 +715,108 @@ type finishedMsg struct {
 	verifyData []byte
 }
 
-func (m *finishedMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
+func (m *finishedMsg) marshal() ([]byte, error) { return marshalFinished(&m.original, m.verifyData) }
+
+func (m *finishedMsg) unmarshal(data []byte) bool {
+	*m = finishedMsg{original: data}
+	var ok bool
+	m.verifyData, ok = parseFinished(data, 12)
+	return ok
+}
+
+// marshalFinished marshals the Finished of either protocol. Small and
+// fixed, it is built directly, without a cryptobyte.Builder.
+func marshalFinished(original *[]byte, verifyData []byte) ([]byte, error) {
+	if *original != nil {
+		return *original, nil
 	}
-	// Small and fixed: built directly, without a cryptobyte.Builder.
-	n := len(m.verifyData)
+	n := len(verifyData)
 	if n > 0xff {
 		return nil, errMessageTooLarge
 	}
 	out := append(make([]byte, 0, 4+n), typeFinished, 0, 0, byte(n))
-	out = append(out, m.verifyData...)
-	m.original = out
+	out = append(out, verifyData...)
+	*original = out
 	return out, nil
 }
 
-func (m *finishedMsg) unmarshal(data []byte) bool {
-	*m = finishedMsg{original: data}
+// parseFinished returns the verify_data of a Finished, which must be n
+// bytes long.
+func parseFinished(data []byte, n int) ([]byte, bool) {
 	s, ok := readBody(data, typeFinished)
-	if !ok || len(s) != 12 {
-		return false
-	}
-	m.verifyData = s
-	return true
+	return s, ok && len(s) == n
 }
 
-// newHandshakeMessage returns an empty message of the given type, or nil.
-func newHandshakeMessage(typ uint8) handshakeMessage {
+// newHandshakeMessage returns an empty TLCP message of type typ, or nil.
+func newHandshakeMessage(typ uint8) handshakeMessage { return newMessage(typ, false) }
+
+// newMessage returns an empty message of type typ in TLCP or, with
+// tls13, in TLS 1.3, or nil for a type the protocol does not have.
+func newMessage(typ uint8, tls13 bool) handshakeMessage {
+	switch {
+	case typ == typeClientHello:
+		return new(clientHelloMsg) // the same in both
+	case typ == typeServerHello:
+		return new(serverHelloMsg)
+	case typ == typeCertificate && tls13:
+		return new(certificateMsgTLS13)
+	case typ == typeCertificate:
+		return new(certificateMsg)
+	case typ == typeCertificateRequest && tls13:
+		return new(certificateRequestMsgTLS13)
+	case typ == typeCertificateRequest:
+		return new(certificateRequestMsg)
+	case typ == typeCertificateVerify && tls13:
+		return new(certificateVerifyMsgTLS13)
+	case typ == typeCertificateVerify:
+		return new(certificateVerifyMsg)
+	case typ == typeFinished && tls13:
+		return new(finishedMsgTLS13)
+	case typ == typeFinished:
+		return new(finishedMsg)
+	case tls13:
+		return newMessageTLS13Only(typ)
+	}
 	switch typ {
 	case typeHelloRequest:
 		return new(helloRequestMsg)
-	case typeClientHello:
-		return new(clientHelloMsg)
-	case typeServerHello:
-		return new(serverHelloMsg)
-	case typeCertificate:
-		return new(certificateMsg)
 	case typeServerKeyExchange:
 		return new(serverKeyExchangeMsg)
-	case typeCertificateRequest:
-		return new(certificateRequestMsg)
 	case typeServerHelloDone:
 		return new(serverHelloDoneMsg)
-	case typeCertificateVerify:
-		return new(certificateVerifyMsg)
 	case typeClientKeyExchange:
 		return new(clientKeyExchangeMsg)
-	case typeFinished:
-		return new(finishedMsg)
 	}
 	return nil
 }
 
-// parseHandshakeMessage unmarshals one complete message (header included).
-// data is kept by the message; the caller must not reuse it.
-func parseHandshakeMessage(data []byte) (handshakeMessage, bool) {
+// newMessageTLS13Only returns an empty message of a type that only TLS
+// 1.3 has, or nil.
+func newMessageTLS13Only(typ uint8) handshakeMessage {
+	switch typ {
+	case typeNewSessionTicket:
+		return new(newSessionTicketMsg)
+	case typeEndOfEarlyData:
+		return new(endOfEarlyDataMsg)
+	case typeEncryptedExtensions:
+		return new(encryptedExtensionsMsg)
+	case typeKeyUpdate:
+		return new(keyUpdateMsg)
+	}
+	return nil
+}
+
+// parseHandshakeMessage unmarshals one complete TLCP message (header
+// included). data is kept by the message; the caller must not reuse it.
+func parseHandshakeMessage(data []byte) (handshakeMessage, bool) { return parseMessage(data, false) }
+
+// parseMessage unmarshals one complete message of TLCP or, with tls13,
+// of TLS 1.3.
+func parseMessage(data []byte, tls13 bool) (handshakeMessage, bool) {
 	if len(data) < 4 {
 		return nil, false
 	}
-	m := newHandshakeMessage(data[0])
+	m := newMessage(data[0], tls13)
 	if m == nil || !m.unmarshal(slices.Clip(data)) {
 		return nil, false
 	}

@@ -36,6 +36,19 @@ const (
 	extensionKeyShare                uint16 = 51
 )
 
+// knownExtension reports whether this package knows extension typ, so
+// that finding it where the RFC does not allow it is illegal_parameter
+// rather than unsupported_extension (RFC 8446 §4.2).
+func knownExtension(typ uint16) bool {
+	switch typ {
+	case extensionServerName, extensionALPN, extensionSupportedGroups, extensionSignatureAlgorithms,
+		extensionPreSharedKey, extensionEarlyData, extensionSupportedVersions, extensionCookie,
+		extensionPSKModes, extensionCertificateAuthorities, extensionSignatureAlgorithmsCert, extensionKeyShare:
+		return true
+	}
+	return false
+}
+
 // Code points of RFC 8998: the key share group (the same value as
 // curveSM2 in TLCP's ECDHE parameters) and the signature scheme.
 const (
@@ -76,6 +89,23 @@ type clientHelloTLS13 struct {
 	// bindersLen is the length of the binders list with its 2-byte
 	// length, the tail of the message that PSK binders do not cover.
 	bindersLen int
+	// pskNotLast and duplicateShare record what a well-formed hello
+	// may not do, which check refuses with illegal_parameter.
+	pskNotLast, duplicateShare bool
+}
+
+// check refuses what RFC 8446 forbids in a ClientHello that parses: each
+// is illegal_parameter.
+func (e *clientHelloTLS13) check() error {
+	switch {
+	case e.pskNotLast:
+		return errorf(alertIllegalParameter, "tlcp: the client's pre_shared_key is not its last extension (RFC 8446 §4.2.11)")
+	case len(e.pskBinders) != len(e.pskIdentities):
+		return errorf(alertIllegalParameter, "tlcp: the client's pre_shared_key has %d identities and %d binders", len(e.pskIdentities), len(e.pskBinders))
+	case e.duplicateShare:
+		return errorf(alertIllegalParameter, "tlcp: the client sent two key shares for one group (RFC 8446 §4.2.8)")
+	}
+	return nil
 }
 
 // offersTLS13 reports whether the hello lists TLS 1.3 in supported_versions.
@@ -97,22 +127,9 @@ func (e *clientHelloTLS13) marshal(b *cryptobyte.Builder) {
 			})
 		})
 	}
-	addUint16List := func(ext uint16, list []uint16) {
-		if len(list) == 0 {
-			return
-		}
-		b.AddUint16(ext)
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-				for _, v := range list {
-					b.AddUint16(v)
-				}
-			})
-		})
-	}
-	addUint16List(extensionSupportedGroups, e.supportedGroups)
-	addUint16List(extensionSignatureAlgorithms, e.signatureAlgorithms)
-	addUint16List(extensionSignatureAlgorithmsCert, e.signatureAlgorithmsCert)
+	addUint16List(b, extensionSupportedGroups, e.supportedGroups)
+	addUint16List(b, extensionSignatureAlgorithms, e.signatureAlgorithms)
+	addUint16List(b, extensionSignatureAlgorithmsCert, e.signatureAlgorithmsCert)
 	if e.keyShareSeen || len(e.keyShares) > 0 {
 		b.AddUint16(extensionKeyShare)
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
@@ -190,19 +207,12 @@ func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
 			return false
 		}
 		e.supportedVersions = readUint16s(list)
-	case extensionSupportedGroups, extensionSignatureAlgorithms, extensionSignatureAlgorithmsCert:
-		var list cryptobyte.String
-		if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
-			return false
-		}
-		switch typ {
-		case extensionSupportedGroups:
-			e.supportedGroups = readUint16s(list)
-		case extensionSignatureAlgorithms:
-			e.signatureAlgorithms = readUint16s(list)
-		default:
-			e.signatureAlgorithmsCert = readUint16s(list)
-		}
+	case extensionSupportedGroups:
+		return parseUint16List(ext, &e.supportedGroups)
+	case extensionSignatureAlgorithms:
+		return parseUint16List(ext, &e.signatureAlgorithms)
+	case extensionSignatureAlgorithmsCert:
+		return parseUint16List(ext, &e.signatureAlgorithmsCert)
 	case extensionKeyShare:
 		var list cryptobyte.String
 		if !ext.ReadUint16LengthPrefixed(&list) || !ext.Empty() {
@@ -215,9 +225,7 @@ func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
 				return false
 			}
 			for _, prev := range e.keyShares {
-				if prev.group == ks.group {
-					return false // RFC 8446 §4.2.8: at most one share per group
-				}
+				e.duplicateShare = e.duplicateShare || prev.group == ks.group
 			}
 			e.keyShares = append(e.keyShares, ks)
 		}
@@ -256,9 +264,6 @@ func (e *clientHelloTLS13) parse(typ uint16, ext cryptobyte.String) bool {
 				return false
 			}
 			e.pskBinders = append(e.pskBinders, b)
-		}
-		if len(e.pskBinders) != len(e.pskIdentities) {
-			return false
 		}
 	}
 	return true
@@ -329,6 +334,34 @@ func (e *serverHelloTLS13) parse(typ uint16, ext cryptobyte.String) (known, ok b
 	return false, true
 }
 
+// addUint16List writes extension ext holding list, unless list is empty:
+// what parseUint16List reads.
+func addUint16List(b *cryptobyte.Builder, ext uint16, list []uint16) {
+	if len(list) == 0 {
+		return
+	}
+	b.AddUint16(ext)
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for _, v := range list {
+				b.AddUint16(v)
+			}
+		})
+	})
+}
+
+// parseUint16List reads a non-empty list of 16-bit code points with a
+// 16-bit length, the shape of signature_algorithms,
+// signature_algorithms_cert and supported_groups.
+func parseUint16List(ext cryptobyte.String, out *[]uint16) bool {
+	var list cryptobyte.String
+	if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
+		return false
+	}
+	*out = readUint16s(list)
+	return true
+}
+
 func readUint16s(s cryptobyte.String) []uint16 {
 	out := make([]uint16, 0, len(s)/2)
 	for !s.Empty() {
@@ -358,51 +391,34 @@ var helloRetryRequestRandom = []byte{
 }
 
 // encryptedExtensionsMsg is EncryptedExtensions (RFC 8446 §4.3.1). Only
-// what this package can negotiate is kept; unexpected records the first
-// extension type a client did not offer.
+// what this package can negotiate is kept.
 type encryptedExtensionsMsg struct {
 	original      []byte
 	alpnProtocol  string
 	serverNameAck bool
 	earlyData     bool
-	// unexpected is an extension that may not appear here at all, or
-	// that this package never offers; 0 if none.
-	unexpected uint16
+	// unexpected is the first extension this package does not know,
+	// which it cannot have offered; forbidden the first it knows that
+	// may not appear here. 0 if none.
+	unexpected, forbidden uint16
 }
 
 func (m *encryptedExtensionsMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeEncryptedExtensions, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeEncryptedExtensions, func(b *cryptobyte.Builder) {
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
 			if m.serverNameAck {
 				b.AddUint16(extensionServerName)
 				b.AddUint16(0)
 			}
 			if m.alpnProtocol != "" {
-				b.AddUint16(extensionALPN)
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-						b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(m.alpnProtocol)) })
-					})
-				})
+				marshalSelectedALPN(b, m.alpnProtocol)
 			}
 			if m.earlyData {
 				b.AddUint16(extensionEarlyData)
 				b.AddUint16(0)
 			}
-			if m.unexpected != 0 { // only tests send one
-				b.AddUint16(m.unexpected)
-				b.AddUint16(0)
-			}
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *encryptedExtensionsMsg) unmarshal(data []byte) bool {
@@ -415,43 +431,37 @@ func (m *encryptedExtensionsMsg) unmarshal(data []byte) bool {
 	if !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
 		return false
 	}
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
-			return false
-		}
-		seen[typ] = true
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
 		switch typ {
 		case extensionServerName:
-			if !ext.Empty() {
-				return false
-			}
 			m.serverNameAck = true
+			return ext.Empty()
 		case extensionALPN:
-			var list, p cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || !list.ReadUint8LengthPrefixed(&p) ||
-				p.Empty() || !list.Empty() || !ext.Empty() {
-				return false
-			}
-			m.alpnProtocol = string(p)
+			return parseSelectedALPN(ext, &m.alpnProtocol)
 		case extensionEarlyData:
-			if !ext.Empty() {
-				return false
-			}
 			m.earlyData = true
+			return ext.Empty()
 		case extensionSupportedGroups:
 			// The server's preferences, which a client may note for
 			// later connections (RFC 8446 §4.2.7); the only group here
 			// is curveSM2.
 		default:
-			if m.unexpected == 0 {
-				m.unexpected = typ
-			}
+			noteExtension(typ, &m.unexpected, &m.forbidden)
 		}
+		return true
+	})
+}
+
+// noteExtension records the first unknown and the first known but
+// misplaced extension of a message.
+func noteExtension(typ uint16, unknown, forbidden *uint16) {
+	p := unknown
+	if knownExtension(typ) {
+		p = forbidden
 	}
-	return true
+	if *p == 0 {
+		*p = typ
+	}
 }
 
 // certificateRequestMsgTLS13 is the TLS 1.3 CertificateRequest (RFC 8446
@@ -462,40 +472,23 @@ type certificateRequestMsgTLS13 struct {
 	signatureAlgorithms     []uint16
 	signatureAlgorithmsCert []uint16
 	certificateAuthorities  [][]byte
+	// forbidden is the first extension this package knows that a
+	// CertificateRequest may not carry (RFC 8446 §4.2); unknown ones
+	// are ignored (§4.3.2).
+	forbidden uint16
 }
 
 func (m *certificateRequestMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateRequest, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateRequest, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-			b.AddUint16(extensionSignatureAlgorithms)
-			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					for _, s := range m.signatureAlgorithms {
-						b.AddUint16(s)
-					}
-				})
-			})
+			addUint16List(b, extensionSignatureAlgorithms, m.signatureAlgorithms)
 			if len(m.certificateAuthorities) > 0 {
 				b.AddUint16(extensionCertificateAuthorities)
-				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-						for _, ca := range m.certificateAuthorities {
-							b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(ca) })
-						}
-					})
-				})
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { addCAList(b, m.certificateAuthorities) })
 			}
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
@@ -508,70 +501,42 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 	if !readUint8LengthPrefixed(&s, &m.context) || !s.ReadUint16LengthPrefixed(&exts) || !s.Empty() {
 		return false
 	}
-	seen := make(map[uint16]bool)
-	for !exts.Empty() {
-		var typ uint16
-		var ext cryptobyte.String
-		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) || seen[typ] {
-			return false
-		}
-		seen[typ] = true
+	// signature_algorithms is mandatory here (RFC 8446 §4.3.2); its
+	// absence is missing_extension, for the client to say.
+	return readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
 		switch typ {
-		case extensionSignatureAlgorithms, extensionSignatureAlgorithmsCert:
-			var list cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || len(list)%2 != 0 || !ext.Empty() {
-				return false
-			}
-			if typ == extensionSignatureAlgorithms {
-				m.signatureAlgorithms = readUint16s(list)
-			} else {
-				m.signatureAlgorithmsCert = readUint16s(list)
-			}
+		case extensionSignatureAlgorithms:
+			return parseUint16List(ext, &m.signatureAlgorithms)
+		case extensionSignatureAlgorithmsCert:
+			return parseUint16List(ext, &m.signatureAlgorithmsCert)
 		case extensionCertificateAuthorities:
-			var list cryptobyte.String
-			if !ext.ReadUint16LengthPrefixed(&list) || list.Empty() || !ext.Empty() {
-				return false
-			}
-			for !list.Empty() {
-				var ca []byte
-				if !readUint16LengthPrefixed(&list, &ca) || len(ca) == 0 {
-					return false
-				}
-				m.certificateAuthorities = append(m.certificateAuthorities, ca)
-			}
+			var ok bool
+			m.certificateAuthorities, ok = readCAList(&ext)
+			// At least one name (RFC 8446 §4.2.4).
+			return ok && len(m.certificateAuthorities) > 0 && ext.Empty()
+		default:
+			var unknown uint16
+			noteExtension(typ, &unknown, &m.forbidden)
 		}
-	}
-	// signature_algorithms is mandatory here (RFC 8446 §4.3.2).
-	return m.signatureAlgorithms != nil
+		return true
+	})
 }
 
-// certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2). The
-// extensions of each entry (OCSP, SCT) are parsed past: this package
-// requests neither.
+// certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2).
+// Entries carry no extensions: this package requests neither OCSP nor
+// SCT. entryExtension is the type of the first one a peer sent anyway.
 type certificateMsgTLS13 struct {
-	original     []byte
-	context      []byte
-	certificates [][]byte
+	original       []byte
+	context        []byte
+	certificates   [][]byte
+	entryExtension uint16
 }
 
 func (m *certificateMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificate, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
-		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
-			for _, c := range m.certificates {
-				b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
-				b.AddUint16(0) // no extensions
-			}
-		})
+		addCertificateList(b, m.certificates, true)
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
@@ -580,25 +545,11 @@ func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	var list cryptobyte.String
-	if !readUint8LengthPrefixed(&s, &m.context) || !s.ReadUint24LengthPrefixed(&list) || !s.Empty() {
+	if !readUint8LengthPrefixed(&s, &m.context) {
 		return false
 	}
-	for !list.Empty() {
-		var cert, exts cryptobyte.String
-		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() || !list.ReadUint16LengthPrefixed(&exts) {
-			return false
-		}
-		for !exts.Empty() {
-			var typ uint16
-			var ext cryptobyte.String
-			if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&ext) {
-				return false
-			}
-		}
-		m.certificates = append(m.certificates, cert)
-	}
-	return true
+	m.certificates, m.entryExtension, ok = readCertificateList(&s, true)
+	return ok && s.Empty()
 }
 
 // certificateVerifyMsgTLS13 is the TLS 1.3 CertificateVerify (RFC 8446
@@ -610,18 +561,10 @@ type certificateVerifyMsgTLS13 struct {
 }
 
 func (m *certificateVerifyMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeCertificateVerify, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeCertificateVerify, func(b *cryptobyte.Builder) {
 		b.AddUint16(m.scheme)
 		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.signature) })
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *certificateVerifyMsgTLS13) unmarshal(data []byte) bool {
@@ -638,25 +581,14 @@ type finishedMsgTLS13 struct {
 }
 
 func (m *finishedMsgTLS13) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeFinished, func(b *cryptobyte.Builder) { b.AddBytes(m.verifyData) })
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
+	return marshalFinished(&m.original, m.verifyData)
 }
 
 func (m *finishedMsgTLS13) unmarshal(data []byte) bool {
 	*m = finishedMsgTLS13{original: data}
-	s, ok := readBody(data, typeFinished)
-	if !ok || len(s) != finishedLenTLS13 {
-		return false
-	}
-	m.verifyData = s
-	return true
+	var ok bool
+	m.verifyData, ok = parseFinished(data, finishedLenTLS13)
+	return ok
 }
 
 // newSessionTicketMsg is NewSessionTicket (RFC 8446 §4.6.1).
@@ -670,10 +602,7 @@ type newSessionTicketMsg struct {
 }
 
 func (m *newSessionTicketMsg) marshal() ([]byte, error) {
-	if m.original != nil {
-		return m.original, nil
-	}
-	out, err := marshalMessage(typeNewSessionTicket, func(b *cryptobyte.Builder) {
+	return marshalOnce(&m.original, typeNewSessionTicket, func(b *cryptobyte.Builder) {
 		b.AddUint32(m.lifetime)
 		b.AddUint32(m.ageAdd)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.nonce) })
@@ -686,11 +615,6 @@ func (m *newSessionTicketMsg) marshal() ([]byte, error) {
 			}
 		})
 	})
-	if err != nil {
-		return nil, err
-	}
-	m.original = out
-	return out, nil
 }
 
 func (m *newSessionTicketMsg) unmarshal(data []byte) bool {
@@ -742,53 +666,16 @@ func (m *keyUpdateMsg) unmarshal(data []byte) bool {
 // it refuses 0-RTT.
 type endOfEarlyDataMsg struct{}
 
-func (m *endOfEarlyDataMsg) marshal() ([]byte, error) {
-	return []byte{typeEndOfEarlyData, 0, 0, 0}, nil
-}
+func (m *endOfEarlyDataMsg) marshal() ([]byte, error)   { return marshalEmpty(typeEndOfEarlyData) }
+func (m *endOfEarlyDataMsg) unmarshal(data []byte) bool { return parseEmpty(data, typeEndOfEarlyData) }
 
-func (m *endOfEarlyDataMsg) unmarshal(data []byte) bool {
-	s, ok := readBody(data, typeEndOfEarlyData)
-	return ok && s.Empty()
-}
-
-// newHandshakeMessageTLS13 returns an empty message of a TLS 1.3 type, or
-// nil for a type that TLS 1.3 does not have.
-func newHandshakeMessageTLS13(typ uint8) handshakeMessage {
-	switch typ {
-	case typeClientHello:
-		return new(clientHelloMsg)
-	case typeServerHello:
-		return new(serverHelloMsg)
-	case typeNewSessionTicket:
-		return new(newSessionTicketMsg)
-	case typeEndOfEarlyData:
-		return new(endOfEarlyDataMsg)
-	case typeEncryptedExtensions:
-		return new(encryptedExtensionsMsg)
-	case typeCertificate:
-		return new(certificateMsgTLS13)
-	case typeCertificateRequest:
-		return new(certificateRequestMsgTLS13)
-	case typeCertificateVerify:
-		return new(certificateVerifyMsgTLS13)
-	case typeFinished:
-		return new(finishedMsgTLS13)
-	case typeKeyUpdate:
-		return new(keyUpdateMsg)
-	}
-	return nil
-}
+// newHandshakeMessageTLS13 returns an empty TLS 1.3 message of type typ,
+// or nil.
+func newHandshakeMessageTLS13(typ uint8) handshakeMessage { return newMessage(typ, true) }
 
 // parseHandshakeMessageTLS13 unmarshals one complete TLS 1.3 message.
 func parseHandshakeMessageTLS13(data []byte) (handshakeMessage, bool) {
-	if len(data) < 4 {
-		return nil, false
-	}
-	m := newHandshakeMessageTLS13(data[0])
-	if m == nil || !m.unmarshal(slices.Clip(data)) {
-		return nil, false
-	}
-	return m, true
+	return parseMessage(data, true)
 }
 
 // parseHandshake parses a message by the rules of the negotiated

@@ -42,13 +42,9 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	}
 	// The ClientHello, and the Config GetConfigForClient chooses for it,
 	// decide the protocol (TLS13.md §1).
-	msg, err := c.readHandshake(nil)
+	ch, err := c.readClientHello("ClientHello")
 	if err != nil {
 		return err
-	}
-	ch, ok := msg.(*clientHelloMsg)
-	if !ok {
-		return unexpectedMessageError("ClientHello", msg)
 	}
 	c.serverName = ch.serverName
 	info := &ClientHelloInfo{
@@ -92,42 +88,112 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	// Each flight goes out in one transport write.
 	c.startFlight()
 	if hs.session != nil {
-		if err := hs.doResumeHandshake(); err != nil {
-			return err
-		}
-		if err := hs.establishKeys(); err != nil {
-			return err
-		}
-		if err := hs.sendFinished(); err != nil {
-			return err
-		}
-		if err := hs.readFinished(); err != nil {
-			return err
-		}
+		// Not through runSteps, whose frame would push a resumed
+		// handshake past a first goroutine stack (stack_test.go).
+		err = hs.resume()
 	} else {
-		if err := hs.doFullHandshake(); err != nil {
-			return err
-		}
-		if err := hs.establishKeys(); err != nil {
-			return err
-		}
-		if err := hs.readFinished(); err != nil {
-			return err
-		}
-		// Cache the session before the client can see our Finished: a
-		// client that reconnects the moment its handshake completes must
-		// find it. A failure from here on that sends a fatal alert drops
-		// it again; the client caches its side only after our Finished.
-		hs.saveSession()
-		if err := hs.sendFinished(); err != nil {
-			return err
-		}
+		// The session is cached before the client can see our Finished:
+		// a client that reconnects the moment its handshake completes
+		// must find it. A failure from here on that sends a fatal alert
+		// drops it again; the client caches its side only after our
+		// Finished.
+		err = runSteps(hs.doFullHandshake, hs.establishKeys, hs.readFinished, hs.saveSession, hs.sendFinished)
+	}
+	if err != nil {
+		return err
 	}
 	if err := c.finishFlight(); err != nil {
 		return err
 	}
 	c.isHandshakeComplete.Store(true)
 	return nil
+}
+
+// chooseServerVersion decides which protocol answers a ClientHello: TLS 1.3
+// if both sides may speak it, else TLCP if both may (TLS13.md §1).
+func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
+	cfg := c.config
+	tls13OK, tlcpOK := cfg.versionEnabled(VersionTLS13, false), cfg.versionEnabled(VersionTLCP, false)
+	offers13 := ch.tls13.offersTLS13()
+	offersTLCP := ch.vers == VersionTLCP || slices.Contains(ch.tls13.supportedVersions, VersionTLCP)
+	switch {
+	case offers13 && tls13OK:
+		return true, nil
+	case offersTLCP && tlcpOK:
+		return false, nil
+	case offers13 && !offersTLCP:
+		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLS 1.3, which this server does not speak (MinVersion/MaxVersion, or no TLS 1.3 suite in CipherSuites)")
+	case offersTLCP:
+		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLCP, which this server does not speak (MinVersion/MaxVersion, or no TLCP suite in CipherSuites)")
+	}
+	return false, errorf(alertProtocolVersion, "tlcp: the client offered %s (0x%04x) without TLS 1.3; this server speaks TLCP and TLS 1.3 with the ShangMi suites only",
+		versionName(ch.vers), ch.vers)
+}
+
+// supportedVersionsOf lists the versions a ClientHello offers, for
+// ClientHelloInfo.
+func supportedVersionsOf(ch *clientHelloMsg) []uint16 {
+	if len(ch.tls13.supportedVersions) > 0 {
+		return ch.tls13.supportedVersions
+	}
+	return []uint16{ch.vers}
+}
+
+// markDowngrade ends a TLCP ServerHello's random with the downgrade
+// sentinel if this server could have spoken TLS 1.3 (TLS13.md §5).
+func (c *Conn) markDowngrade(random []byte) {
+	if c.config.versionEnabled(VersionTLS13, false) && len(random) == 32 {
+		copy(random[24:], downgradeSentinelTLCP)
+	}
+}
+
+// resume is the rest of an abbreviated handshake: ServerHello,
+// ChangeCipherSpec and Finished, then the client's.
+func (hs *serverHandshakeState) resume() error {
+	if err := hs.doResumeHandshake(); err != nil {
+		return err
+	}
+	if err := hs.establishKeys(); err != nil {
+		return err
+	}
+	if err := hs.sendFinished(); err != nil {
+		return err
+	}
+	return hs.readFinished()
+}
+
+// serverPair returns the pair a server uses for the ClientHello info
+// describes, from GetCertificate or else the first of Certificates.
+func (c *Config) serverPair(info *ClientHelloInfo) (*CertificatePair, error) {
+	pair := (*CertificatePair)(nil)
+	if c.GetCertificate != nil {
+		p, err := c.GetCertificate(info)
+		if err != nil {
+			return nil, errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
+		}
+		pair = p
+	} else if len(c.Certificates) > 0 {
+		pair = &c.Certificates[0]
+	}
+	if pair == nil {
+		return nil, errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
+	}
+	return pair, nil
+}
+
+// readClientHello reads a ClientHello, the first or (what says which)
+// the one after a HelloRetryRequest, and refuses what RFC 8446 forbids in
+// one that parses.
+func (c *Conn) readClientHello(what string) (*clientHelloMsg, error) {
+	msg, err := c.readHandshake(nil)
+	if err != nil {
+		return nil, err
+	}
+	ch, ok := msg.(*clientHelloMsg)
+	if !ok {
+		return nil, unexpectedMessageError(what, msg)
+	}
+	return ch, ch.tls13.check()
 }
 
 // processClientHello checks the ClientHello, picks the certificate pair
@@ -144,19 +210,10 @@ func (hs *serverHandshakeState) processClientHello() error {
 	}
 	c.sessions = cfg.sessionStoreFor(hs.orig)
 
-	if cfg.GetCertificate != nil {
-		p, err := cfg.GetCertificate(hs.info)
-		if err != nil {
-			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
-		}
-		hs.pair = p
-	} else if len(cfg.Certificates) > 0 {
-		hs.pair = &cfg.Certificates[0]
-	}
-	if hs.pair == nil {
-		return errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
-	}
 	var err error
+	if hs.pair, err = cfg.serverPair(hs.info); err != nil {
+		return err
+	}
 	if hs.prepared, err = preparePair(hs.pair); err != nil {
 		return errorf(alertInternalError, "%w", err)
 	}
@@ -525,12 +582,13 @@ func (hs *serverHandshakeState) readFinished() error {
 	return err
 }
 
-// saveSession stores a completed full handshake for resumption.
-func (hs *serverHandshakeState) saveSession() {
+// saveSession stores a completed full handshake for resumption. It
+// cannot fail; it returns an error to be a step of runSteps.
+func (hs *serverHandshakeState) saveSession() error {
 	c := hs.c
 	cache := c.sessions
 	if cache == nil || len(hs.hello.sessionID) == 0 {
-		return
+		return nil
 	}
 	cache.put(hs.ctx, hs.hello.sessionID, &serverSession{
 		cipherSuite:  hs.hello.cipherSuite,
@@ -543,4 +601,5 @@ func (hs *serverHandshakeState) saveSession() {
 	c.sessionMu.Lock()
 	c.serverSessionID = hs.hello.sessionID
 	c.sessionMu.Unlock()
+	return nil
 }

@@ -55,44 +55,6 @@ type serverHandshakeStateTLS13 struct {
 // maxPSKIdentities bounds the tickets of one ClientHello that are tried.
 const maxPSKIdentities = 5
 
-// chooseServerVersion decides which protocol answers a ClientHello: TLS 1.3
-// if both sides may speak it, else TLCP if both may (TLS13.md §1).
-func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
-	cfg := c.config
-	tls13OK, tlcpOK := cfg.versionEnabled(VersionTLS13, false), cfg.versionEnabled(VersionTLCP, false)
-	offers13 := ch.tls13.offersTLS13()
-	offersTLCP := ch.vers == VersionTLCP || slices.Contains(ch.tls13.supportedVersions, VersionTLCP)
-	switch {
-	case offers13 && tls13OK:
-		return true, nil
-	case offersTLCP && tlcpOK:
-		return false, nil
-	case offers13 && !offersTLCP:
-		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLS 1.3, which this server does not speak (MinVersion/MaxVersion, or no TLS 1.3 suite in CipherSuites)")
-	case offersTLCP:
-		return false, errorf(alertProtocolVersion, "tlcp: the client offers only TLCP, which this server does not speak (MinVersion/MaxVersion, or no TLCP suite in CipherSuites)")
-	}
-	return false, errorf(alertProtocolVersion, "tlcp: the client offered %s (0x%04x) without TLS 1.3; this server speaks TLCP and TLS 1.3 with the ShangMi suites only",
-		versionName(ch.vers), ch.vers)
-}
-
-// supportedVersionsOf lists the versions a ClientHello offers, for
-// ClientHelloInfo.
-func supportedVersionsOf(ch *clientHelloMsg) []uint16 {
-	if len(ch.tls13.supportedVersions) > 0 {
-		return ch.tls13.supportedVersions
-	}
-	return []uint16{ch.vers}
-}
-
-// markDowngrade ends a TLCP ServerHello's random with the downgrade
-// sentinel if this server could have spoken TLS 1.3 (TLS13.md §5).
-func (c *Conn) markDowngrade(random []byte) {
-	if c.config.versionEnabled(VersionTLS13, false) && len(random) == 32 {
-		copy(random[24:], downgradeSentinelTLCP)
-	}
-}
-
 func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg, info *ClientHelloInfo, orig *Config) (err error) {
 	c.vers = VersionTLS13
 	defer c.unbufferOnError(&err)
@@ -201,13 +163,9 @@ func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 		return err
 	}
 
-	msg, err := c.readHandshake(nil)
+	ch2, err := c.readClientHello("a second ClientHello")
 	if err != nil {
 		return err
-	}
-	ch2, ok := msg.(*clientHelloMsg)
-	if !ok {
-		return unexpectedMessageError("a second ClientHello", msg)
 	}
 	switch {
 	case !ch2.tls13.offersTLS13():
@@ -307,19 +265,11 @@ func (hs *serverHandshakeStateTLS13) pickCertificate() error {
 	if !slices.Contains(ch.tls13.signatureAlgorithms, signatureSM2SM3) {
 		return errorf(alertHandshakeFailure, "tlcp: the client does not accept sm2sig_sm3 (0x0708) signatures, the only ones an SM2 certificate makes")
 	}
-	if cfg.GetCertificate != nil {
-		// After a HelloRetryRequest, ch is the second ClientHello.
-		hs.info.CipherSuites, hs.info.SupportedProtos = ch.cipherSuites, ch.alpnProtocols
-		p, err := cfg.GetCertificate(hs.info)
-		if err != nil {
-			return errorf(alertInternalError, "tlcp: GetCertificate: %w", err)
-		}
-		hs.pair = p
-	} else if len(cfg.Certificates) > 0 {
-		hs.pair = &cfg.Certificates[0]
-	}
-	if hs.pair == nil {
-		return errorf(alertInternalError, "tlcp: the server has no certificate configured")
+	// After a HelloRetryRequest, ch is the second ClientHello.
+	hs.info.CipherSuites, hs.info.SupportedProtos = ch.cipherSuites, ch.alpnProtocols
+	var err error
+	if hs.pair, err = cfg.serverPair(hs.info); err != nil {
+		return err
 	}
 	if _, _, err := checkPair(hs.pair, false); err != nil {
 		return errorf(alertInternalError, "%w", err)
@@ -354,14 +304,6 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 	h.cipherSuite = hs.suite.ID
 	h.tls13.supportedVersion = VersionTLS13
 	h.tls13.serverShare = ks
-	if hooks := c.tls13.hooks; hooks != nil {
-		if hooks.serverHelloVersion != 0 {
-			h.tls13.supportedVersion = hooks.serverHelloVersion
-		}
-		if hooks.afterServerHello != nil {
-			hooks.afterServerHello(h)
-		}
-	}
 	if err := c.writeHandshake(h, hs.transcript); err != nil {
 		return err
 	}
@@ -375,17 +317,11 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 		hs.early = ciphersuite.NewTLS13EarlySecret(nil)
 	}
 	hs.hsSecret = hs.early.HandshakeSecret(shared)
-	th := hs.transcript.Sum()
-	hs.clientHS = hs.hsSecret.ClientHandshakeTrafficSecret(th)
-	hs.serverHS = hs.hsSecret.ServerHandshakeTrafficSecret(th)
-	serverHS := hs.serverHS
-	if err := cfg.writeKeyLogTLS13(keyLogClientHandshake, ch.random, hs.clientHS); err != nil {
-		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	hs.clientHS, hs.serverHS, err = cfg.handshakeTrafficSecrets(hs.hsSecret, hs.transcript.Sum(), ch.random)
+	if err != nil {
+		return err
 	}
-	if err := cfg.writeKeyLogTLS13(keyLogServerHandshake, ch.random, serverHS); err != nil {
-		return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
-	}
-	if err := c.setWriteSecretTLS13(hs.suite, serverHS); err != nil {
+	if err := c.setWriteSecretTLS13(hs.suite, hs.serverHS); err != nil {
 		return err
 	}
 	if err := c.setReadSecretTLS13(hs.suite, hs.clientHS); err != nil {
@@ -393,9 +329,6 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 	}
 
 	ee := &encryptedExtensionsMsg{alpnProtocol: c.clientProtocol, serverNameAck: ch.serverName != "" && !hs.usingPSK}
-	if c.tls13.hooks != nil {
-		ee.unexpected = c.tls13.hooks.extraEncryptedExt
-	}
 	return c.writeHandshake(ee, hs.transcript)
 }
 
@@ -416,46 +349,16 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 			return err
 		}
 	}
-	if err := c.writeHandshake(&certificateMsgTLS13{certificates: tls13Chain(&hs.pair.Sign)}, hs.transcript); err != nil {
-		return err
-	}
-	signed := certificateVerifyContext(true, hs.transcript.Sum())
-	sig, err := signTLS13(cfg.rand(), hs.pair.Sign.PrivateKey, signed, cfg.tls13SignID())
-	if err != nil {
-		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
-	}
-	scheme := signatureSM2SM3
-	if hooks := c.tls13.hooks; hooks != nil {
-		if hooks.corruptCertVerify {
-			sig[len(sig)-1] ^= 1
-		}
-		if hooks.certVerifyScheme != 0 {
-			scheme = hooks.certVerifyScheme
-		}
-	}
-	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: scheme, signature: sig}, hs.transcript)
+	return c.sendCertificateTLS13(hs.transcript, nil, &hs.pair.Sign, true)
 }
 
-// sendServerFinished sends Finished, moves the write side to the
-// application secret and, without client authentication, sends the ticket
-// in the same flight: the client's Finished is then known in advance.
+// sendServerFinished sends Finished and moves the write side to the
+// application secret; the ticket waits for the client's Finished
+// (prepareTicket).
 func (hs *serverHandshakeStateTLS13) sendServerFinished() error {
-	c, cfg := hs.c, hs.c.config
-	verifyData := ciphersuite.TLS13FinishedVerifyData(hs.serverHS, hs.transcript.Sum())
-	if c.tls13.hooks != nil && c.tls13.hooks.corruptFinished {
-		verifyData[0] ^= 1
-	}
-	if err := c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, hs.transcript); err != nil {
-		return err
-	}
-	hs.master = hs.hsSecret.MasterSecret()
-	th := hs.transcript.Sum()
-	hs.clientAP = hs.master.ClientApplicationTrafficSecret(th)
-	serverAP := hs.master.ServerApplicationTrafficSecret(th)
-	if err := cfg.logApplicationSecrets(hs.clientHello.random, hs.clientAP, serverAP, hs.master, th); err != nil {
-		return err
-	}
-	return c.setWriteSecretTLS13(hs.suite, serverAP)
+	var err error
+	hs.master, hs.clientAP, err = hs.c.serverFinishedTLS13(hs.transcript, hs.suite, hs.hsSecret, hs.serverHS, hs.clientHello.random)
+	return err
 }
 
 // prepareTicket makes the connection's one NewSessionTicket (GmSSL's
@@ -483,54 +386,30 @@ func (hs *serverHandshakeStateTLS13) readClientCertificate() error {
 		if err != nil {
 			return err
 		}
-		certMsg, ok := msg.(*certificateMsgTLS13)
-		if !ok {
-			return unexpectedMessageError("Certificate", msg)
+		empty, err := c.readPeerCertificateTLS13(msg, hs.transcript, peerCertificateCheck{
+			roots:  cfg.ClientCAs,
+			eku:    smx509.ExtKeyUsageClientAuth,
+			verify: cfg.ClientAuth >= VerifyClientCertIfGiven,
+		})
+		if err != nil {
+			return err
 		}
-		if len(certMsg.context) != 0 {
-			return errorf(alertIllegalParameter, "tlcp: the client's Certificate has a certificate_request_context that was not sent")
-		}
-		if len(certMsg.certificates) == 0 {
-			if cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert {
-				return errorf(alertCertificateRequired, "tlcp: the client sent no certificate, and one is required")
-			}
-		} else {
-			if err := c.verifyPeerLeafTLS13(certMsg.certificates, "client", cfg.ClientCAs, "", smx509.ExtKeyUsageClientAuth,
-				cfg.ClientAuth >= VerifyClientCertIfGiven); err != nil {
-				return err
-			}
-			if err := c.readPeerCertificateVerifyTLS13(hs.transcript, false); err != nil {
-				return err
-			}
+		if empty && (cfg.ClientAuth == RequireAnyClientCert || cfg.ClientAuth == RequireAndVerifyClientCert) {
+			return errorf(alertCertificateRequired, "tlcp: the client sent no certificate, and one is required")
 		}
 	}
 	// Called whether or not there were client certificates, and on
 	// resumption, as in crypto/tls.
-	if cfg.VerifyConnection != nil {
-		if err := cfg.VerifyConnection(c.connectionStateLocked()); err != nil {
-			return errorf(alertBadCertificate, "tlcp: VerifyConnection: %w", err)
-		}
-	}
-	return nil
+	return c.verifyConnection()
 }
 
 // readClientFinished checks the client's Finished and moves the read side
 // to the application secret.
 func (hs *serverHandshakeStateTLS13) readClientFinished() error {
 	c := hs.c
-	want := ciphersuite.TLS13FinishedVerifyData(hs.clientHS, hs.transcript.Sum())
-	msg, err := c.readHandshake(nil)
-	if err != nil {
+	if err := c.readFinishedTLS13(hs.transcript, hs.clientHS); err != nil {
 		return err
 	}
-	fin, ok := msg.(*finishedMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("Finished", msg)
-	}
-	if subtle.ConstantTimeCompare(want, fin.verifyData) != 1 {
-		return errorf(alertDecryptError, "tlcp: the client's Finished is incorrect (wrong keys, or a tampered handshake)")
-	}
-	hs.transcript.Write(fin.original)
 	if err := c.setReadSecretTLS13(hs.suite, hs.clientAP); err != nil {
 		return err
 	}
@@ -538,57 +417,5 @@ func (hs *serverHandshakeStateTLS13) readClientFinished() error {
 		hs.prepareTicket(hs.master.ResumptionMasterSecret(hs.transcript.Sum()))
 	}
 	c.tls13.suite = hs.suite
-	return nil
-}
-
-// suiteNames lists suites by name for messages.
-func suiteNames(ids []uint16) string {
-	if len(ids) == 0 {
-		return "none"
-	}
-	s := ""
-	for i, id := range ids {
-		if i > 0 {
-			s += ", "
-		}
-		s += ciphersuite.Name(id)
-	}
-	return s
-}
-
-// runSteps runs handshake steps in order and stops at the first failure,
-// whose error (and alert) is the handshake's.
-func runSteps(steps ...func() error) error {
-	for _, step := range steps {
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// readPeerCertificateVerifyTLS13 reads the peer's CertificateVerify, which
-// signs the transcript up to its Certificate, and checks it against the
-// peer's certificate. fromServer says which side signed.
-func (c *Conn) readPeerCertificateVerifyTLS13(transcript *transcriptHash, fromServer bool) error {
-	peer, asked := "client", "requested"
-	if fromServer {
-		peer, asked = "server", "offered"
-	}
-	signed := certificateVerifyContext(fromServer, transcript.Sum())
-	msg, err := c.readHandshake(transcript)
-	if err != nil {
-		return err
-	}
-	cv, ok := msg.(*certificateVerifyMsgTLS13)
-	if !ok {
-		return unexpectedMessageError("CertificateVerify", msg)
-	}
-	if cv.scheme != signatureSM2SM3 {
-		return errorf(alertIllegalParameter, "tlcp: the %s signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was %s", peer, cv.scheme, asked)
-	}
-	if !c.config.verifyTLS13(c.peerSignCert, signed, cv.signature) {
-		return errorf(alertDecryptError, "tlcp: the %s's CertificateVerify signature is invalid (checked with the SM2 ID %q)", peer, TLS13SM2ID)
-	}
 	return nil
 }

@@ -369,7 +369,7 @@ func TestResumptionDroppedAfterFatalAlert(t *testing.T) {
 	if _, ok := ccfg.ClientSessionCache.Get("tlcp.test"); ok {
 		t.Fatal("client kept the session after a fatal alert")
 	}
-	client, server, cerr, serr = handshakePair(t, ccfg, scfg)
+	client, _, cerr, serr = handshakePair(t, ccfg, scfg)
 	if cerr != nil || serr != nil || client.ConnectionState().DidResume {
 		t.Fatal("expected a full handshake", cerr, serr)
 	}

@@ -17,9 +17,12 @@ import (
 	"io"
 	"math/big"
 	"net"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -260,4 +263,39 @@ func stamp(der []byte, pad, n int) []byte {
 	out := append([]byte(nil), der...)
 	copy(out[pad:], fmt.Sprintf("%016x", n))
 	return out
+}
+
+// TestServerKeyExchangeShape: a ServerKeyExchange of the other key
+// exchange's shape does not parse for the suite, which is decode_error
+// (INTEROP.md §7), before its signature is looked at.
+func TestServerKeyExchangeShape(t *testing.T) {
+	p := getPKI(t)
+	params := marshalECDHEParams(p.server.Enc.Leaf.PublicKey.(*sm2.PublicKey).Bytes())
+	for _, tc := range []struct {
+		suite uint16
+		skx   *serverKeyExchangeMsg
+		want  string
+	}{
+		{ciphersuite.ECC_SM4_GCM_SM3, &serverKeyExchangeMsg{params: params, signature: []byte{0x30, 0}}, "carries ECDHE parameters"},
+		{ciphersuite.ECDHE_SM4_GCM_SM3, &serverKeyExchangeMsg{signature: []byte{0x30, 0}}, "lacks ECDHE parameters"},
+	} {
+		t.Run(ciphersuite.Name(tc.suite), func(t *testing.T) {
+			c, s := tcpPair(t)
+			fakeServer(t, s, func(ch *clientHelloMsg) []handshakeMessage {
+				return []handshakeMessage{
+					&serverHelloMsg{vers: VersionTLCP, random: make([]byte, 32), sessionID: []byte{}, cipherSuite: tc.suite},
+					&certificateMsg{certificates: [][]byte{p.server.Sign.Certificate[0], p.server.Enc.Certificate[0]}},
+					tc.skx,
+				}
+			})
+			err := Client(c, testClientConfig(t)).Handshake()
+			wantAlert(t, err, alertDecodeError)
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("client error %v", err)
+			}
+			if got := readAlert(s); got != int(alertDecodeError) {
+				t.Fatalf("client sent alert %d, want decode_error", got)
+			}
+		})
+	}
 }

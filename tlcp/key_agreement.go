@@ -82,7 +82,7 @@ func (ka *eccKeyAgreement) processClientKeyExchange(cfg *Config, pair *Certifica
 
 func (eccKeyAgreement) processServerKeyExchange(cfg *Config, cr, sr []byte, signCert, encCert *smx509.Certificate, skx *serverKeyExchangeMsg) error {
 	if skx.params != nil {
-		return errorf(alertUnexpectedMessage, "tlcp: ServerKeyExchange carries ECDHE parameters, but the suite is ECC")
+		return errorf(alertDecodeError, "tlcp: ServerKeyExchange carries ECDHE parameters, but the suite is ECC")
 	}
 	if !verify(signCert, serverKeyExchangeTBS(cr, sr, encCert.Raw, nil), skx.signature) {
 		return errorf(alertDecryptError, "tlcp: ServerKeyExchange signature by the signing certificate is invalid")
@@ -166,7 +166,7 @@ func (ka *ecdheKeyAgreement) processClientKeyExchange(cfg *Config, pair *Certifi
 
 func (ka *ecdheKeyAgreement) processServerKeyExchange(cfg *Config, cr, sr []byte, signCert, _ *smx509.Certificate, skx *serverKeyExchangeMsg) error {
 	if skx.params == nil {
-		return errorf(alertUnexpectedMessage, "tlcp: ServerKeyExchange lacks ECDHE parameters, but the suite is ECDHE")
+		return errorf(alertDecodeError, "tlcp: ServerKeyExchange lacks ECDHE parameters, but the suite is ECDHE")
 	}
 	// Check the signature before using anything it covers (INTEROP.md §3.6).
 	if !verify(signCert, serverKeyExchangeTBS(cr, sr, nil, skx.params), skx.signature) {

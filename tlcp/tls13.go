@@ -191,22 +191,141 @@ func (c *Config) writeKeyLogTLS13(label string, clientRandom, secret []byte) err
 	return err
 }
 
-// logApplicationSecrets writes the application traffic secrets and the
-// exporter secret to the key log, if there is one; the exporter secret is
-// derived for nothing else.
-func (c *Config) logApplicationSecrets(clientRandom, clientAP, serverAP []byte, master *ciphersuite.TLS13MasterSecret, th []byte) error {
+// handshakeTrafficSecrets derives both handshake traffic secrets for the
+// transcript hash th (ClientHello…ServerHello) and writes them to the key
+// log.
+func (c *Config) handshakeTrafficSecrets(hsSecret *ciphersuite.TLS13HandshakeSecret, th, clientRandom []byte) (clientHS, serverHS []byte, err error) {
+	clientHS = hsSecret.ClientHandshakeTrafficSecret(th)
+	serverHS = hsSecret.ServerHandshakeTrafficSecret(th)
+	if err := c.writeKeyLogTLS13(keyLogClientHandshake, clientRandom, clientHS); err != nil {
+		return nil, nil, errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	if err := c.writeKeyLogTLS13(keyLogServerHandshake, clientRandom, serverHS); err != nil {
+		return nil, nil, errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+	}
+	return clientHS, serverHS, nil
+}
+
+// applicationTrafficSecrets derives the master secret and both
+// application traffic secrets for the transcript hash th (ClientHello…
+// server Finished) and writes them, with the exporter secret, to the key
+// log, if there is one; the exporter secret is derived for nothing else.
+func (c *Config) applicationTrafficSecrets(hsSecret *ciphersuite.TLS13HandshakeSecret, th, clientRandom []byte) (master *ciphersuite.TLS13MasterSecret, clientAP, serverAP []byte, err error) {
+	master = hsSecret.MasterSecret()
+	clientAP = master.ClientApplicationTrafficSecret(th)
+	serverAP = master.ServerApplicationTrafficSecret(th)
 	if c.KeyLogWriter == nil {
-		return nil
+		return master, clientAP, serverAP, nil
 	}
 	for _, l := range []struct {
 		label  string
 		secret []byte
 	}{{keyLogClientTraffic, clientAP}, {keyLogServerTraffic, serverAP}, {keyLogExporter, master.ExporterMasterSecret(th)}} {
 		if err := c.writeKeyLogTLS13(l.label, clientRandom, l.secret); err != nil {
-			return errorf(alertInternalError, "tlcp: writing the key log: %w", err)
+			return nil, nil, nil, errorf(alertInternalError, "tlcp: writing the key log: %w", err)
 		}
 	}
-	return nil
+	return master, clientAP, serverAP, nil
+}
+
+// sendFinishedTLS13 sends this side's Finished, keyed by its handshake
+// traffic secret (RFC 8446 §4.4.4).
+func (c *Conn) sendFinishedTLS13(t *transcriptHash, trafficSecret []byte) error {
+	verifyData := ciphersuite.TLS13FinishedVerifyData(trafficSecret, t.Sum())
+	return c.writeHandshake(&finishedMsgTLS13{verifyData: verifyData}, t)
+}
+
+// readFinishedTLS13 reads the peer's Finished and checks it against the
+// peer's handshake traffic secret.
+func (c *Conn) readFinishedTLS13(t *transcriptHash, trafficSecret []byte) error {
+	return c.readPeerFinished(t, ciphersuite.TLS13FinishedVerifyData(trafficSecret, t.Sum()))
+}
+
+// serverFinishedTLS13 is the server's Finished seen from either side: the
+// server sends it, the client reads and checks it. Then both derive the
+// application secrets, and the server-to-client direction moves to the
+// server's. It returns what the client's Finished and direction need.
+func (c *Conn) serverFinishedTLS13(t *transcriptHash, suite *ciphersuite.TLS13Suite, hsSecret *ciphersuite.TLS13HandshakeSecret,
+	serverHS, clientRandom []byte) (master *ciphersuite.TLS13MasterSecret, clientAP []byte, err error) {
+	if c.isClient {
+		err = c.readFinishedTLS13(t, serverHS)
+	} else {
+		err = c.sendFinishedTLS13(t, serverHS)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	master, clientAP, serverAP, err := c.config.applicationTrafficSecrets(hsSecret, t.Sum(), clientRandom)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c.isClient {
+		err = c.setReadSecretTLS13(suite, serverAP)
+	} else {
+		err = c.setWriteSecretTLS13(suite, serverAP)
+	}
+	return master, clientAP, err
+}
+
+// sendCertificateTLS13 sends Certificate with the chain of cert, or an
+// empty one if cert is nil, and with a certificate its CertificateVerify
+// over the transcript (RFC 8446 §4.4.2, §4.4.3).
+func (c *Conn) sendCertificateTLS13(t *transcriptHash, context []byte, cert *Certificate, fromServer bool) error {
+	certMsg := &certificateMsgTLS13{context: context}
+	if cert != nil {
+		certMsg.certificates = tls13Chain(cert)
+	}
+	if err := c.writeHandshake(certMsg, t); err != nil {
+		return err
+	}
+	if cert == nil {
+		return nil
+	}
+	signed := certificateVerifyContext(fromServer, t.Sum())
+	sig, err := signTLS13(c.config.rand(), cert.PrivateKey, signed, c.config.tls13SignID())
+	if err != nil {
+		return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
+	}
+	return c.writeHandshake(&certificateVerifyMsgTLS13{scheme: signatureSM2SM3, signature: sig}, t)
+}
+
+// peerCertificateCheck says how a side checks the other's certificate.
+type peerCertificateCheck struct {
+	fromServer bool
+	roots      *smx509.CertPool
+	host       string
+	eku        smx509.ExtKeyUsage
+	verify     bool // verify the chain, not only parse and type-check it
+}
+
+// readPeerCertificateTLS13 checks the peer's Certificate, msg, and reads
+// and checks the CertificateVerify that follows it. An empty certificate
+// list is reported by empty, without an error: what it means depends on
+// the side.
+func (c *Conn) readPeerCertificateTLS13(msg handshakeMessage, t *transcriptHash, check peerCertificateCheck) (empty bool, err error) {
+	peer := "client"
+	if check.fromServer {
+		peer = "server"
+	}
+	certMsg, ok := msg.(*certificateMsgTLS13)
+	if !ok {
+		return false, unexpectedMessageError("Certificate", msg)
+	}
+	if len(certMsg.context) != 0 {
+		return false, errorf(alertIllegalParameter, "tlcp: the %s's Certificate has a certificate_request_context that was not sent", peer)
+	}
+	if certMsg.entryExtension != 0 {
+		// RFC 8446 §4.4.2: they must answer extensions of the hello or
+		// CertificateRequest, and this side sends none that they could.
+		return false, errorf(alertUnsupportedExtension, "tlcp: the %s's Certificate has extension %d, which was not requested", peer, certMsg.entryExtension)
+	}
+	if len(certMsg.certificates) == 0 {
+		return true, nil
+	}
+	if err := c.verifyPeerLeafTLS13(certMsg.certificates, peer, check.roots, check.host, check.eku, check.verify); err != nil {
+		return false, err
+	}
+	return false, c.readPeerCertificateVerifyTLS13(t, check.fromServer)
 }
 
 // Key log labels of TLS 1.3 (the NSS key log format).
@@ -278,4 +397,30 @@ func (c *Conn) verifyPeerLeafTLS13(raw [][]byte, peer string, roots *smx509.Cert
 // the signing half and its intermediates, never a self-signed root.
 func tls13Chain(cert *Certificate) [][]byte {
 	return append([][]byte{cert.Certificate[0]}, withoutRoots(cert.Certificate[1:])...)
+}
+
+// readPeerCertificateVerifyTLS13 reads the peer's CertificateVerify, which
+// signs the transcript up to its Certificate, and checks it against the
+// peer's certificate. fromServer says which side signed.
+func (c *Conn) readPeerCertificateVerifyTLS13(transcript *transcriptHash, fromServer bool) error {
+	peer, asked := "client", "requested"
+	if fromServer {
+		peer, asked = "server", "offered"
+	}
+	signed := certificateVerifyContext(fromServer, transcript.Sum())
+	msg, err := c.readHandshake(transcript)
+	if err != nil {
+		return err
+	}
+	cv, ok := msg.(*certificateVerifyMsgTLS13)
+	if !ok {
+		return unexpectedMessageError("CertificateVerify", msg)
+	}
+	if cv.scheme != signatureSM2SM3 {
+		return errorf(alertIllegalParameter, "tlcp: the %s signed with scheme 0x%04x; only sm2sig_sm3 (0x0708) was %s", peer, cv.scheme, asked)
+	}
+	if !c.config.verifyTLS13(c.peerSignCert, signed, cv.signature) {
+		return errorf(alertDecryptError, "tlcp: the %s's CertificateVerify signature is invalid (checked with the SM2 ID %q)", peer, TLS13SM2ID)
+	}
+	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
+	"golang.org/x/crypto/cryptobyte"
 )
 
 func tls13ClientConfig(t testing.TB) *Config {
@@ -28,12 +29,11 @@ func tls13ClientConfig(t testing.TB) *Config {
 	return cfg
 }
 
-// handshake13 is handshakePair with test hooks on either side.
-func handshake13(t testing.TB, ccfg, scfg *Config, ch, sh *tls13TestHooks) (client, server *Conn, cerr, serr error) {
+// handshake13 runs a handshake between a client and a server over TCP.
+func handshake13(t testing.TB, ccfg, scfg *Config) (client, server *Conn, cerr, serr error) {
 	t.Helper()
 	c, s := tcpPair(t)
 	client, server = Client(c, ccfg), Server(s, scfg)
-	client.tls13.hooks, server.tls13.hooks = ch, sh
 	done := make(chan error, 1)
 	go func() { done <- server.Handshake() }()
 	cerr = client.Handshake()
@@ -47,7 +47,7 @@ func handshake13(t testing.TB, ccfg, scfg *Config, ch, sh *tls13TestHooks) (clie
 
 func mustHandshake13(t testing.TB, ccfg, scfg *Config) (*Conn, *Conn) {
 	t.Helper()
-	client, server, cerr, serr := handshake13(t, ccfg, scfg, nil, nil)
+	client, server, cerr, serr := handshake13(t, ccfg, scfg)
 	if cerr != nil || serr != nil {
 		t.Fatalf("handshake: client %v, server %v", cerr, serr)
 	}
@@ -178,21 +178,53 @@ func TestTLS13KeyUpdateFlood(t *testing.T) {
 
 // TestTLS13HelloRetryRequest: a ClientHello without a curveSM2 share gets
 // a HelloRetryRequest, for full and resumed handshakes (the binder then
-// covers the retry), with and without compatibility mode.
+// covers the retry), with and without compatibility mode; and a client
+// answers a HelloRetryRequest that carries a cookie, in both kinds of
+// handshake.
 func TestTLS13HelloRetryRequest(t *testing.T) {
+	for _, noCompat := range []bool{false, true} {
+		scfg := testServerConfig(t)
+		var ticket *ticket13
+		for i, resume := range []bool{false, true} {
+			s := newClient13()
+			s.omitKeyShare, s.noCompat, s.ticket = true, noCompat, ticket
+			server, cerr, serr := s.againstServer(t, scfg)
+			if cerr != nil || serr != nil {
+				t.Fatalf("nocompat=%v handshake %d: client %v, server %v", noCompat, i, cerr, serr)
+			}
+			if !s.hrr || s.usedPSK != resume || server.ConnectionState().DidResume != resume {
+				t.Fatalf("nocompat=%v handshake %d: retried %v, resumed %v", noCompat, i, s.hrr, s.usedPSK)
+			}
+			ticket = s.takeTicket(t, server)
+		}
+	}
 	for _, noCompat := range []bool{false, true} {
 		ccfg := tls13ClientConfig(t)
 		ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
 		ccfg.TLS13NoMiddleboxCompat = noCompat
 		scfg := testServerConfig(t)
+		scfg.SetSessionCacheKeys([][32]byte{{7}})
+		client, server := mustHandshake13(t, ccfg, scfg)
+		readTickets(t, client, server)
 		for i, resume := range []bool{false, true} {
-			client, server, cerr, serr := handshake13(t, ccfg, scfg, &tls13TestHooks{omitKeyShare: true}, nil)
+			s := newServer13(&getPKI(t).server)
+			s.hrrCookie = []byte("cookie")
+			if resume {
+				s.ticketKeys = scfg
+			}
+			client, cerr, serr := s.againstClient(t, ccfg)
 			if cerr != nil || serr != nil {
-				t.Fatalf("nocompat=%v handshake %d: client %v, server %v", noCompat, i, cerr, serr)
+				t.Fatalf("nocompat=%v cookie handshake %d: client %v, server %v", noCompat, i, cerr, serr)
 			}
-			if client.ConnectionState().DidResume != resume || server.ConnectionState().DidResume != resume {
-				t.Fatalf("nocompat=%v handshake %d: resumed = %v", noCompat, i, client.ConnectionState().DidResume)
+			if client.ConnectionState().DidResume != resume {
+				t.Fatalf("nocompat=%v cookie handshake %d: resumed = %v", noCompat, i, client.ConnectionState().DidResume)
 			}
+			if resume {
+				continue
+			}
+			// The scripted server sends no ticket; the cached one stays.
+			ccfg.ClientSessionCache.Put("tlcp.test", nil)
+			client, server = mustHandshake13(t, ccfg, scfg)
 			readTickets(t, client, server)
 		}
 	}
@@ -221,7 +253,7 @@ func TestTLS13ClientAuthPolicies(t *testing.T) {
 	} {
 		scfg := testServerConfig(t)
 		scfg.ClientAuth = c.policy
-		_, _, cerr, serr := handshake13(t, c.client, scfg, nil, nil)
+		_, _, cerr, serr := handshake13(t, c.client, scfg)
 		if c.alert == 0 {
 			if cerr != nil || serr != nil {
 				t.Errorf("%v: client %v, server %v", c.policy, cerr, serr)
@@ -242,14 +274,15 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 	// Version limits.
 	tlcpOnly := testServerConfig(t)
 	tlcpOnly.MaxVersion = VersionTLCP
-	_, _, cerr, serr := handshake13(t, tls13ClientConfig(t), tlcpOnly, nil, nil)
+	_, _, cerr, serr := handshake13(t, tls13ClientConfig(t), tlcpOnly)
 	wantAlert(t, serr, alertProtocolVersion)
 	wantAlert(t, cerr, alertProtocolVersion)
 
 	tls13Only := testServerConfig(t)
 	tls13Only.MinVersion = VersionTLS13
-	_, _, cerr, serr = handshake13(t, testClientConfig(t), tls13Only, nil, nil)
+	_, _, cerr, serr = handshake13(t, testClientConfig(t), tls13Only)
 	wantAlert(t, serr, alertProtocolVersion)
+	wantAlert(t, cerr, alertProtocolVersion)
 	if serr == nil || !strings.Contains(serr.Error(), "offers only TLCP") {
 		t.Errorf("server error %v", serr)
 	}
@@ -259,8 +292,9 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 	scfg.CipherSuites = []uint16{ciphersuite.TLS_SM4_CCM_SM3, ciphersuite.ECC_SM4_GCM_SM3}
 	ccfg := tls13ClientConfig(t)
 	ccfg.CipherSuites = []uint16{ciphersuite.TLS_SM4_GCM_SM3}
-	_, _, cerr, serr = handshake13(t, ccfg, scfg, nil, nil)
+	_, _, cerr, serr = handshake13(t, ccfg, scfg)
 	wantAlert(t, serr, alertHandshakeFailure)
+	wantAlert(t, cerr, alertHandshakeFailure)
 
 	// Unknown groups and signature schemes, from a hand-made ClientHello.
 	for _, c := range []struct {
@@ -289,12 +323,96 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			hello := rawTLS13Hello(t)
 			c.edit(hello)
-			err, got := serverAnswer(t, testServerConfig(t), hello, 0x0301)
+			got, err := serverAnswer(t, testServerConfig(t), hello, 0x0301)
 			wantAlert(t, err, c.alert)
 			if len(got) < 7 || got[0] != byte(recordTypeAlert) || got[1] != 3 || got[6] != byte(c.alert) {
 				t.Errorf("server sent %x, want a %v alert in a TLS record", got, c.alert)
 			}
 		})
+	}
+}
+
+// TestTLS13IllegalClientHello: a ClientHello that parses but breaks a rule
+// of RFC 8446 is illegal_parameter, before and after a HelloRetryRequest.
+func TestTLS13IllegalClientHello(t *testing.T) {
+	psk := func(ids, binders int) []byte {
+		var b cryptobyte.Builder
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for range ids {
+				b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte("ticket")) })
+				b.AddUint32(0)
+			}
+		})
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+			for range binders {
+				b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(make([]byte, 32)) })
+			}
+		})
+		return b.BytesOrPanic()
+	}
+	for _, c := range []struct {
+		name  string
+		hello func(*clientHelloMsg) []byte
+		want  string
+	}{
+		{"pre_shared_key not last", func(h *clientHelloMsg) []byte {
+			b, _ := h.marshal()
+			b = appendExtension(b, helloExtensionsOffset(b), extensionPreSharedKey, psk(1, 1))
+			return appendExtension(b, helloExtensionsOffset(b), 0xFF00, nil)
+		}, "not its last extension"},
+		{"more identities than binders", func(h *clientHelloMsg) []byte {
+			b, _ := h.marshal()
+			return appendExtension(b, helloExtensionsOffset(b), extensionPreSharedKey, psk(2, 1))
+		}, "2 identities and 1 binders"},
+		{"more binders than identities", func(h *clientHelloMsg) []byte {
+			b, _ := h.marshal()
+			return appendExtension(b, helloExtensionsOffset(b), extensionPreSharedKey, psk(1, 2))
+		}, "1 identities and 2 binders"},
+		{"two curveSM2 shares", func(h *clientHelloMsg) []byte {
+			h.tls13.keyShares = append(h.tls13.keyShares, h.tls13.keyShares[0])
+			b, _ := h.marshal()
+			return b
+		}, "two key shares for one group"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			hello := rawTLS13Hello(t)
+			hello.tls13.pskModes = []uint8{pskModeDHE}
+			hello.original = nil
+			got, err := serverAnswerBytes(t, testServerConfig(t), c.hello(hello), 0x0301)
+			wantAlert(t, err, alertIllegalParameter)
+			if !strings.Contains(err.Error(), c.want) {
+				t.Errorf("server error %v", err)
+			}
+			if len(got) < 7 || got[0] != byte(recordTypeAlert) || got[6] != byte(alertIllegalParameter) {
+				t.Errorf("server sent %x, want an illegal_parameter alert", got)
+			}
+		})
+	}
+	// The second ClientHello is held to the same rules.
+	s := newClient13()
+	s.omitKeyShare = true
+	c, sc := tcpPair(t)
+	server := Server(sc, testServerConfig(t))
+	errc := make(chan error, 1)
+	go func() { errc <- server.Handshake() }()
+	s.attach(c)
+	if err := s.sendHello(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := expect[*serverHelloMsg](s.peer13); err != nil {
+		t.Fatal(err)
+	}
+	h := s.hello
+	h.tls13.keyShares = nil
+	s.newShare(h)
+	h.tls13.keyShares = append(h.tls13.keyShares, h.tls13.keyShares[0])
+	h.original = nil
+	s.send(h)
+	if err := s.readAlert(); err != AlertError(alertIllegalParameter) {
+		t.Errorf("client read %v, want illegal_parameter", err)
+	}
+	if err := <-errc; err == nil || !strings.Contains(err.Error(), "two key shares") {
+		t.Errorf("server error %v", err)
 	}
 }
 
@@ -314,9 +432,20 @@ func rawTLS13Hello(t testing.TB) *clientHelloMsg {
 	return hello
 }
 
-// serverAnswer sends hello to a server and returns its handshake error and
-// the bytes it sent back.
-func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers uint16) (error, []byte) {
+// serverAnswer sends hello to a server and returns the bytes it sent back
+// and its handshake error.
+func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers uint16) ([]byte, error) {
+	t.Helper()
+	hello.original = nil
+	b, err := hello.marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serverAnswerBytes(t, scfg, b, recordVers)
+}
+
+// serverAnswerBytes is serverAnswer for a marshalled hello.
+func serverAnswerBytes(t testing.TB, scfg *Config, b []byte, recordVers uint16) ([]byte, error) {
 	t.Helper()
 	c, s := tcpPair(t)
 	server := Server(s, scfg)
@@ -326,11 +455,6 @@ func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers 
 		s.Close()
 		errc <- err
 	}()
-	hello.original = nil
-	b, err := hello.marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
 	c.Write(append([]byte{22, byte(recordVers >> 8), byte(recordVers), byte(len(b) >> 8), byte(len(b))}, b...))
 	if recordVers == VersionTLCP {
 		// Read the ServerHello only: the server waits for the client.
@@ -340,52 +464,141 @@ func serverAnswer(t testing.TB, scfg *Config, hello *clientHelloMsg, recordVers 
 		io.ReadFull(c, body)
 		c.Close()
 		<-errc
-		return nil, append(hdr, body...)
+		return append(hdr, body...), nil
 	}
 	got, _ := io.ReadAll(c)
-	return <-errc, got
+	return got, <-errc
 }
 
 // TestTLS13BadFinishedAndCertificateVerify: a tampered Finished or
 // CertificateVerify from either side is decrypt_error; a scheme that was
-// not offered is illegal_parameter.
+// not offered is illegal_parameter; so is a ServerHello that selects
+// another version, and an extension the client never offered in
+// EncryptedExtensions is unsupported_extension.
 func TestTLS13BadFinishedAndCertificateVerify(t *testing.T) {
+	p := getPKI(t)
 	scfg := testServerConfig(t)
 	scfg.ClientAuth = RequireAndVerifyClientCert
 	for _, c := range []struct {
-		name           string
-		client, server *tls13TestHooks
-		failing        string // the side that detects it
-		alert          alert
+		name   string
+		client func(*client13) // a scripted client against a real server
+		server func(*server13) // a scripted server against a real client
+		alert  alert
 	}{
-		{"server Finished", nil, &tls13TestHooks{corruptFinished: true}, "client", alertDecryptError},
-		{"client Finished", &tls13TestHooks{corruptFinished: true}, nil, "server", alertDecryptError},
-		{"server CertificateVerify", nil, &tls13TestHooks{corruptCertVerify: true}, "client", alertDecryptError},
-		{"client CertificateVerify", &tls13TestHooks{corruptCertVerify: true}, nil, "server", alertDecryptError},
-		{"server scheme", nil, &tls13TestHooks{certVerifyScheme: 0x0403}, "client", alertIllegalParameter},
-		{"client scheme", &tls13TestHooks{certVerifyScheme: 0x0807}, nil, "server", alertIllegalParameter},
-		{"server supported_versions", nil, &tls13TestHooks{serverHelloVersion: 0x0303}, "client", alertIllegalParameter},
-		{"server extension", nil, &tls13TestHooks{extraEncryptedExt: 0xFF01}, "client", alertUnsupportedExtension},
-		{"server early_data", nil, &tls13TestHooks{extraEncryptedExt: extensionEarlyData}, "client", alertUnsupportedExtension},
+		{"server Finished", nil, func(s *server13) { s.corruptFin = true }, alertDecryptError},
+		{"client Finished", func(s *client13) { s.corruptFin = true }, nil, alertDecryptError},
+		{"server CertificateVerify", nil, func(s *server13) { s.corruptCV = true }, alertDecryptError},
+		{"client CertificateVerify", func(s *client13) { s.corruptCV = true }, nil, alertDecryptError},
+		{"server scheme", nil, func(s *server13) { s.cvScheme = 0x0403 }, alertIllegalParameter},
+		{"client scheme", func(s *client13) { s.cvScheme = 0x0807 }, nil, alertIllegalParameter},
+		{"server supported_versions", nil, func(s *server13) { s.selectedVersion = 0x0303 }, alertIllegalParameter},
+		{"server extension", nil, func(s *server13) { s.extraEE = 0xFF01 }, alertUnsupportedExtension},
+		{"server early_data", nil, func(s *server13) { s.extraEE = extensionEarlyData }, alertUnsupportedExtension},
+		// RFC 8446 §4.3.1: an extension that belongs elsewhere.
+		{"key_share in EncryptedExtensions", nil, func(s *server13) { s.extraEE = extensionKeyShare }, alertIllegalParameter},
+		{"supported_versions in EncryptedExtensions", nil, func(s *server13) {
+			s.extraEE, s.extraEEBody = extensionSupportedVersions, []byte{3, 4}
+		}, alertIllegalParameter},
+		// ALPN that the client never offered (tls13ClientConfig has no
+		// NextProtos).
+		{"ALPN not offered", nil, func(s *server13) {
+			s.extraEE, s.extraEEBody = extensionALPN, []byte{0, 3, 2, 'h', '2'}
+		}, alertUnsupportedExtension},
+		// RFC 8446 §4.2: an extension the client knows, in a ServerHello
+		// that may not carry it.
+		{"supported_groups in ServerHello", nil, func(s *server13) { s.extraSH = extensionSupportedGroups }, alertIllegalParameter},
+		{"unknown extension in ServerHello", nil, func(s *server13) { s.extraSH = 0xFF02 }, alertUnsupportedExtension},
+		// RFC 8446 §4.3.2: signature_algorithms is mandatory, §6.2.
+		{"CertificateRequest without signature_algorithms", nil, func(s *server13) {
+			s.certRequest = []byte{typeCertificateRequest, 0, 0, 3, 0, 0, 0}
+		}, alertMissingExtension},
+		// RFC 8446 §4.4.2: an OCSP response that was not requested.
+		{"server CertificateEntry extension", nil, func(s *server13) { s.entryExt = 5 }, alertUnsupportedExtension},
+		{"client CertificateEntry extension", func(s *client13) { s.entryExt = 5 }, nil, alertUnsupportedExtension},
+		{"key_share in CertificateRequest", nil, func(s *server13) {
+			s.certRequest = []byte{typeCertificateRequest, 0, 0, 15, 0, 0, 12,
+				0, 13, 0, 4, 0, 2, 7, 8, // signature_algorithms: sm2sig_sm3
+				0, 51, 0, 0} // key_share
+		}, alertIllegalParameter},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, cerr, serr := handshake13(t, tls13ClientConfig(t), scfg, c.client, c.server)
-			detector, other := cerr, serr
-			if c.failing == "server" {
-				detector, other = serr, cerr
+			var detector, other error
+			if c.client != nil {
+				s := newClient13()
+				s.cert = &p.client.Sign
+				c.client(s)
+				_, other, detector = s.againstServer(t, scfg)
+			} else {
+				s := newServer13(&p.server)
+				c.server(s)
+				_, detector, other = s.againstClient(t, tls13ClientConfig(t))
 			}
 			var pe *protocolError
 			if !errors.As(detector, &pe) || pe.alert != c.alert {
-				t.Fatalf("%s error %v, want a local %v", c.failing, detector, c.alert)
+				t.Fatalf("error %v, want a local %v", detector, c.alert)
 			}
-			if other == nil {
-				// A client finishes before the server checks its flight.
-				if c.failing != "server" {
-					t.Fatal("the other side did not fail")
-				}
-			} else {
-				wantAlert(t, other, c.alert)
+			wantAlert(t, other, c.alert)
+		})
+	}
+}
+
+// TestTLS13BadServerHello: a client refuses a ServerHello or a
+// HelloRetryRequest whose fields or extensions TLS 1.3 forbids (RFC 8446
+// §4.1.3, §4.1.4), each with the alert the RFC names.
+func TestTLS13BadServerHello(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		edit  func(*serverHelloMsg)
+		alert alert
+	}{
+		{"legacy_version", func(h *serverHelloMsg) { h.vers = 0x0301 }, alertIllegalParameter},
+		{"compression", func(h *serverHelloMsg) { h.compressionMethod = 1 }, alertIllegalParameter},
+		{"session ID not echoed", func(h *serverHelloMsg) { h.sessionID = []byte{1} }, alertIllegalParameter},
+		{"suite not offered", func(h *serverHelloMsg) { h.cipherSuite = ciphersuite.ECC_SM4_GCM_SM3 }, alertIllegalParameter},
+		{"server_name in ServerHello", func(h *serverHelloMsg) { h.serverNameAck = true }, alertIllegalParameter},
+		{"cookie in ServerHello", func(h *serverHelloMsg) { h.tls13.cookie = []byte{1} }, alertIllegalParameter},
+		{"other group", func(h *serverHelloMsg) { h.tls13.serverShare.group = 29 }, alertIllegalParameter},
+		{"PSK not offered", func(h *serverHelloMsg) { h.tls13.selectedPSK = true }, alertIllegalParameter},
+		{"TLCP suite with TLS 1.3", func(h *serverHelloMsg) { h.tls13.supportedVersion = VersionTLCP }, alertIllegalParameter},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newServer13(&getPKI(t).server)
+			s.afterServerHello = c.edit
+			_, cerr, serr := s.againstClient(t, tls13ClientConfig(t))
+			var pe *protocolError
+			if !errors.As(cerr, &pe) || pe.alert != c.alert {
+				t.Fatalf("client error %v, want a local %v", cerr, c.alert)
 			}
+			wantAlert(t, serr, c.alert)
+		})
+	}
+	// HelloRetryRequests that a client must refuse (RFC 8446 §4.1.4).
+	for _, c := range []struct {
+		name   string
+		edit   func(*serverHelloMsg)
+		second bool
+		alert  alert
+	}{
+		{"HelloRetryRequest for the share that was sent", func(h *serverHelloMsg) { h.tls13.selectedGroup = groupCurveSM2 }, false, alertIllegalParameter},
+		{"HelloRetryRequest for another group", func(h *serverHelloMsg) { h.tls13.selectedGroup = 29 }, false, alertIllegalParameter},
+		{"HelloRetryRequest asking for nothing", func(*serverHelloMsg) {}, false, alertIllegalParameter},
+		{"HelloRetryRequest with a PSK", func(h *serverHelloMsg) {
+			h.tls13.cookie, h.tls13.selectedPSK = []byte{1}, true
+		}, false, alertIllegalParameter},
+		{"second HelloRetryRequest", func(h *serverHelloMsg) { h.tls13.cookie = []byte{1} }, true, alertUnexpectedMessage},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newServer13(&getPKI(t).server)
+			s.editHRR, s.secondHRR = c.edit, c.second
+			if c.second {
+				s.hrrCookie = []byte{1}
+			}
+			_, cerr, serr := s.againstClient(t, tls13ClientConfig(t))
+			var pe *protocolError
+			if !errors.As(cerr, &pe) || pe.alert != c.alert {
+				t.Fatalf("client error %v, want a local %v", cerr, c.alert)
+			}
+			wantAlert(t, serr, c.alert)
 		})
 	}
 }
@@ -396,7 +609,7 @@ func TestTLS13SM2ID(t *testing.T) {
 	ccfg := tls13ClientConfig(t)
 	scfg := testServerConfig(t)
 	scfg.TLS13DefaultSM2ID = true // signs with 1234567812345678
-	_, _, cerr, _ := handshake13(t, ccfg, scfg, nil, nil)
+	_, _, cerr, _ := handshake13(t, ccfg, scfg)
 	wantAlert(t, cerr, alertDecryptError)
 	if !strings.Contains(cerr.Error(), TLS13SM2ID) {
 		t.Errorf("error %v does not name the ID", cerr)
@@ -513,10 +726,17 @@ func TestTLS13Resumption(t *testing.T) {
 		scfg := testServerConfig(t)
 		client, server := mustHandshake13(t, ccfg, scfg)
 		readTickets(t, client, server)
-		_, _, cerr, serr := handshake13(t, ccfg, scfg, &tls13TestHooks{corruptBinder: true}, nil)
+		s := newClient13()
+		s.ticket, s.corruptBind = ticketFrom(t, scfg), true
+		_, cerr, serr := s.againstServer(t, scfg)
 		wantAlert(t, serr, alertDecryptError)
 		wantAlert(t, cerr, alertDecryptError)
-		// The alert dropped the ticket from the client's cache.
+		// The alert a client gets for its hello drops the ticket it
+		// offered from its cache.
+		sc := newServer13(&getPKI(t).server)
+		sc.rejectHello = alertDecryptError
+		_, cerr, _ = sc.againstClient(t, ccfg)
+		wantAlert(t, cerr, alertDecryptError)
 		if s, ok := ccfg.ClientSessionCache.Get("tlcp.test"); ok && s != nil {
 			t.Error("the ticket survived a fatal alert")
 		}
@@ -567,7 +787,7 @@ func TestTLS13Resumption(t *testing.T) {
 		readTickets(t, client, server)
 		tlcpOnly := scfg.Clone()
 		tlcpOnly.MaxVersion = VersionTLCP
-		client, server = mustHandshake13(t, ccfg, tlcpOnly)
+		client, _ = mustHandshake13(t, ccfg, tlcpOnly)
 		if st := client.ConnectionState(); st.Version != VersionTLCP || st.DidResume {
 			t.Fatalf("TLCP after a TLS 1.3 ticket: %+v", st)
 		}
@@ -583,22 +803,22 @@ func TestTLS13Resumption(t *testing.T) {
 // early data and reads only what follows the handshake.
 func TestTLS13EarlyDataRefused(t *testing.T) {
 	for _, resume := range []bool{false, true} {
-		ccfg := tls13ClientConfig(t)
-		ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
 		scfg := testServerConfig(t)
+		s := newClient13()
 		if resume {
-			client, server := mustHandshake13(t, ccfg, scfg)
-			readTickets(t, client, server)
+			s.ticket = ticketFrom(t, scfg)
 		}
-		hooks := &tls13TestHooks{sendEarlyData: []byte("early data that must not be read")}
-		client, server, cerr, serr := handshake13(t, ccfg, scfg, hooks, nil)
+		s.earlyData = []byte("early data that must not be read")
+		server, cerr, serr := s.againstServer(t, scfg)
 		if cerr != nil || serr != nil {
 			t.Fatalf("resume=%v: client %v, server %v", resume, cerr, serr)
 		}
-		if client.ConnectionState().DidResume != resume {
-			t.Fatalf("resume=%v: resumed %v", resume, client.ConnectionState().DidResume)
+		if s.usedPSK != resume || server.ConnectionState().DidResume != resume {
+			t.Fatalf("resume=%v: resumed %v", resume, s.usedPSK)
 		}
-		go client.Write([]byte("after"))
+		if err := s.writeRecord(recordTypeApplicationData, []byte("after")); err != nil {
+			t.Fatal(err)
+		}
 		buf := make([]byte, 64)
 		n, err := server.Read(buf)
 		if err != nil || string(buf[:n]) != "after" {
@@ -606,8 +826,9 @@ func TestTLS13EarlyDataRefused(t *testing.T) {
 		}
 	}
 	// More early data than the server skips ends the handshake.
-	hooks := &tls13TestHooks{sendEarlyData: make([]byte, 2*maxEarlyDataSkipped)}
-	_, _, _, serr := handshake13(t, tls13ClientConfig(t), testServerConfig(t), hooks, nil)
+	s := newClient13()
+	s.earlyData = make([]byte, 2*maxEarlyDataSkipped)
+	_, _, serr := s.againstServer(t, testServerConfig(t))
 	wantAlert(t, serr, alertBadRecordMAC)
 }
 
@@ -679,37 +900,20 @@ func TestTLS13UnexpectedMessages(t *testing.T) {
 
 	// A client's second flight that starts with something else.
 	t.Run("EndOfEarlyData", func(t *testing.T) {
-		c, s := tcpPair(t)
-		server := Server(s, testServerConfig(t))
-		client := Client(c, tls13ClientConfig(t))
-		client.tls13.hooks = &tls13TestHooks{}
+		c, sc := tcpPair(t)
+		server := Server(sc, testServerConfig(t))
 		errc := make(chan error, 1)
 		go func() { errc <- server.Handshake() }()
-		// Run the client up to the server's Finished, then misbehave.
-		hello, _ := client.makeClientHello()
-		client.config = tls13ClientConfig(t)
-		hs, _ := client.offerTLS13(context.Background(), hello)
-		client.writeHandshake(hello, nil)
-		client.in.Lock()
-		msg, err := client.readHandshake(nil)
-		if err != nil {
-			t.Fatal(err)
+		s := newClient13()
+		s.attach(c)
+		for _, step := range []func() error{s.sendHello, s.readServerHello, s.readServerFlight} {
+			if err := step(); err != nil {
+				t.Fatal(err)
+			}
 		}
-		hs.transcript = newTranscript(false)
-		hs.transcript.Write(hello.original)
-		hs.serverHello = msg.(*serverHelloMsg)
-		client.vers = VersionTLS13
-		if err := hs.processServerHello(); err != nil {
-			t.Fatal(err)
-		}
-		hs.transcript.Write(hs.serverHello.original)
-		if err := hs.establishHandshakeKeys(); err != nil {
-			t.Fatal(err)
-		}
-		client.in.Unlock()
-		client.setWriteSecretTLS13(hs.suite, hs.clientHS)
-		client.writeHandshake(&endOfEarlyDataMsg{}, nil)
-		err = <-errc
+		s.out = newProtection13(s.suite, s.clientHS)
+		s.send(&endOfEarlyDataMsg{})
+		err := <-errc
 		if err == nil || !strings.Contains(err.Error(), "expected Finished, received EndOfEarlyData") {
 			t.Fatalf("server: %v", err)
 		}
@@ -743,7 +947,7 @@ func TestTLS13Downgrade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, got := serverAnswer(t, scfg, hello, VersionTLCP)
+		got, _ := serverAnswer(t, scfg, hello, VersionTLCP)
 		var sh serverHelloMsg
 		if len(got) < 5 || !sh.unmarshal(got[5:]) || sh.vers != VersionTLCP {
 			t.Fatalf("no TLCP ServerHello: %x", got)
@@ -861,7 +1065,7 @@ func TestTLS13CombinedHello(t *testing.T) {
 	}
 	// A range that holds nothing.
 	ccfg.MaxVersion = VersionTLCP
-	if _, _, cerr, _ := handshake13(t, ccfg, testServerConfig(t), nil, nil); cerr == nil || !strings.Contains(cerr.Error(), "MinVersion") {
+	if _, _, cerr, _ := handshake13(t, ccfg, testServerConfig(t)); cerr == nil || !strings.Contains(cerr.Error(), "MinVersion") {
 		t.Errorf("MinVersion > MaxVersion: %v", cerr)
 	}
 	// Naming a TLS 1.3 suite is enough to offer it.
@@ -933,7 +1137,7 @@ func TestTLS13Callbacks(t *testing.T) {
 	}
 	// A failing VerifyConnection is bad_certificate.
 	ccfg.VerifyConnection = func(ConnectionState) error { return errors.New("no thanks") }
-	_, _, cerr, _ := handshake13(t, ccfg, scfg, nil, nil)
+	_, _, cerr, _ := handshake13(t, ccfg, scfg)
 	wantAlert(t, cerr, alertBadCertificate)
 }
 
@@ -951,7 +1155,7 @@ func TestTLS13ServerChain(t *testing.T) {
 	// A server whose only certificate is an encryption certificate
 	// cannot serve TLS 1.3.
 	scfg.Certificates = []CertificatePair{{Sign: p.server.Enc}}
-	_, _, _, serr := handshake13(t, tls13ClientConfig(t), scfg, nil, nil)
+	_, _, _, serr := handshake13(t, tls13ClientConfig(t), scfg)
 	if serr == nil || !strings.Contains(serr.Error(), "digitalSignature") {
 		t.Fatalf("server: %v", serr)
 	}
