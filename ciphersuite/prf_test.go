@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/internal/testvec"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
 
@@ -26,30 +27,12 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// vectorDir returns testdata/vectors at the root of the main module (this
-// package cannot import primitives/internal/testvec, which finds it the same
-// way). SHANGMI_TESTVECTORS overrides it.
-func vectorDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SHANGMI_TESTVECTORS"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
+func TestPRFVectors(t *testing.T) {
+	dir, err := testvec.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil && strings.HasPrefix(string(b), "module github.com/shangmi-go/shangmi\n") {
-			return filepath.Join(d, "testdata", "vectors")
-		}
-	}
-	t.Fatal("no github.com/shangmi-go/shangmi go.mod above the package directory")
-	return ""
-}
-
-func TestPRFVectors(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(vectorDir(t), "prf_sm3.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "prf_sm3.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

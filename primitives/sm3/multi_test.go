@@ -10,8 +10,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
-	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 )
 
 func randomBytes(rng *rand.Rand, n int) []byte {

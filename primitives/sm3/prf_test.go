@@ -12,7 +12,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // refPRF is P_SM3 written out from RFC 5246 §5 over crypto/hmac.

@@ -7,7 +7,7 @@
 package sm3
 
 import (
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 	"golang.org/x/sys/cpu"
 )
 

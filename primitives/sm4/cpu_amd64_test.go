@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // TestExpectedKernels reads the CPU's features from /proc/cpuinfo, not

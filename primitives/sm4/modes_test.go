@@ -9,8 +9,8 @@ import (
 	"crypto/cipher"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
-	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 )
 
 type modeVector struct {

@@ -7,7 +7,7 @@
 package zuc
 
 import (
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 	"golang.org/x/sys/cpu"
 )
 

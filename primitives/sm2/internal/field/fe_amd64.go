@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/sys/cpu"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // The amd64 dispatch point for the field kernels. useADX selects the

@@ -2,7 +2,7 @@
 
 package field
 
-import "github.com/shangmi-go/shangmi/primitives/internal/impl"
+import "github.com/shangmi-go/shangmi/internal/impl"
 
 // The arm64 dispatch point for the field kernels. MUL/UMULH are in the base
 // instruction set, so the kernels are always available; clearing the flag

@@ -7,7 +7,7 @@ package sm2ec
 import (
 	"golang.org/x/sys/cpu"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
 )
 
