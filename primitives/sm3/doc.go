@@ -27,8 +27,10 @@
 // compute their output blocks, which differ only in a counter, side by
 // side. [HMACBatch.AddSecretLength] adds a message whose length is secret
 // (a CBC record's data before its padding) and MACs it with the same work
-// for every length in its range. [HMACKey.PRF] is the TLS 1.2-style PRF
-// over HMAC-SM3 that TLCP uses. Where the CPU has a multi-buffer kernel
+// for every length in its range. An [HMACKey] keeps the chaining values
+// after its key's two blocks, so [HMACKey.MAC] and [HMACKey.Sum] cost
+// only the message's blocks and one outer block, for code that chains
+// many short MACs (a P_hash, HKDF). Where the CPU has a multi-buffer kernel
 // each message takes one 32-bit lane of the vector registers; with only
 // one or two messages left the one-message kernel takes over, so a batch
 // is never slower than its messages one by one. None of these allocate.

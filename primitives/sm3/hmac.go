@@ -71,9 +71,22 @@ func (k *HMACKey) MAC(b []byte, parts ...[]byte) []byte {
 	return b
 }
 
-// mac sets m to the HMAC under k of the concatenation of parts, one block
-// after another.
+// Sum sets *mac to the HMAC-SM3 under k of the concatenation of parts: MAC
+// into an array the caller holds, for code that chains MACs (a P_hash or
+// HKDF-Expand feeds each output into the next input) and so never needs
+// one as a slice it owns. It does not allocate.
+func (k *HMACKey) Sum(mac *[Size]byte, parts ...[]byte) {
+	k.mac(mac, parts)
+}
+
+// mac sets m to the HMAC under k of the concatenation of parts. A message
+// of at most shortMax bytes (a TLS PRF's or HKDF's) is laid out once and
+// hashed with one final call per half, as sumShort does; a longer one goes
+// through a digest, one block after another.
 func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {
+	if macShort(k, m, parts) {
+		return
+	}
 	var d digest
 	d.h, d.len = k.inner, BlockSize
 	for _, p := range parts {
@@ -85,6 +98,30 @@ func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {
 	*m = d.checkSum()
 	clear(inner[:])
 	clear(d.x[:])
+}
+
+// macShort is mac for a message of at most shortMax bytes; it reports false,
+// having done nothing, for a longer one.
+func macShort(k *HMACKey, m *[Size]byte, parts [][]byte) bool {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n > shortMax {
+		return false
+	}
+	var buf [2 * BlockSize]byte
+	n = 0
+	for _, p := range parts {
+		n += copy(buf[n:], p)
+	}
+	var inner [Size]byte
+	final(&k.inner, &buf, n, uint64(BlockSize+n)<<3, &inner)
+	copy(buf[:], inner[:])
+	final(&k.outer, &buf, Size, (BlockSize+Size)<<3, m)
+	clear(buf[:n])
+	clear(inner[:])
+	return true
 }
 
 // An HMACBatch computes the HMAC-SM3 of up to MaxBatch messages together,
