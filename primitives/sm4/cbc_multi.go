@@ -98,8 +98,8 @@ func CBCEncryptMulti(b cipher.Block, ivs, dst, src [][]byte) {
 	cbcEncryptMulti(sb, ivs, dst, src)
 }
 
-// cbcLanes describes sixteen CBC chains to the multi-chain kernel; see
-// _asm/multi.go for the layout it relies on. Block k of lane i is at
+// cbcLanes describes sixteen CBC chains to the multi-chain kernel, which
+// takes its fields src, dst, mask and iv. Block k of lane i is at
 // src[i] + (16k & mask[i]); an idle lane has mask 0 and points at scratch.
 type cbcLanes struct {
 	src, dst [MaxCBCLanes]*byte

@@ -17,7 +17,8 @@ import (
 // This file is the single dispatch point for SM4 on amd64. Each function
 // below is a plain if-ladder over the flags, best kernel first; the flags
 // are read from the CPU once, and tests switch them with impl.Select to run
-// every kernel the CPU has (see kernels_amd64.go for the kernels).
+// every kernel the CPU has (the kernels are declared in sm4_amd64_stubs.go,
+// generated with sm4_amd64.s by _asm).
 //
 // Dispatch is a function with an if-ladder rather than a function variable:
 // a call through a variable hides the callee from escape analysis, so every
@@ -29,6 +30,29 @@ import (
 // CPUs where that holds; elsewhere (Zen 3, Alder Lake) the AES-NI kernel is
 // taken. Every kernel also needs PCLMULQDQ, which every CPU with AES-NI has,
 // for GHASH.
+// Each bulk kernel exists in four flavours, named by suffix:
+//
+//	GFNI512   GFNI S-box, AVX-512 (ZMM), groups of 16 blocks, 3 groups per iteration
+//	GFNI256   GFNI S-box, AVX2 (YMM), groups of 8 blocks, 2 groups per iteration
+//	VAES256   AES-NI S-box through VAESENCLAST, AVX2 (YMM), groups of 8 blocks
+//	AESNI128  AES-NI S-box through AESENCLAST, AVX (XMM), groups of 4 blocks
+//
+// The GFNI512 kernels run the rounds in the latency kernels' A1 domain (see
+// latKeysGFNI) and take the latency keys kk; the others take the round keys
+// rk. A bulk kernel processes len(src)/groupBytes whole groups and ignores
+// the rest; the callers below pass whole groups and handle tails. dst must
+// be at least as long as src and may be src itself. The latency kernels
+// (encryptBlock*, cbcEnc*, cbcMAC*) work on one block at a time. None of
+// the kernels branches on or indexes memory with data or keys.
+
+// Group sizes in bytes.
+const (
+	groupGFNI512  = 256
+	groupGFNI256  = 128
+	groupVAES256  = 128
+	groupAESNI128 = 64
+)
+
 var (
 	useGFNI512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL &&
 		cpu.X86.HasAVX512GFNI && cpu.X86.HasAVX512VPCLMULQDQ && cpu.X86.HasPCLMULQDQ
@@ -458,7 +482,7 @@ func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) {
 		if n == 0 {
 			return
 		}
-		cbcEncMultiGFNI512(&b.arch.latEnc, &l, n)
+		cbcEncMultiGFNI512(&b.arch.latEnc, &l.src, &l.dst, &l.mask, &l.iv, n)
 		for i := range src {
 			if off[i] < len(src[i]) {
 				off[i] += n * BlockSize

@@ -13,8 +13,10 @@ import (
 
 // This file is the single dispatch point for SM4 on arm64: a plain
 // if-ladder over the flags, best kernel first; the flags are read from the
-// CPU once, and tests switch them with impl.Select (see kernels_arm64.go
-// for the kernels). "sm4e" uses the ARMv8.2 SM4E and SM4EKEY instructions,
+// CPU once, and tests switch them with impl.Select (the kernels are
+// declared in sm4_arm64_stubs.go, generated with sm4_arm64.s by
+// _asm/arm64; none of them branches on or indexes memory with data or
+// keys). "sm4e" uses the ARMv8.2 SM4E and SM4EKEY instructions,
 // "neon" evaluates the S-box with AESE and nibble tables; both hash with
 // PMULL. The modes without a kernel of their own (CTR, CBC decryption, XTS,
 // GCM's counter mode) run the portable loops of modes_generic.go over the
@@ -23,6 +25,9 @@ import (
 // Dispatch is a function with an if-ladder rather than a function variable:
 // a call through a variable hides the callee from escape analysis, so every
 // stack buffer the modes pass in would be moved to the heap.
+// groupNEON is the block group of ecbNEON in bytes.
+const groupNEON = 64
+
 var (
 	useNEON = cpu.ARM64.HasAES && cpu.ARM64.HasPMULL
 	useSM4E = cpu.ARM64.HasSM4 && cpu.ARM64.HasPMULL

@@ -64,7 +64,11 @@ func k0Pattern() Mem {
 // genLatKeys emits latKeys, which maps the round keys into the A1 domain.
 func genLatKeys() {
 	TEXT("latKeysGFNI", NOSPLIT, "func(rk *[32]uint32, kk *[36]uint32)")
-	Doc("latKeysGFNI sets kk to the round keys mapped for the GFNI latency kernels.")
+	Pragma("noescape")
+	Doc("latKeysGFNI sets kk to the round keys rk mapped for the GFNI latency kernels:",
+		"the state stays in the input domain of the S-box's affine form, which takes",
+		"an affine step off every round. kk has four words of zero padding so that",
+		"16-byte loads of the last keys stay inside it.")
 	rk := Load(Param("rk"), RAX)
 	kk := Load(Param("kk"), RDX)
 	for j := 0; j < 8; j++ {
@@ -78,6 +82,7 @@ func genLatKeys() {
 	RET()
 
 	TEXT("latKeysAESNI", NOSPLIT, "func(rk *[32]uint32, kk *[36]uint32)")
+	Pragma("noescape")
 	Doc("latKeysAESNI sets kk to the round keys mapped for the AES-NI latency kernels (the same values as latKeysGFNI, by nibble tables).")
 	rk = Load(Param("rk"), RAX)
 	kk = Load(Param("kk"), RDX)
@@ -125,6 +130,7 @@ const (
 
 func (s isa) latencyKernel(name, sig string, mode latMode) {
 	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
 	switch mode {
 	case latBlock:
 		Doc(name + " encrypts one block with the latency-domain round keys kk.")
