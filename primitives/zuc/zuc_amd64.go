@@ -7,6 +7,8 @@
 package zuc
 
 import (
+	"unsafe"
+
 	"github.com/shangmi-go/shangmi/internal/impl"
 	"golang.org/x/sys/cpu"
 )
@@ -17,6 +19,11 @@ import (
 // a function variable: a call through a variable hides the callee from
 // escape analysis, and the buffers the callers keep on the stack would
 // move to the heap.
+//
+// The kernels (zuc_amd64.s, declared in zuc_amd64_stubs.go, both generated
+// by _asm) exist for two families of CPUs: AVX512 (AVX-512 F/BW/VL with
+// VBMI, VBMI2, GFNI and VPCLMULQDQ) and AVX2 (AVX2 with AES-NI and
+// PCLMULQDQ). The functions below check every length first.
 var (
 	// useAVX512: S0 by VPERMI2B over the table in four ZMM registers, S1
 	// by GFNI, the MACs by PCLMULQDQ, 16 lanes.
@@ -33,12 +40,28 @@ func init() {
 	impl.Register("zuc", "avx2", &useAVX2)
 }
 
+// words and lanes.words are a state and a laneState as the kernels take
+// them, arrays of the same size and layout (avo types a kernel's arguments
+// with Go's basic types only). Neither type holds a pointer.
+func (s *state) words() *[18]uint32 { return (*[18]uint32)(unsafe.Pointer(s)) }
+
+func (ls *laneState) words() *[18][16]uint32 { return (*[18][16]uint32)(unsafe.Pointer(ls)) }
+
+// Both sizes are checked at compile time: a negative array length does not
+// compile.
+var (
+	_ [unsafe.Sizeof(state{}) - unsafe.Sizeof([18]uint32{})]byte
+	_ [unsafe.Sizeof([18]uint32{}) - unsafe.Sizeof(state{})]byte
+	_ [unsafe.Sizeof(laneState{}) - unsafe.Sizeof([18][16]uint32{})]byte
+	_ [unsafe.Sizeof([18][16]uint32{}) - unsafe.Sizeof(laneState{})]byte
+)
+
 func initState(s *state) {
 	switch {
 	case useAVX512:
-		initAVX512(s)
+		initAVX512(s.words())
 	case useAVX2:
-		initAVX2(s)
+		initAVX2(s.words())
 	default:
 		initialiseGeneric(s)
 	}
@@ -47,9 +70,9 @@ func initState(s *state) {
 func initStateBlock(s *state, ks *[4 * blockWords]byte) {
 	switch {
 	case useAVX512:
-		initBlockAVX512(s, ks)
+		initBlockAVX512(s.words(), ks)
 	case useAVX2:
-		initBlockAVX2(s, ks)
+		initBlockAVX2(s.words(), ks)
 	default:
 		initialiseGeneric(s)
 		xorKeyStreamGeneric(s, ks[:], zeroBlock[:])
@@ -60,9 +83,9 @@ func genKeyStream(s *state, ks []uint32) {
 	ks = ks[:len(ks)&^(blockWords-1)]
 	switch {
 	case useAVX512:
-		keyStreamAVX512(s, ks)
+		keyStreamAVX512(s.words(), ks)
 	case useAVX2:
-		keyStreamAVX2(s, ks)
+		keyStreamAVX2(s.words(), ks)
 	default:
 		genKeyStreamGeneric(s, ks)
 	}
@@ -73,9 +96,9 @@ func xorKeyStream(s *state, dst, src []byte) {
 	dst = dst[:len(src)]
 	switch {
 	case useAVX512:
-		xorKeyStreamAVX512(s, dst, src)
+		xorKeyStreamAVX512(s.words(), dst, src)
 	case useAVX2:
-		xorKeyStreamAVX2(s, dst, src)
+		xorKeyStreamAVX2(s.words(), dst, src)
 	default:
 		xorKeyStreamGeneric(s, dst, src)
 	}
@@ -87,9 +110,9 @@ func macBlocks(s *state, ks *[2 * blockWords]uint32, off, words int, tag *[4]uin
 	case off > 4:
 		macBlocksGeneric(s, ks, off, words, tag, p)
 	case useAVX512:
-		macBlocksAVX512(s, ks, off, tag, p)
+		macBlocksAVX512(s.words(), ks, off, tag, p)
 	case useAVX2:
-		macBlocksAVX2(s, ks, off, tag, p)
+		macBlocksAVX2(s.words(), ks, off, tag, p)
 	default:
 		macBlocksGeneric(s, ks, off, words, tag, p)
 	}
@@ -120,9 +143,9 @@ func laneCount() int {
 func lanesInit(ls *laneState) {
 	switch {
 	case useAVX512:
-		lanesInitAVX512(ls)
+		lanesInitAVX512(ls.words())
 	case useAVX2:
-		lanesInitAVX2(ls)
+		lanesInitAVX2(ls.words())
 	default:
 		lanesInitGeneric(ls, testLanes)
 	}
@@ -136,9 +159,9 @@ func lanesKeyStream(ls *laneState, ks []uint32, stride, blocks int) {
 	_ = ks[(n-1)*stride+blocks*blockWords-1] // every lane's output fits
 	switch {
 	case useAVX512:
-		lanesKeyStreamAVX512(ls, ks, stride, blocks)
+		lanesKeyStreamAVX512(ls.words(), ks, stride, blocks)
 	case useAVX2:
-		lanesKeyStreamAVX2(ls, ks, stride, blocks)
+		lanesKeyStreamAVX2(ls.words(), ks, stride, blocks)
 	default:
 		lanesKeyStreamGeneric(ls, testLanes, ks, stride, blocks)
 	}
