@@ -5,8 +5,8 @@
 package sm3
 
 //go:generate go run gen.go -output sm3block_generic.go
-//go:generate sh -c "cd _asm && go run . -pkg sm3 -out ../sm3block_amd64.s -stubs ../sm3block_amd64_stubs.go"
-//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s -arm64stubs ../sm3block_arm64_stubs.go"
+//go:generate sh -c "cd _asm && go run . -pkg sm3 -out ../sm3block_amd64.s -stubs ../sm3block_amd64.go"
+//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s -arm64stubs ../sm3block_arm64.go"
 
 import (
 	"encoding/binary"

@@ -5,8 +5,8 @@
 package sm4
 
 //go:generate go run gen.go -output sm4_rounds.go
-//go:generate sh -c "cd _asm && go run . -pkg sm4 -out ../sm4_amd64.s -stubs ../sm4_amd64_stubs.go -consts ../sboxconst_test.go"
-//go:generate sh -c "cd _asm && go run ./arm64 -out ../sm4_arm64.s -stubs ../sm4_arm64_stubs.go"
+//go:generate sh -c "cd _asm && go run . -pkg sm4 -out ../sm4_amd64.s -stubs ../sm4_amd64.go -consts ../sboxconst_test.go"
+//go:generate sh -c "cd _asm && go run ./arm64 -out ../sm4_arm64.s -stubs ../sm4_arm64.go"
 
 import (
 	"crypto/cipher"

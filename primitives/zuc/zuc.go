@@ -4,7 +4,7 @@
 
 package zuc
 
-//go:generate sh -c "cd _asm && go run . -pkg zuc -out ../zuc_amd64.s -stubs ../zuc_amd64_stubs.go -arm64 ../zuc_arm64.s -arm64stubs ../zuc_arm64_stubs.go"
+//go:generate sh -c "cd _asm && go run . -pkg zuc -out ../zuc_amd64.s -stubs ../zuc_amd64.go -arm64 ../zuc_arm64.s -arm64stubs ../zuc_arm64.go"
 
 import (
 	"crypto/cipher"

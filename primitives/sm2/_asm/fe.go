@@ -373,6 +373,7 @@ func load(m Mem, v fe) {
 func fieldKernels() {
 	for _, f := range []flavor{adx, mulq} {
 		TEXT("feMul"+f.suffix(), NOSPLIT, "func(out, a, b *[4]uint64)")
+		Pragma("noescape")
 		Doc("feMul" + f.suffix() + " sets out = a·b·R⁻¹ mod p.")
 		Load(Param("a"), RSI)
 		Load(Param("b"), RDI)
@@ -382,6 +383,7 @@ func fieldKernels() {
 		RET()
 
 		TEXT("feSqr"+f.suffix(), NOSPLIT, "func(out, a *[4]uint64, n int)")
+		Pragma("noescape")
 		Doc("feSqr"+f.suffix()+" sets out = a^(2^n) in the Montgomery domain, n ≥ 1.",
 			"Between squarings the value round-trips through a stack slot, which",
 			"store-to-load forwarding (or memory renaming) makes cheap.")

@@ -13,8 +13,8 @@
 //
 // Run it with go generate in the package directory:
 //
-//	cd _asm && go run . -pkg sm3 -out ../sm3block_amd64.s -stubs ../sm3block_amd64_stubs.go
-//	cd _asm && go run . -arm64 ../sm3block_arm64.s -arm64stubs ../sm3block_arm64_stubs.go
+//	cd _asm && go run . -pkg sm3 -out ../sm3block_amd64.s -stubs ../sm3block_amd64.go
+//	cd _asm && go run . -arm64 ../sm3block_arm64.s -arm64stubs ../sm3block_arm64.go
 package main
 
 import (

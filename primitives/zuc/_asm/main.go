@@ -6,7 +6,7 @@
 // with avo, and the arm64 assembly (zuc_arm64.s) with a small printer of
 // its own, since avo knows only amd64:
 //
-//	go run . -pkg zuc -out ../zuc_amd64.s -stubs ../zuc_amd64_stubs.go -arm64 ../zuc_arm64.s -arm64stubs ../zuc_arm64_stubs.go
+//	go run . -pkg zuc -out ../zuc_amd64.s -stubs ../zuc_amd64.go -arm64 ../zuc_arm64.s -arm64stubs ../zuc_arm64.go
 //
 // Two amd64 families are generated from the same code:
 //

@@ -24,7 +24,7 @@
 // over the MULX field kernels against 74 ns in assembly, an addition 165
 // against 131 ns, a mixed addition 119 against 91 ns). Table scans use
 // AVX-512 or AVX2 there. All kernels are constant time; which ones run is
-// chosen once, in sm2ec_amd64.go.
+// chosen once, in sm2ec_asm_amd64.go.
 package sm2ec
 
 import (

@@ -35,7 +35,7 @@ import (
 
 var (
 	out      = flag.String("out", "sm4_arm64.s", "output file")
-	stubsOut = flag.String("stubs", "sm4_arm64_stubs.go", "output file for the Go declarations of the kernels")
+	stubsOut = flag.String("stubs", "sm4_arm64.go", "output file for the Go declarations of the kernels")
 	consts   = sboxmath.Derive()
 	buf      bytes.Buffer
 	stubs    bytes.Buffer
