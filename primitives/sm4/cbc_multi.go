@@ -7,6 +7,8 @@ package sm4
 import (
 	"crypto/cipher"
 	"crypto/subtle"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // MaxCBCLanes is the largest number of messages [CBCEncryptMulti] takes at
@@ -63,12 +65,12 @@ func CBCEncryptMulti(b cipher.Block, ivs, dst, src [][]byte) {
 			panic("crypto/cipher: output smaller than input")
 		}
 		di := dst[i][:len(src[i])]
-		if inexactOverlap(di, src[i]) {
+		if alias.InexactOverlap(di, src[i]) {
 			panic("crypto/cipher: invalid buffer overlap")
 		}
 		for j := range i {
 			dj := dst[j][:len(src[j])]
-			if anyOverlap(di, dj) || anyOverlap(di, src[j]) || anyOverlap(dj, src[i]) {
+			if alias.AnyOverlap(di, dj) || alias.AnyOverlap(di, src[j]) || alias.AnyOverlap(dj, src[i]) {
 				panic("sm4: CBCEncryptMulti lanes overlap")
 			}
 		}

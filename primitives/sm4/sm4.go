@@ -11,6 +11,8 @@ package sm4
 import (
 	"crypto/cipher"
 	"strconv"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // BlockSize is the SM4 block size in bytes.
@@ -68,7 +70,7 @@ func (b *Block) Encrypt(dst, src []byte) {
 	if len(dst) < BlockSize {
 		panic("sm4: output not full block")
 	}
-	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+	if alias.InexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
 	encryptBlock(b, dst, src)
@@ -83,7 +85,7 @@ func (b *Block) Decrypt(dst, src []byte) {
 	if len(dst) < BlockSize {
 		panic("sm4: output not full block")
 	}
-	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+	if alias.InexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
 	decryptBlock(b, dst, src)
