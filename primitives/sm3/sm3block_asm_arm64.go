@@ -7,6 +7,9 @@
 package sm3
 
 import (
+	"encoding/binary"
+	"unsafe"
+
 	"github.com/shangmi-go/shangmi/internal/impl"
 	"golang.org/x/sys/cpu"
 )
@@ -89,3 +92,34 @@ func kdfBlocks(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, c
 }
 
 func kdf64(h *[8]uint32, z *[64]byte, ct uint32, out *[Size]byte) { kdf64Final(h, z, ct, out) }
+
+// kdfViaMulti computes lanes KDF output blocks, as the dedicated KDF
+// kernels do, with the multi-buffer kernel of width lanes: each lane gets
+// the tail with its own counter.
+func kdfViaMulti(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
+	var bufs [maxLanes][2 * BlockSize]byte
+	var st [8][16]uint32
+	var ptr [16]*byte
+	for l := range lanes {
+		b := &bufs[l]
+		for i := range 16 * blocks {
+			binary.BigEndian.PutUint32(b[4*i:], msg[i])
+		}
+		c := ct + uint32(l)
+		at := 4*ctw + cts
+		b[at], b[at+1], b[at+2], b[at+3] = byte(c>>24), byte(c>>16), byte(c>>8), byte(c)
+		ptr[l] = &b[0]
+		for i := range h {
+			st[i][l] = h[i]
+		}
+	}
+	multiBlock(lanes, &st, &ptr, blocks)
+	dst := unsafe.Slice(out, Size*lanes)
+	for l := range lanes {
+		for i := range 8 {
+			binary.BigEndian.PutUint32(dst[Size*l+4*i:], st[i][l])
+		}
+	}
+	clear(bufs[:lanes])
+	clear(st[:])
+}

@@ -100,16 +100,6 @@ func CBCEncryptMulti(b cipher.Block, ivs, dst, src [][]byte) {
 	cbcEncryptMulti(sb, ivs, dst, src)
 }
 
-// cbcLanes describes sixteen CBC chains to the multi-chain kernel, which
-// takes its fields src, dst, mask and iv. Block k of lane i is at
-// src[i] + (16k & mask[i]); an idle lane has mask 0 and points at scratch.
-type cbcLanes struct {
-	src, dst [MaxCBCLanes]*byte
-	mask     [MaxCBCLanes]uint64
-	iv       [MaxCBCLanes][BlockSize]byte
-	scratch  [BlockSize]byte
-}
-
 // cbcEncryptMultiGeneric runs the chains through the bulk block function,
 // one block of every lane with data left per call: the lanes are gathered
 // into a buffer, XORed with their chaining values, encrypted together and

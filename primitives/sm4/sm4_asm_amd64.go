@@ -453,6 +453,16 @@ func xtsBulk(x *XTS, dst, src []byte, t *xtsTweak, encrypt bool) int {
 	return n
 }
 
+// cbcLanes describes sixteen CBC chains to the multi-chain kernel, which
+// takes its fields src, dst, mask and iv. Block k of lane i is at
+// src[i] + (16k & mask[i]); an idle lane has mask 0 and points at scratch.
+type cbcLanes struct {
+	src, dst [MaxCBCLanes]*byte
+	mask     [MaxCBCLanes]uint64
+	iv       [MaxCBCLanes][BlockSize]byte
+	scratch  [BlockSize]byte
+}
+
 // cbcEncryptMulti runs two or more CBC chains at once (see CBCEncryptMulti,
 // which has checked the arguments).
 func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) {

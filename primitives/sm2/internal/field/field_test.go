@@ -16,15 +16,12 @@ func toBytes(x *big.Int) []byte { return x.FillBytes(make([]byte, 32)) }
 // inputs returns edge values and random values below p.
 func inputs(r *rand.Rand) []*big.Int {
 	one := big.NewInt(1)
-	var xs []*big.Int
-	for _, v := range []*big.Int{
+	xs := []*big.Int{
 		big.NewInt(0), big.NewInt(1), big.NewInt(2),
 		new(big.Int).Sub(pBig, one), new(big.Int).Sub(pBig, big.NewInt(2)),
 		new(big.Int).Rsh(pBig, 1), new(big.Int).Lsh(one, 255), new(big.Int).Lsh(one, 224),
 		new(big.Int).Lsh(one, 64), new(big.Int).Sub(new(big.Int).Lsh(one, 64), one),
 		new(big.Int).Sub(new(big.Int).Lsh(one, 192), one),
-	} {
-		xs = append(xs, v)
 	}
 	for range 200 {
 		b := make([]byte, 32)
