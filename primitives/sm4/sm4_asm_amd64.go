@@ -129,43 +129,39 @@ func cryptBlocks(b *Block, decrypt bool, dst, src []byte) {
 	}
 	n := len(src) &^ (BlockSize - 1)
 	src, dst = src[:n], dst[:n]
-	var buf [groupGFNI512]byte
+	g := ecbKernel(rk, kk, dst, src)
+	if g == 0 {
+		cryptBlocksGeneric(rk, dst, src)
+		return
+	}
+	if full := n &^ (g - 1); full < n {
+		var buf [groupGFNI512]byte
+		copy(buf[:], src[full:])
+		ecbKernel(rk, kk, buf[:g], buf[:g])
+		copy(dst[full:], buf[:])
+	}
+}
+
+// ecbKernel runs the selected ECB kernel over the whole groups of src
+// (round keys rk, or kk for GFNI512) and returns its group size in bytes,
+// or 0, having done nothing, when no kernel is selected. The callers run
+// it a second time over a partial last group padded to a whole one.
+func ecbKernel(rk *[rounds]uint32, kk *[36]uint32, dst, src []byte) int {
 	switch {
 	case useGFNI512:
-		full := n &^ (groupGFNI512 - 1)
 		ecbGFNI512(kk, dst, src)
-		if full < n {
-			copy(buf[:], src[full:])
-			ecbGFNI512(kk, buf[:], buf[:])
-			copy(dst[full:], buf[:])
-		}
+		return groupGFNI512
 	case useGFNI256:
-		full := n &^ (groupGFNI256 - 1)
 		ecbGFNI256(rk, dst, src)
-		if full < n {
-			copy(buf[:], src[full:])
-			ecbGFNI256(rk, buf[:groupGFNI256], buf[:groupGFNI256])
-			copy(dst[full:], buf[:])
-		}
+		return groupGFNI256
 	case useVAES256:
-		full := n &^ (groupVAES256 - 1)
 		ecbVAES256(rk, dst, src)
-		if full < n {
-			copy(buf[:], src[full:])
-			ecbVAES256(rk, buf[:groupVAES256], buf[:groupVAES256])
-			copy(dst[full:], buf[:])
-		}
+		return groupVAES256
 	case useAESNI128:
-		full := n &^ (groupAESNI128 - 1)
 		ecbAESNI128(rk, dst, src)
-		if full < n {
-			copy(buf[:], src[full:])
-			ecbAESNI128(rk, buf[:groupAESNI128], buf[:groupAESNI128])
-			copy(dst[full:], buf[:])
-		}
-	default:
-		cryptBlocksGeneric(rk, dst, src)
+		return groupAESNI128
 	}
+	return 0
 }
 
 // ctrBlocks XORs the CTR keystream for the 128-bit big-endian counter
@@ -184,38 +180,9 @@ func ctrBlocks(b *Block, dst, src []byte, ctr *[2]uint64) {
 		return
 	}
 	lo := ctr[1]
-	var buf [groupGFNI512]byte
-	var g int
-	switch {
-	case useGFNI512:
-		g = groupGFNI512
-		ctrGFNI512(&b.arch.latEnc, dst, src, ctr)
-	case useGFNI256:
-		g = groupGFNI256
-		ctrGFNI256(&b.enc, dst, src, ctr)
-	case useVAES256:
-		g = groupVAES256
-		ctrVAES256(&b.enc, dst, src, ctr)
-	case useAESNI128:
-		g = groupAESNI128
-		ctrAESNI128(&b.enc, dst, src, ctr)
-	default:
+	if !ctrWithKernel(b, false, dst, src, ctr) {
 		ctrBlocksGeneric(b, dst, src, ctr)
 		return
-	}
-	if full := n &^ (g - 1); full < n {
-		copy(buf[:], src[full:])
-		switch {
-		case useGFNI512:
-			ctrGFNI512(&b.arch.latEnc, buf[:g], buf[:g], ctr)
-		case useGFNI256:
-			ctrGFNI256(&b.enc, buf[:g], buf[:g], ctr)
-		case useVAES256:
-			ctrVAES256(&b.enc, buf[:g], buf[:g], ctr)
-		default:
-			ctrAESNI128(&b.enc, buf[:g], buf[:g], ctr)
-		}
-		copy(dst[full:], buf[:])
 	}
 	// The kernel counted whole groups; set the counter exactly, carrying
 	// into the high half if the last block was 2⁶⁴−1.
@@ -234,40 +201,71 @@ func ctr32Blocks(b *Block, dst, src []byte, ctr *[2]uint64) {
 	}
 	src, dst = src[:n], dst[:n]
 	next := ctr[1]&^0xffffffff | uint64(uint32(ctr[1])+uint32(n/BlockSize))
-	var buf [groupGFNI512]byte
-	var g int
-	switch {
-	case useGFNI512:
-		g = groupGFNI512
-		ctr32GFNI512(&b.arch.latEnc, dst, src, ctr)
-	case useGFNI256:
-		g = groupGFNI256
-		ctr32GFNI256(&b.enc, dst, src, ctr)
-	case useVAES256:
-		g = groupVAES256
-		ctr32VAES256(&b.enc, dst, src, ctr)
-	case useAESNI128:
-		g = groupAESNI128
-		ctr32AESNI128(&b.enc, dst, src, ctr)
-	default:
+	if !ctrWithKernel(b, true, dst, src, ctr) {
 		ctr32BlocksGeneric(b, dst, src, ctr)
 		return
 	}
+	ctr[1] = next
+}
+
+// ctrWithKernel runs the selected CTR kernel (GCM's 32-bit counter if
+// ctr32) over src, whose length is a multiple of BlockSize, the last
+// partial group through a padded copy, and reports whether a kernel was
+// selected. The kernels advance ctr by whole groups, padding included:
+// the callers set it exactly afterwards.
+func ctrWithKernel(b *Block, ctr32 bool, dst, src []byte, ctr *[2]uint64) bool {
+	n := len(src)
+	g := ctrKernel(b, ctr32, dst, src, ctr)
+	if g == 0 {
+		return false
+	}
 	if full := n &^ (g - 1); full < n {
+		var buf [groupGFNI512]byte
 		copy(buf[:], src[full:])
-		switch {
-		case useGFNI512:
-			ctr32GFNI512(&b.arch.latEnc, buf[:g], buf[:g], ctr)
-		case useGFNI256:
-			ctr32GFNI256(&b.enc, buf[:g], buf[:g], ctr)
-		case useVAES256:
-			ctr32VAES256(&b.enc, buf[:g], buf[:g], ctr)
-		default:
-			ctr32AESNI128(&b.enc, buf[:g], buf[:g], ctr)
-		}
+		ctrKernel(b, ctr32, buf[:g], buf[:g], ctr)
 		copy(dst[full:], buf[:])
 	}
-	ctr[1] = next
+	return true
+}
+
+// ctrKernel runs the selected CTR kernel over the whole groups of src and
+// returns its group size in bytes, or 0, having done nothing, when no
+// kernel is selected.
+func ctrKernel(b *Block, ctr32 bool, dst, src []byte, ctr *[2]uint64) int {
+	switch {
+	case useGFNI512 && ctr32:
+		ctr32GFNI512(&b.arch.latEnc, dst, src, ctr)
+	case useGFNI512:
+		ctrGFNI512(&b.arch.latEnc, dst, src, ctr)
+	case useGFNI256 && ctr32:
+		ctr32GFNI256(&b.enc, dst, src, ctr)
+	case useGFNI256:
+		ctrGFNI256(&b.enc, dst, src, ctr)
+	case useVAES256 && ctr32:
+		ctr32VAES256(&b.enc, dst, src, ctr)
+	case useVAES256:
+		ctrVAES256(&b.enc, dst, src, ctr)
+	case useAESNI128 && ctr32:
+		ctr32AESNI128(&b.enc, dst, src, ctr)
+	case useAESNI128:
+		ctrAESNI128(&b.enc, dst, src, ctr)
+	default:
+		return 0
+	}
+	return bulkGroup()
+}
+
+// bulkGroup is the group size in bytes of the selected bulk kernel.
+func bulkGroup() int {
+	switch {
+	case useGFNI512:
+		return groupGFNI512
+	case useGFNI256:
+		return groupGFNI256
+	case useVAES256:
+		return groupVAES256
+	}
+	return groupAESNI128
 }
 
 // cbcDecryptBlocks decrypts len(src)/16 whole blocks in CBC mode, chaining
@@ -278,43 +276,43 @@ func cbcDecryptBlocks(b *Block, iv *[16]byte, dst, src []byte) {
 		return
 	}
 	src, dst = src[:n], dst[:n]
-	var g int
-	switch {
-	case useGFNI512:
-		g = groupGFNI512
-		cbcDecGFNI512(&b.arch.latDec, iv, dst, src)
-	case useGFNI256:
-		g = groupGFNI256
-		cbcDecGFNI256(&b.dec, iv, dst, src)
-	case useVAES256:
-		g = groupVAES256
-		cbcDecVAES256(&b.dec, iv, dst, src)
-	case useAESNI128:
-		g = groupAESNI128
-		cbcDecAESNI128(&b.dec, iv, dst, src)
-	default:
+	// The real last ciphertext block is the chaining value after the tail,
+	// which goes through a padded copy; saved before an in-place
+	// decryption overwrites it.
+	last := *(*[16]byte)(src[n-BlockSize:])
+	g := cbcDecKernel(b, iv, dst, src)
+	if g == 0 {
 		cbcDecryptGeneric(b, iv, dst, src)
 		return
 	}
 	if full := n &^ (g - 1); full < n {
-		// The tail goes through a padded copy; the chaining value after it
-		// is the real last block, saved before an in-place decryption.
 		var buf [groupGFNI512]byte
-		last := *(*[16]byte)(src[n-BlockSize:])
 		copy(buf[:], src[full:])
-		switch {
-		case useGFNI512:
-			cbcDecGFNI512(&b.arch.latDec, iv, buf[:g], buf[:g])
-		case useGFNI256:
-			cbcDecGFNI256(&b.dec, iv, buf[:g], buf[:g])
-		case useVAES256:
-			cbcDecVAES256(&b.dec, iv, buf[:g], buf[:g])
-		default:
-			cbcDecAESNI128(&b.dec, iv, buf[:g], buf[:g])
-		}
+		cbcDecKernel(b, iv, buf[:g], buf[:g])
 		copy(dst[full:], buf[:])
 		*iv = last
 	}
+}
+
+// cbcDecKernel runs the selected CBC decryption kernel over the whole
+// groups of src and returns its group size in bytes, or 0, having done
+// nothing, when no kernel is selected.
+func cbcDecKernel(b *Block, iv *[16]byte, dst, src []byte) int {
+	switch {
+	case useGFNI512:
+		cbcDecGFNI512(&b.arch.latDec, iv, dst, src)
+		return groupGFNI512
+	case useGFNI256:
+		cbcDecGFNI256(&b.dec, iv, dst, src)
+		return groupGFNI256
+	case useVAES256:
+		cbcDecVAES256(&b.dec, iv, dst, src)
+		return groupVAES256
+	case useAESNI128:
+		cbcDecAESNI128(&b.dec, iv, dst, src)
+		return groupAESNI128
+	}
+	return 0
 }
 
 // cbcEncryptBlocks encrypts len(src)/16 whole blocks in CBC mode, chaining
