@@ -82,8 +82,8 @@ func blockGeneric(hp *[8]uint32, p []byte) {
 		// accumulated in D and H, which the renaming then calls A and E.
 		// Adding the message words first and the SS terms last keeps the
 		// early additions off the critical path, and as separate statements
-		// the compiler's scheduler keeps them in that order, which measured
-		// several per cent faster than one expression each.
+		// the compiler's scheduler keeps them in that order, which one
+		// expression each would not.
 		p("%s += w%d\n", H, j%16)
 		p("%s += w%d ^ w%d\n", D, j%16, (j+4)%16)
 		p("%s += %s\n", H, gg)

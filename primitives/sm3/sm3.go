@@ -104,7 +104,7 @@ func compressTail(h *[8]uint32, tail []byte, total uint64) {
 // themselves are copied in afterwards: the kernel's first loads then meet
 // their wide stores, which the store buffer forwards, while the narrow
 // stores of the padding, which it cannot forward to a wider load, have had
-// time to reach the cache (KDF 32 B, 212 → 206 ns).
+// time to reach the cache.
 func padTail(buf *[2 * BlockSize]byte, n int, total uint64) int {
 	// GB/T 32905-2016, 5.2: append a 1 bit, then zeros until the length
 	// is 448 mod 512 bits, then the message length in bits as 64 bits,

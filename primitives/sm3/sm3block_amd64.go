@@ -4,7 +4,7 @@
 
 package sm3
 
-// blockAVX2 compresses the len(p)/64 blocks of p into h (AVX2, BMI1, BMI2).
+// blockAVX2 compresses the len(p)/64 blocks of p into h (AVX2, BMI2).
 // The message expansion of two blocks at a time runs in YMM registers
 // under the scalar rounds of the first; the second block's rounds read
 // the schedule stored on the stack.
@@ -14,13 +14,13 @@ func blockAVX2(h *[8]uint32, p []byte)
 
 // finalAVX2 writes to out the SM3 digest of a message whose final n <= 119 bytes
 // are x[:n], with chaining value h before them and bits bits in all (AVX2,
-// BMI1, BMI2). h is not changed.
+// BMI2). h is not changed.
 //
 //go:noescape
 func finalAVX2(h *[8]uint32, x *[128]byte, n int, bits uint64, out *[32]byte)
 
 // kdf64AVX2 writes to out the SM3 digest, after chaining value h, of z and the
-// big-endian counter ct, 68 bytes in all (AVX2, BMI1, BMI2). h is not changed.
+// big-endian counter ct, 68 bytes in all (AVX2, BMI2). h is not changed.
 //
 //go:noescape
 func kdf64AVX2(h *[8]uint32, z *[64]byte, ct uint32, out *[32]byte)

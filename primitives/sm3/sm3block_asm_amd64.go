@@ -18,7 +18,7 @@ import (
 // a call through a variable hides the callee from escape analysis, and the
 // digests that Sum and KDFInto keep on the stack would move to the heap.
 var (
-	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+	useAVX2   = cpu.X86.HasAVX2 && cpu.X86.HasBMI2
 	useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 )
 

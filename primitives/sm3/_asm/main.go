@@ -6,7 +6,7 @@
 //
 //   - blockAVX2: one message, the message expansion of two blocks at a time
 //     in the two 128-bit halves of YMM registers, interleaved with the
-//     scalar rounds of the first block (BMI2 RORX, BMI1 ANDN); the second
+//     scalar rounds of the first block (BMI2 RORX); the second
 //     block's rounds then run from the stored schedule.
 //   - blockMulti8AVX2 and blockMulti16AVX512: 8 or 16 independent messages,
 //     one per 32-bit lane of YMM or ZMM registers.

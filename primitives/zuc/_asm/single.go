@@ -16,8 +16,8 @@ import (
 // there, since the S-boxes need vector instructions; the LFSR and the bit
 // reorganisation run in general-purpose registers, one block (16 rounds)
 // ahead of F, because in work mode the LFSR does not depend on F. F is a
-// chain from one round's R1, R2 to the next: its latency, about 19 cycles
-// a round on AVX-512, bounds the keystream rate, and the LFSR, the output
+// chain from one round's R1, R2 to the next: its latency bounds the
+// keystream rate, and the LFSR, the output
 // and the MAC fill the idle execution units alongside it.
 //
 // Stack frame of the work-mode kernels:
@@ -32,10 +32,9 @@ import (
 //	          AVX-512 kernels collect them in Z10, Z11)
 //	acc       MAC accumulators A, B, C (3 × 64 bytes)
 //
-// The single-stream kernels are a latency-bound chain of F rounds; on a
-// CPU whose vector ALU latency is two cycles (AMD Zen 5) one round costs
-// about 19 cycles (S0 8, the two adds 4, the rotation of W 2, L 6, minus
-// the overlap of S1 with S0), measured with the round in a loop.
+// The single-stream kernels are a latency-bound chain of F rounds (S0, the
+// two additions, the rotation of W and L, with S1 overlapping S0); the
+// cost of a round on one CPU is in examples/bench/README.md.
 type mode int
 
 const (
