@@ -80,7 +80,7 @@ func (k *HMACKey) Sum(mac *[Size]byte, parts ...[]byte) {
 }
 
 // mac sets m to the HMAC under k of the concatenation of parts. A message
-// of at most shortMax bytes (a TLS PRF's or HKDF's) is laid out once and
+// of at most shortMax bytes (what chained MACs hash) is laid out once and
 // hashed with one final call per half, as sumShort does; a longer one goes
 // through a digest, one block after another.
 func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {
