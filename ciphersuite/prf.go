@@ -42,34 +42,30 @@ func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
 //	P_SM3 = HMAC(secret, A(1) || label || seed) || HMAC(secret, A(2) || label || seed) || ...
 //
 // k holds the secret's inner and outer chaining values, so each HMAC costs
-// only its message blocks and one outer block. The label and seed are laid
-// out once; A(i) and the output blocks stay in arrays on the stack, and
-// whole output blocks are written straight into dst. pSM3 does not
-// allocate for the seeds TLCP uses (at most 77 bytes with the label).
+// only its message blocks and one outer block; HMACKey.Sum takes the
+// message in parts, so label and seed are never concatenated. A(i) stays
+// in an array on the stack, and whole output blocks are written straight
+// into dst. pSM3 does not allocate for labels of up
+// to 32 bytes (TLCP's are at most 15).
 func pSM3(dst []byte, k *sm3.HMACKey, label string, seed1, seed2 []byte) {
 	if len(dst) == 0 {
 		return
 	}
-	var buf [2 * sm3.BlockSize]byte
-	seed := append(append(append(buf[:0], label...), seed1...), seed2...)
-	var a, out [sm3.Size]byte
-	k.Sum(&a, seed) // A(1)
-	for {
-		if len(dst) < sm3.Size {
-			k.Sum(&out, a[:], seed)
-			copy(dst, out[:])
-			break
-		}
-		k.Sum((*[sm3.Size]byte)(dst), a[:], seed)
+	var a [sm3.Size]byte
+	msg := [...][]byte{a[:], []byte(label), seed1, seed2} // A(i) || label || seed
+	k.Sum(&a, msg[1:]...)                                 // A(1)
+	for len(dst) >= sm3.Size {
+		k.Sum((*[sm3.Size]byte)(dst), msg[:]...)
 		dst = dst[sm3.Size:]
-		if len(dst) == 0 {
-			break
+		if len(dst) > 0 {
+			k.Sum(&a, msg[0]) // A(i+1)
 		}
-		k.Sum(&a, a[:]) // A(i+1)
+	}
+	if len(dst) > 0 {
+		k.Sum(&a, msg[:]...) // A(i) is not needed after the last block
+		copy(dst, a[:])
 	}
 	clear(a[:])
-	clear(out[:])
-	clear(buf[:])
 }
 
 // A Master is a master secret prepared for the PRF: the HMAC-SM3 key
@@ -99,7 +95,15 @@ func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, 
 // under the key block of this master secret: what NewRecordProtection
 // returns for the two halves of KeyBlock.
 func (m *Master) NewRecordProtections(s *Suite, clientRandom, serverRandom []byte) (client, server RecordProtection, err error) {
-	ck, sk := m.KeyBlock(s, clientRandom, serverRandom)
+	kb := s.newKeyBlock()
+	pSM3(kb, &m.key, labelKeyExpansion, serverRandom, clientRandom)
+	return s.newRecordProtections(kb)
+}
+
+// newRecordProtections returns s's record protection of each direction
+// under the key block kb.
+func (s *Suite) newRecordProtections(kb []byte) (client, server RecordProtection, err error) {
+	ck, sk := s.splitKeyBlock(kb)
 	if client, err = s.NewRecordProtection(ck); err != nil {
 		return nil, nil, err
 	}

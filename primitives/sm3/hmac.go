@@ -74,9 +74,12 @@ func (k *HMACKey) MAC(b []byte, parts ...[]byte) []byte {
 // Sum sets *mac to the HMAC-SM3 under k of the concatenation of parts: MAC
 // into an array the caller holds, for code that chains MACs (a P_hash or
 // HKDF-Expand feeds each output into the next input) and so never needs
-// one as a slice it owns. It does not allocate.
+// one as a slice it owns. mac may be one of the parts: it is written only
+// after the message has been read. Sum does not allocate.
 func (k *HMACKey) Sum(mac *[Size]byte, parts ...[]byte) {
-	k.mac(mac, parts)
+	if !macShort(k, mac, parts) {
+		k.macLong(mac, parts)
+	}
 }
 
 // mac sets m to the HMAC under k of the concatenation of parts. A message
@@ -84,9 +87,13 @@ func (k *HMACKey) Sum(mac *[Size]byte, parts ...[]byte) {
 // hashed with one final call per half, as sumShort does; a longer one goes
 // through a digest, one block after another.
 func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {
-	if macShort(k, m, parts) {
-		return
+	if !macShort(k, m, parts) {
+		k.macLong(m, parts)
 	}
+}
+
+// macLong is mac through a digest.
+func (k *HMACKey) macLong(m *[Size]byte, parts [][]byte) {
 	var d digest
 	d.h, d.len = k.inner, BlockSize
 	for _, p := range parts {
@@ -115,12 +122,11 @@ func macShort(k *HMACKey, m *[Size]byte, parts [][]byte) bool {
 	for _, p := range parts {
 		n += copy(buf[n:], p)
 	}
-	var inner [Size]byte
-	final(&k.inner, &buf, n, uint64(BlockSize+n)<<3, &inner)
-	copy(buf[:], inner[:])
+	// The inner digest goes through m, which is written last either way.
+	final(&k.inner, &buf, n, uint64(BlockSize+n)<<3, m)
+	copy(buf[:], m[:])
 	final(&k.outer, &buf, Size, (BlockSize+Size)<<3, m)
 	clear(buf[:n])
-	clear(inner[:])
 	return true
 }
 

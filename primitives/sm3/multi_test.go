@@ -426,6 +426,21 @@ func TestHMACKeySum(t *testing.T) {
 			}
 		}
 	})
+	// The output may be one of the parts, as a P_hash chains A(i).
+	for _, n := range []int{0, 40, shortMax - Size, shortMax - Size + 1, 300} {
+		k := NewHMACKey([]byte("chain"))
+		msg := randomBytes(rng, n)
+		var a [Size]byte
+		copy(a[:], randomBytes(rng, Size))
+		h := hmac.New(New, []byte("chain"))
+		h.Write(a[:])
+		h.Write(msg)
+		want := h.Sum(nil)
+		k.Sum(&a, a[:], msg)
+		if !bytes.Equal(a[:], want) {
+			t.Fatalf("Sum into its own first part (%d more bytes) differs", n)
+		}
+	}
 	k := NewHMACKey([]byte("key"))
 	short, long := make([]byte, shortMax), make([]byte, 300)
 	var mac [Size]byte
