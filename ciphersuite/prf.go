@@ -4,7 +4,11 @@
 
 package ciphersuite
 
-import "github.com/shangmi-go/shangmi/primitives/sm3"
+import (
+	"unsafe"
+
+	"github.com/shangmi-go/shangmi/primitives/sm3"
+)
 
 // Sizes of the key-schedule values (tlcp/INTEROP.md §4, §3.11).
 const (
@@ -45,15 +49,16 @@ func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
 // only its message blocks and one outer block; HMACKey.Sum takes the
 // message in parts, so label and seed are never concatenated. A(i) stays
 // in an array on the stack, and whole output blocks are written straight
-// into dst. pSM3 does not allocate for labels of up
-// to 32 bytes (TLCP's are at most 15).
+// into dst. pSM3 does not allocate.
 func pSM3(dst []byte, k *sm3.HMACKey, label string, seed1, seed2 []byte) {
 	if len(dst) == 0 {
 		return
 	}
 	var a [sm3.Size]byte
-	msg := [...][]byte{a[:], []byte(label), seed1, seed2} // A(i) || label || seed
-	k.Sum(&a, msg[1:]...)                                 // A(1)
+	// A(i) || label || seed. Sum only reads its parts, so the label is
+	// viewed in place rather than copied.
+	msg := [...][]byte{a[:], unsafe.Slice(unsafe.StringData(label), len(label)), seed1, seed2}
+	k.Sum(&a, msg[1:]...) // A(1)
 	for len(dst) >= sm3.Size {
 		k.Sum((*[sm3.Size]byte)(dst), msg[:]...)
 		dst = dst[sm3.Size:]
