@@ -7,8 +7,8 @@ package ciphersuite
 import (
 	"io"
 	"math"
-	"unsafe"
 
+	"github.com/shangmi-go/shangmi/internal/alias"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
 
@@ -147,26 +147,12 @@ func fragmentSlot(rec *BatchRecord, size int) []byte {
 	return out
 }
 
-// overlaps reports whether a and b share any byte.
-func overlaps(a, b []byte) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	pa, pb := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
-}
-
-// sameStart reports whether a and b start at the same byte.
-func sameStart(a, b []byte) bool {
-	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
-}
-
 // placePlaintext prepares data for a cipher that writes into out, which is
 // where the plaintext belongs in the fragment: it returns the source to
 // encrypt from, data itself if data is out (in place) or disjoint from it
 // (out of place, saving a copy), else out after copying data there.
 func placePlaintext(out, data []byte) []byte {
-	if len(data) == 0 || sameStart(out, data) || !overlaps(out, data) {
+	if len(data) == 0 || !alias.InexactOverlap(out, data) {
 		return data
 	}
 	copy(out, data)

@@ -4,7 +4,11 @@
 
 package ciphersuite
 
-import "github.com/shangmi-go/shangmi/primitives/sm3"
+import (
+	"unsafe"
+
+	"github.com/shangmi-go/shangmi/primitives/sm3"
+)
 
 // Sizes of the key-schedule values (tlcp/INTEROP.md §4, §3.11).
 const (
@@ -31,8 +35,42 @@ func PRF(dst, secret []byte, label string, seed []byte) {
 func prf(dst, secret []byte, label string, seed1, seed2 []byte) {
 	var k sm3.HMACKey
 	k.SetKey(secret)
-	k.PRF(dst, label, seed1, seed2)
+	pSM3(dst, &k, label, seed1, seed2)
 	k = sm3.HMACKey{}
+}
+
+// pSM3 fills dst with P_SM3(secret, label || seed1 || seed2) for the secret
+// k was set to (RFC 5246 §5, GB/T 38636-2020 5.4.2):
+//
+//	A(0) = label || seed, A(i) = HMAC(secret, A(i-1))
+//	P_SM3 = HMAC(secret, A(1) || label || seed) || HMAC(secret, A(2) || label || seed) || ...
+//
+// k holds the secret's inner and outer chaining values, so each HMAC costs
+// only its message blocks and one outer block; HMACKey.Sum takes the
+// message in parts, so label and seed are never concatenated. A(i) stays
+// in an array on the stack, and whole output blocks are written straight
+// into dst. pSM3 does not allocate.
+func pSM3(dst []byte, k *sm3.HMACKey, label string, seed1, seed2 []byte) {
+	if len(dst) == 0 {
+		return
+	}
+	var a [sm3.Size]byte
+	// A(i) || label || seed. Sum only reads its parts, so the label is
+	// viewed in place rather than copied.
+	msg := [...][]byte{a[:], unsafe.Slice(unsafe.StringData(label), len(label)), seed1, seed2}
+	k.Sum(&a, msg[1:]...) // A(1)
+	for len(dst) >= sm3.Size {
+		k.Sum((*[sm3.Size]byte)(dst), msg[:]...)
+		dst = dst[sm3.Size:]
+		if len(dst) > 0 {
+			k.Sum(&a, msg[0]) // A(i+1)
+		}
+	}
+	if len(dst) > 0 {
+		k.Sum(&a, msg[:]...) // A(i) is not needed after the last block
+		copy(dst, a[:])
+	}
+	clear(a[:])
 }
 
 // A Master is a master secret prepared for the PRF: the HMAC-SM3 key
@@ -53,26 +91,22 @@ func NewMaster(master []byte) *Master {
 
 // KeyBlock is Suite.KeyBlock for this master secret.
 func (m *Master) KeyBlock(s *Suite, clientRandom, serverRandom []byte) (client, server Keys) {
-	return s.splitKeyBlock(m.keyBlock(s, clientRandom, serverRandom))
+	kb := s.newKeyBlock()
+	pSM3(kb, &m.key, labelKeyExpansion, serverRandom, clientRandom)
+	return s.splitKeyBlock(kb)
 }
 
 // NewRecordProtections returns s's record protection of each direction
 // under the key block of this master secret: what NewRecordProtection
 // returns for the two halves of KeyBlock.
-//
-// A handshake calls it deep in its goroutine's first stack: the PRF runs
-// under this function's small frame and not under the frames that hold
-// the Keys (Go returns them through stack temporaries), so that the server
-// side of a resumed handshake stays within a 4 KiB stack; growing it to
-// 8 KiB costs the handshake about a tenth of its time.
 func (m *Master) NewRecordProtections(s *Suite, clientRandom, serverRandom []byte) (client, server RecordProtection, err error) {
-	return s.newRecordProtections(m.keyBlock(s, clientRandom, serverRandom))
+	kb := s.newKeyBlock()
+	pSM3(kb, &m.key, labelKeyExpansion, serverRandom, clientRandom)
+	return s.newRecordProtections(kb)
 }
 
-// newRecordProtections is the part of NewRecordProtections that runs after
-// the PRF; kept out of it to keep its frame off the PRF's stack.
-//
-//go:noinline
+// newRecordProtections returns s's record protection of each direction
+// under the key block kb.
 func (s *Suite) newRecordProtections(kb []byte) (client, server RecordProtection, err error) {
 	ck, sk := s.splitKeyBlock(kb)
 	if client, err = s.NewRecordProtection(ck); err != nil {
@@ -84,20 +118,10 @@ func (s *Suite) newRecordProtections(kb []byte) (client, server RecordProtection
 	return client, server, nil
 }
 
-// keyBlock computes the key block of s, under a small frame of its own
-// (see NewRecordProtections).
-//
-//go:noinline
-func (m *Master) keyBlock(s *Suite, clientRandom, serverRandom []byte) []byte {
-	kb := s.newKeyBlock()
-	m.key.PRF(kb, labelKeyExpansion, serverRandom, clientRandom)
-	return kb
-}
-
 // FinishedVerifyData is FinishedVerifyData for this master secret.
 func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte {
 	vd := make([]byte, VerifyDataLen)
-	m.key.PRF(vd, label, transcriptHash, nil)
+	pSM3(vd, &m.key, label, transcriptHash, nil)
 	return vd
 }
 

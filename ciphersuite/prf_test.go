@@ -6,13 +6,17 @@ package ciphersuite
 
 import (
 	"bytes"
+	"crypto/hmac"
 	"encoding/hex"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 )
 
@@ -26,30 +30,12 @@ func unhex(t testing.TB, s string) []byte {
 	return b
 }
 
-// vectorDir returns testdata/vectors at the root of the main module (this
-// package cannot import primitives/internal/testvec, which finds it the same
-// way). SHANGMI_TESTVECTORS overrides it.
-func vectorDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("SHANGMI_TESTVECTORS"); d != "" {
-		return d
-	}
-	wd, err := os.Getwd()
+func TestPRFVectors(t *testing.T) {
+	dir, err := testvec.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for d := wd; filepath.Dir(d) != d; d = filepath.Dir(d) {
-		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil && strings.HasPrefix(string(b), "module github.com/shangmi-go/shangmi\n") {
-			return filepath.Join(d, "testdata", "vectors")
-		}
-	}
-	t.Fatal("no github.com/shangmi-go/shangmi go.mod above the package directory")
-	return ""
-}
-
-func TestPRFVectors(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(vectorDir(t), "prf_sm3.json"))
+	b, err := os.ReadFile(filepath.Join(dir, "prf_sm3.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,4 +219,110 @@ func TestMaster(t *testing.T) {
 			t.Errorf("%s: Master.FinishedVerifyData differs", label)
 		}
 	}
+}
+
+// refPRF is P_SM3 written out from RFC 5246 §5 over crypto/hmac.
+func refPRF(out, secret, seed []byte) {
+	mac := func(parts ...[]byte) []byte {
+		h := hmac.New(sm3.New, secret)
+		for _, p := range parts {
+			h.Write(p)
+		}
+		return h.Sum(nil)
+	}
+	a := mac(seed)
+	for len(out) > 0 {
+		out = out[copy(out, mac(a, seed)):]
+		a = mac(a)
+	}
+}
+
+// checkPSM3 compares pSM3 with refPRF, with guard bytes around dst that
+// catch writes past its end.
+func checkPSM3(t *testing.T, name string, secret []byte, label string, seed1, seed2 []byte, n int) {
+	t.Helper()
+	want := make([]byte, n)
+	refPRF(want, secret, append(append([]byte(label), seed1...), seed2...))
+	buf := bytes.Repeat([]byte{0xa5}, n+8)
+	pSM3(buf[:n], sm3.NewHMACKey(secret), label, seed1, seed2)
+	if !bytes.Equal(buf[:n], want) {
+		t.Fatalf("%s: P_SM3(secret %d B, label %q, seeds %d+%d B, %d B) = %x, want %x",
+			name, len(secret), label, len(seed1), len(seed2), n, buf[:n], want)
+	}
+	if !bytes.Equal(buf[n:], bytes.Repeat([]byte{0xa5}, 8)) {
+		t.Fatalf("%s: P_SM3 wrote past dst", name)
+	}
+}
+
+func randomPRFBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestPSM3 runs P_SM3 through every SM3 kernel: every seed length across
+// the one-call HMAC's limit and the seed buffer's size, as the TLCP
+// callers split the seed and otherwise, and every output length over
+// several blocks.
+func TestPSM3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	impl.ForEach("sm3", func(name string) {
+		for seedLen := 0; seedLen <= 2*sm3.BlockSize+70; seedLen++ {
+			seed := randomPRFBytes(rng, seedLen)
+			cut := rng.IntN(seedLen + 1)
+			label := string(seed[:cut/2])
+			checkPSM3(t, name, randomPRFBytes(rng, rng.IntN(100)), label, seed[cut/2:cut], seed[cut:], rng.IntN(130))
+		}
+		for n := range 200 {
+			checkPSM3(t, name, randomPRFBytes(rng, 48), labelKeyExpansion, randomPRFBytes(rng, 32), randomPRFBytes(rng, 32), n)
+		}
+		checkPSM3(t, name, randomPRFBytes(rng, 48), LabelClientFinished, randomPRFBytes(rng, 32), nil, 12)
+	})
+}
+
+// TestPSM3Allocs: with the secret prepared, P_SM3 allocates nothing, for
+// TLCP's seeds and for a long one.
+func TestPSM3Allocs(t *testing.T) {
+	k := sm3.NewHMACKey(make([]byte, 48))
+	r1, r2 := make([]byte, 32), make([]byte, 32)
+	dst := make([]byte, 128)
+	if n := testing.AllocsPerRun(100, func() {
+		pSM3(dst, k, labelKeyExpansion, r1, r2)
+		pSM3(dst[:12], k, LabelClientFinished, r1, nil)
+	}); n != 0 {
+		t.Errorf("P_SM3 allocates %v times", n)
+	}
+}
+
+func FuzzPSM3(f *testing.F) {
+	f.Add([]byte("secret"), "key expansion", []byte("seed one"), []byte("seed two"), uint8(40))
+	f.Fuzz(func(t *testing.T, secret []byte, label string, seed1, seed2 []byte, n uint8) {
+		impl.ForEach("sm3", func(name string) {
+			checkPSM3(t, name, secret, label, seed1, seed2, int(n))
+		})
+	})
+}
+
+// BenchmarkPRF runs the PRF of a handshake with the master secret
+// prepared (a Master): a GCM key block and a Finished message.
+func BenchmarkPRF(b *testing.B) {
+	m := NewMaster(make([]byte, MasterSecretLen))
+	r := make([]byte, 32)
+	gcm := Lookup(ECC_SM4_GCM_SM3)
+	b.Run("KeyBlockGCM", func(b *testing.B) {
+		t := startCPU()
+		for b.Loop() {
+			m.KeyBlock(gcm, r, r)
+		}
+		t.report(b)
+	})
+	b.Run("Finished", func(b *testing.B) {
+		t := startCPU()
+		for b.Loop() {
+			m.FinishedVerifyData(LabelClientFinished, r)
+		}
+		t.report(b)
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/internal/impl"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/primitives/sm4"
@@ -293,10 +294,10 @@ func speed(e *env, cmd *command, args []string) error {
 		if !ok {
 			return usagef("-impl %q: want PKG=NAME, e.g. sm4=generic", sel)
 		}
-		if !implSelect(pkg, name) {
-			return fmt.Errorf("-impl %s: this CPU has no %q implementation of %s (it has: generic%s)", sel, name, pkg, prefixEach(", ", implList(pkg)))
+		if !impl.Select(pkg, name) {
+			return fmt.Errorf("-impl %s: this CPU has no %q implementation of %s (it has: generic%s)", sel, name, pkg, prefixEach(", ", impl.List(pkg)))
 		}
-		defer implReset(pkg)
+		defer impl.Reset(pkg)
 	}
 	all := speedTests()
 	var tests []speedTest
@@ -447,7 +448,7 @@ func implementations(selected []string) []string {
 	var lines []string
 	for _, pkg := range []string{"sm2", "sm3", "sm4", "zuc"} {
 		s := pkg + ": "
-		if list := implList(pkg); len(list) > 0 {
+		if list := impl.List(pkg); len(list) > 0 {
 			s += "kernels " + strings.Join(list, ", ")
 		} else {
 			s += "generic Go"

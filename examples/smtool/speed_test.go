@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // TestSpeed runs every test of speed for a moment and checks the table.
@@ -39,7 +41,7 @@ func TestSpeed(t *testing.T) {
 func TestSpeedNamesImplementations(t *testing.T) {
 	for _, pkg := range []string{"sm2", "sm3", "sm4", "zuc"} {
 		want := pkg + ": generic Go"
-		if list := implList(pkg); len(list) > 0 {
+		if list := impl.List(pkg); len(list) > 0 {
 			want = pkg + ": kernels " + strings.Join(list, ", ")
 		}
 		if got := strings.Join(implementations(nil), "; "); !strings.Contains(got, want) {

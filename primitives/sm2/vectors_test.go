@@ -6,8 +6,8 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
-	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/scalar"
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/sm2ec"
 	"github.com/shangmi-go/shangmi/primitives/sm3"

@@ -71,9 +71,41 @@ func (k *HMACKey) MAC(b []byte, parts ...[]byte) []byte {
 	return b
 }
 
-// mac sets m to the HMAC under k of the concatenation of parts, one block
-// after another.
-func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) {
+// Sum sets *mac to the HMAC-SM3 under k of the concatenation of parts: MAC
+// into an array the caller holds, for code that chains MACs (a P_hash or
+// HKDF-Expand feeds each output into the next input) and so never needs
+// one as a slice it owns. mac may be one of the parts: it is written only
+// after the message has been read. Sum does not allocate.
+//
+// A message of at most shortMax bytes (what chained MACs hash) is laid out
+// once and hashed with one final call per half, as sumShort does; a longer
+// one goes through a digest, one block after another.
+func (k *HMACKey) Sum(mac *[Size]byte, parts ...[]byte) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n > shortMax {
+		k.macLong(mac, parts)
+		return
+	}
+	var buf [2 * BlockSize]byte
+	n = 0
+	for _, p := range parts {
+		n += copy(buf[n:], p)
+	}
+	// The inner digest goes through mac, which is written last either way.
+	final(&k.inner, &buf, n, uint64(BlockSize+n)<<3, mac)
+	copy(buf[:], mac[:])
+	final(&k.outer, &buf, Size, (BlockSize+Size)<<3, mac)
+	clear(buf[:n])
+}
+
+// mac is Sum with the parts as a slice.
+func (k *HMACKey) mac(m *[Size]byte, parts [][]byte) { k.Sum(m, parts...) }
+
+// macLong is Sum through a digest, for a message longer than shortMax.
+func (k *HMACKey) macLong(m *[Size]byte, parts [][]byte) {
 	var d digest
 	d.h, d.len = k.inner, BlockSize
 	for _, p := range parts {

@@ -6,7 +6,6 @@ package sm3
 
 import (
 	"encoding/binary"
-	"unsafe"
 )
 
 // MaxKDFLen is the longest output the KDF of GB/T 32918.4-2016 defines:
@@ -130,37 +129,6 @@ func (k *kdfTail) multi(dst []byte, h *[8]uint32, ct uint32, lanes int) []byte {
 	clear(out[:])
 	clear(msg[:])
 	return nil
-}
-
-// kdfViaMulti computes lanes KDF output blocks, as the dedicated KDF
-// kernels do, with the multi-buffer kernel of width lanes: each lane gets
-// the tail with its own counter.
-func kdfViaMulti(lanes int, out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int) {
-	var bufs [maxLanes][2 * BlockSize]byte
-	var st [8][16]uint32
-	var ptr [16]*byte
-	for l := range lanes {
-		b := &bufs[l]
-		for i := range 16 * blocks {
-			binary.BigEndian.PutUint32(b[4*i:], msg[i])
-		}
-		c := ct + uint32(l)
-		at := 4*ctw + cts
-		b[at], b[at+1], b[at+2], b[at+3] = byte(c>>24), byte(c>>16), byte(c>>8), byte(c)
-		ptr[l] = &b[0]
-		for i := range h {
-			st[i][l] = h[i]
-		}
-	}
-	multiBlock(lanes, &st, &ptr, blocks)
-	dst := unsafe.Slice(out, Size*lanes)
-	for l := range lanes {
-		for i := range 8 {
-			binary.BigEndian.PutUint32(dst[Size*l+4*i:], st[i][l])
-		}
-	}
-	clear(bufs[:lanes])
-	clear(st[:])
 }
 
 // kdf64Final is kdf64 over final: z and the counter laid out in a buffer.

@@ -10,8 +10,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
-	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 )
 
 func randomBytes(rng *rand.Rand, n int) []byte {
@@ -403,6 +403,52 @@ func TestHMACKeyMAC(t *testing.T) {
 		if string(got) != "prefix"+string(want) {
 			t.Fatalf("key %d bytes, message %d bytes cut at %d: MAC differs", len(key), len(msg), cut)
 		}
+	}
+}
+
+// TestHMACKeySum: HMACKey.Sum equals crypto/hmac for every message length
+// across the one-call layout's limit (shortMax), in three parts, through
+// every kernel, and does not allocate.
+func TestHMACKeySum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	forEachImpl(t, func(t *testing.T) {
+		for n := 0; n <= shortMax+70; n++ {
+			key, msg := randomBytes(rng, rng.IntN(100)), randomBytes(rng, n)
+			h := hmac.New(New, key)
+			h.Write(msg)
+			want := h.Sum(nil)
+			c1 := rng.IntN(n + 1)
+			c2 := c1 + rng.IntN(n-c1+1)
+			var got [Size]byte
+			NewHMACKey(key).Sum(&got, msg[:c1], msg[c1:c2], msg[c2:])
+			if !bytes.Equal(got[:], want) {
+				t.Fatalf("key %d bytes, message %d bytes cut at %d, %d: Sum differs", len(key), n, c1, c2)
+			}
+		}
+	})
+	// The output may be one of the parts, as a P_hash chains A(i).
+	for _, n := range []int{0, 40, shortMax - Size, shortMax - Size + 1, 300} {
+		k := NewHMACKey([]byte("chain"))
+		msg := randomBytes(rng, n)
+		var a [Size]byte
+		copy(a[:], randomBytes(rng, Size))
+		h := hmac.New(New, []byte("chain"))
+		h.Write(a[:])
+		h.Write(msg)
+		want := h.Sum(nil)
+		k.Sum(&a, a[:], msg)
+		if !bytes.Equal(a[:], want) {
+			t.Fatalf("Sum into its own first part (%d more bytes) differs", n)
+		}
+	}
+	k := NewHMACKey([]byte("key"))
+	short, long := make([]byte, shortMax), make([]byte, 300)
+	var mac [Size]byte
+	if n := testing.AllocsPerRun(100, func() {
+		k.Sum(&mac, short)
+		k.Sum(&mac, mac[:], long)
+	}); n != 0 {
+		t.Errorf("Sum allocates %v times", n)
 	}
 }
 

@@ -4,15 +4,14 @@
 
 package sm3
 
-//go:generate go run gen.go -output sm3block.go
-//go:generate sh -c "cd _asm && go run . -out ../sm3block_amd64.s"
-//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s"
+//go:generate go run gen.go -output sm3block_generic.go
+//go:generate sh -c "cd _asm && go run . -pkg sm3 -out ../sm3block_amd64.s -stubs ../sm3block_amd64.go"
+//go:generate sh -c "cd _asm && go run . -arm64 ../sm3block_arm64.s -arm64stubs ../sm3block_arm64.go"
 
 import (
 	"encoding/binary"
 	"errors"
 	"hash"
-	"unsafe"
 )
 
 // Size is the size of an SM3 digest in bytes.
@@ -35,18 +34,13 @@ const (
 
 // digest is the running state of an SM3 computation.
 type digest struct {
-	h   [8]uint32       // chaining value V_i
-	nx  int             // number of valid bytes in x
-	len uint64          // total bytes written
-	x   [BlockSize]byte // bytes not yet compressed
-	// xtail extends x to the 128 bytes final reads (it ignores what
-	// follows the nx valid bytes); it is never written.
-	xtail [BlockSize]byte
-}
-
-// tail returns x and xtail as one array, for final.
-func (d *digest) tail() *[2 * BlockSize]byte {
-	return (*[2 * BlockSize]byte)(unsafe.Pointer(&d.x))
+	h   [8]uint32 // chaining value V_i
+	nx  int       // number of valid bytes in x
+	len uint64    // total bytes written
+	// x[:nx] are the bytes not yet compressed, at most a block. x is
+	// two blocks long because final reads 128 bytes (and ignores what
+	// follows the nx valid ones); x[BlockSize:] is never written.
+	x [2 * BlockSize]byte
 }
 
 // New returns a new hash.Hash computing the SM3 digest. The value also
@@ -110,7 +104,7 @@ func compressTail(h *[8]uint32, tail []byte, total uint64) {
 // themselves are copied in afterwards: the kernel's first loads then meet
 // their wide stores, which the store buffer forwards, while the narrow
 // stores of the padding, which it cannot forward to a wider load, have had
-// time to reach the cache (KDF 32 B, 212 → 206 ns).
+// time to reach the cache.
 func padTail(buf *[2 * BlockSize]byte, n int, total uint64) int {
 	// GB/T 32905-2016, 5.2: append a 1 bit, then zeros until the length
 	// is 448 mod 512 bits, then the message length in bits as 64 bits,
@@ -152,13 +146,13 @@ func (d *digest) Write(p []byte) (int, error) {
 	d.len += uint64(nn)
 	d.flush()
 	if d.nx > 0 {
-		n := copy(d.x[d.nx:], p)
+		n := copy(d.x[d.nx:BlockSize], p)
 		d.nx += n
 		p = p[n:]
 		if len(p) == 0 {
 			return nn, nil
 		}
-		block(&d.h, d.x[:])
+		block(&d.h, d.x[:BlockSize])
 		d.nx = 0
 	}
 	if len(p) > BlockSize {
@@ -168,7 +162,7 @@ func (d *digest) Write(p []byte) (int, error) {
 		block(&d.h, p[:n])
 		p = p[n:]
 	}
-	d.nx = copy(d.x[:], p)
+	d.nx = copy(d.x[:BlockSize], p)
 	return nn, nil
 }
 
@@ -176,7 +170,7 @@ func (d *digest) Write(p []byte) (int, error) {
 // from d.h directly.
 func (d *digest) flush() {
 	if d.nx == BlockSize {
-		block(&d.h, d.x[:])
+		block(&d.h, d.x[:BlockSize])
 		d.nx = 0
 	}
 }
@@ -193,7 +187,7 @@ func (d *digest) Sum(in []byte) []byte {
 // blocks, are laid out at once and compressed from d.h in one call.
 func (d *digest) checkSum() [Size]byte {
 	var s [Size]byte
-	final(&d.h, d.tail(), d.nx, d.len<<3, &s)
+	final(&d.h, &d.x, d.nx, d.len<<3, &s)
 	return s
 }
 
@@ -220,7 +214,7 @@ func (d *digest) AppendBinary(b []byte) ([]byte, error) {
 	// buffer holds len mod 64 bytes.
 	h, nx := d.h, d.nx
 	if nx == BlockSize {
-		block(&h, d.x[:])
+		block(&h, d.x[:BlockSize])
 		nx = 0
 	}
 	b = append(b, magic...)

@@ -12,7 +12,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // TestKernelsAvailable checks the kernels registered against the hardware

@@ -19,8 +19,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
-	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 )
 
 var (

@@ -9,7 +9,7 @@ import (
 	"crypto/cipher"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 func TestAllocations(t *testing.T) {

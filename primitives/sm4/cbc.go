@@ -4,7 +4,11 @@
 
 package sm4
 
-import "crypto/cipher"
+import (
+	"crypto/cipher"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
+)
 
 type cbcEncrypter struct {
 	b  *Block
@@ -64,7 +68,7 @@ func (x *cbcEncrypter) CryptBlocks(dst, src []byte) {
 	if len(dst) < len(src) {
 		panic("crypto/cipher: output smaller than input")
 	}
-	if inexactOverlap(dst[:len(src)], src) {
+	if alias.InexactOverlap(dst[:len(src)], src) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
 	// Encryption is inherently serial: the single-block kernel runs the
@@ -79,7 +83,7 @@ func (x *cbcDecrypter) CryptBlocks(dst, src []byte) {
 	if len(dst) < len(src) {
 		panic("crypto/cipher: output smaller than input")
 	}
-	if inexactOverlap(dst[:len(src)], src) {
+	if alias.InexactOverlap(dst[:len(src)], src) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
 	// Every block decrypts independently; the bulk kernel reads each

@@ -7,6 +7,8 @@ package sm4
 import (
 	"crypto/cipher"
 	"crypto/subtle"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // MaxCBCLanes is the largest number of messages [CBCEncryptMulti] takes at
@@ -63,12 +65,12 @@ func CBCEncryptMulti(b cipher.Block, ivs, dst, src [][]byte) {
 			panic("crypto/cipher: output smaller than input")
 		}
 		di := dst[i][:len(src[i])]
-		if inexactOverlap(di, src[i]) {
+		if alias.InexactOverlap(di, src[i]) {
 			panic("crypto/cipher: invalid buffer overlap")
 		}
 		for j := range i {
 			dj := dst[j][:len(src[j])]
-			if anyOverlap(di, dj) || anyOverlap(di, src[j]) || anyOverlap(dj, src[i]) {
+			if alias.AnyOverlap(di, dj) || alias.AnyOverlap(di, src[j]) || alias.AnyOverlap(dj, src[i]) {
 				panic("sm4: CBCEncryptMulti lanes overlap")
 			}
 		}
@@ -96,16 +98,6 @@ func CBCEncryptMulti(b cipher.Block, ivs, dst, src [][]byte) {
 		return
 	}
 	cbcEncryptMulti(sb, ivs, dst, src)
-}
-
-// cbcLanes describes sixteen CBC chains to the multi-chain kernel; see
-// _asm/multi.go for the layout it relies on. Block k of lane i is at
-// src[i] + (16k & mask[i]); an idle lane has mask 0 and points at scratch.
-type cbcLanes struct {
-	src, dst [MaxCBCLanes]*byte
-	mask     [MaxCBCLanes]uint64
-	iv       [MaxCBCLanes][BlockSize]byte
-	scratch  [BlockSize]byte
 }
 
 // cbcEncryptMultiGeneric runs the chains through the bulk block function,

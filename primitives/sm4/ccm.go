@@ -10,6 +10,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"sync"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // ccmChunk is how much keystream CCM generates per call to the block kernel.
@@ -209,10 +211,10 @@ func (c *ccm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("sm4: message too large for CCM")
 	}
 	ret, out := sliceForAppend(dst, len(plaintext)+c.tagSize)
-	if inexactOverlap(out, plaintext) {
+	if alias.InexactOverlap(out, plaintext) {
 		panic("sm4: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if alias.AnyOverlap(out, additionalData) {
 		panic("sm4: invalid buffer overlap of output and additional data")
 	}
 	var t, s0 [BlockSize]byte
@@ -234,10 +236,10 @@ func (c *ccm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 	tag := ciphertext[len(ciphertext)-c.tagSize:]
 	ciphertext = ciphertext[:len(ciphertext)-c.tagSize]
 	ret, out := sliceForAppend(dst, len(ciphertext))
-	if inexactOverlap(out, ciphertext) {
+	if alias.InexactOverlap(out, ciphertext) {
 		panic("sm4: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if alias.AnyOverlap(out, additionalData) {
 		panic("sm4: invalid buffer overlap of output and additional data")
 	}
 	// The MAC covers the plaintext, so decrypt first and wipe the output

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // TestExpectedKernels reads the CPU's features from /proc/cpuinfo, not
@@ -47,7 +47,7 @@ func TestExpectedKernels(t *testing.T) {
 		}
 		return true
 	}
-	// x/sys/cpu reports GFNI and VAES only with AVX-512 (see sm4_amd64.go),
+	// x/sys/cpu reports GFNI and VAES only with AVX-512 (see sm4_asm_amd64.go),
 	// hence avx512f in the AVX2 rows.
 	want := map[string]bool{
 		"gfni-avx512": has("avx512f", "avx512bw", "avx512vl", "gfni", "vpclmulqdq", "pclmulqdq"),

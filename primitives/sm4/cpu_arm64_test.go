@@ -13,7 +13,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // TestExpectedKernels reads the CPU's features from the auxiliary vector

@@ -8,6 +8,8 @@ import (
 	"crypto/cipher"
 	"crypto/subtle"
 	"encoding/binary"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 type ctr struct {
@@ -36,7 +38,7 @@ func (x *ctr) XORKeyStream(dst, src []byte) {
 	if len(dst) < len(src) {
 		panic("crypto/cipher: output smaller than input")
 	}
-	if inexactOverlap(dst[:len(src)], src) {
+	if alias.InexactOverlap(dst[:len(src)], src) {
 		panic("crypto/cipher: invalid buffer overlap")
 	}
 	if x.used < len(x.buf) {

@@ -13,7 +13,7 @@ import (
 	"os/exec"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // plainBlock hides the fast-path methods of *Block, so crypto/cipher runs

@@ -25,8 +25,8 @@
 // VPCLMULQDQ), GFNI with AVX2, VAES with AVX2, and AES-NI with AVX (the
 // S-box through AESENCLAST between two affine maps). Serial work (one
 // block, CBC encryption, CCM's CBC-MAC) goes through a single-block kernel
-// that keeps the state in the S-box's input domain and takes about ten
-// cycles a round on the GFNI CPUs. On arm64 it uses the SM4E and SM4EKEY
+// that keeps the state in the S-box's input domain, which takes an affine
+// step off every round's critical path. On arm64 it uses the SM4E and SM4EKEY
 // instructions where present, otherwise NEON with the S-box through AESE;
 // GHASH uses PMULL. With the purego build tag, or on other architectures,
 // everything is portable Go.

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"sync"
 	"sync/atomic"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 const (
@@ -189,10 +191,10 @@ func (g *gcm) Seal(dst, nonce, plaintext, additionalData []byte) []byte {
 		panic("crypto/cipher: message too large for GCM")
 	}
 	ret, out := sliceForAppend(dst, len(plaintext)+g.tagSize)
-	if inexactOverlap(out, plaintext) {
+	if alias.InexactOverlap(out, plaintext) {
 		panic("crypto/cipher: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if alias.AnyOverlap(out, additionalData) {
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
 	}
 
@@ -236,10 +238,10 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 	ciphertext = ciphertext[:len(ciphertext)-g.tagSize]
 
 	ret, out := sliceForAppend(dst, len(ciphertext))
-	if inexactOverlap(out, ciphertext) {
+	if alias.InexactOverlap(out, ciphertext) {
 		panic("crypto/cipher: invalid buffer overlap of output and input")
 	}
-	if anyOverlap(out, additionalData) {
+	if alias.AnyOverlap(out, additionalData) {
 		panic("crypto/cipher: invalid buffer overlap of output and additional data")
 	}
 
@@ -266,4 +268,17 @@ func (g *gcm) Open(dst, nonce, ciphertext, additionalData []byte) ([]byte, error
 		return nil, errOpen
 	}
 	return ret, nil
+}
+
+// sliceForAppend extends in by n bytes, reusing its capacity when it can,
+// and returns the whole slice and the n new bytes.
+func sliceForAppend(in []byte, n int) (head, tail []byte) {
+	if total := len(in) + n; cap(in) >= total {
+		head = in[:total]
+	} else {
+		head = make([]byte, total)
+		copy(head, in)
+	}
+	tail = head[len(in):]
+	return
 }

@@ -5,12 +5,14 @@
 package sm4
 
 //go:generate go run gen.go -output sm4_rounds.go
-//go:generate sh -c "cd _asm && go run . -out ../sm4_amd64.s -consts ../sboxconst_test.go"
-//go:generate sh -c "cd _asm && go run ./arm64 -out ../sm4_arm64.s"
+//go:generate sh -c "cd _asm && go run . -pkg sm4 -out ../sm4_amd64.s -stubs ../sm4_amd64.go -consts ../sboxconst_test.go"
+//go:generate sh -c "cd _asm && go run ./arm64 -out ../sm4_arm64.s -stubs ../sm4_arm64.go"
 
 import (
 	"crypto/cipher"
 	"strconv"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // BlockSize is the SM4 block size in bytes.
@@ -68,7 +70,7 @@ func (b *Block) Encrypt(dst, src []byte) {
 	if len(dst) < BlockSize {
 		panic("sm4: output not full block")
 	}
-	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+	if alias.InexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
 	encryptBlock(b, dst, src)
@@ -83,7 +85,7 @@ func (b *Block) Decrypt(dst, src []byte) {
 	if len(dst) < BlockSize {
 		panic("sm4: output not full block")
 	}
-	if inexactOverlap(dst[:BlockSize], src[:BlockSize]) {
+	if alias.InexactOverlap(dst[:BlockSize], src[:BlockSize]) {
 		panic("sm4: invalid buffer overlap")
 	}
 	decryptBlock(b, dst, src)

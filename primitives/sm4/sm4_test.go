@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
-	"github.com/shangmi-go/shangmi/primitives/internal/testvec"
+	"github.com/shangmi-go/shangmi/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/testvec"
 )
 
 type blockVector struct {

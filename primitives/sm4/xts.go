@@ -8,6 +8,8 @@ import (
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // xtsChunk is how many bytes of XTS data go through the block kernel at once.
@@ -155,7 +157,7 @@ func (x *XTS) crypt(dst, src []byte, tweak *[BlockSize]byte, encrypt bool) error
 		return errors.New("sm4: XTS output smaller than input")
 	}
 	dst = dst[:len(src)]
-	if inexactOverlap(dst, src) {
+	if alias.InexactOverlap(dst, src) {
 		return errors.New("sm4: invalid buffer overlap")
 	}
 	var e [BlockSize]byte

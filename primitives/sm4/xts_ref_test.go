@@ -8,7 +8,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // refXTSEncrypt is a plain byte-at-a-time XTS encryption written straight

@@ -10,6 +10,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // A Batch encrypts or authenticates many independent messages at once. On
@@ -133,7 +135,7 @@ func (b *Batch) EEA3(msgs []EEA3Message) error {
 		if len(m.Src) < nb || len(m.Dst) < nb {
 			return errors.New("zuc: buffer shorter than LENGTH")
 		}
-		if inexactOverlap(m.Dst[:nb], m.Src[:nb]) {
+		if alias.InexactOverlap(m.Dst[:nb], m.Src[:nb]) {
 			return errors.New("zuc: invalid buffer overlap")
 		}
 		eea3IV(&iv, m.Count, m.Bearer, m.Direction)
@@ -214,7 +216,7 @@ func checkBuffers(dst, src []byte, n int) error {
 	if len(dst) < n {
 		return errors.New("zuc: Batch: dst shorter than src")
 	}
-	if inexactOverlap(dst[:n], src) {
+	if alias.InexactOverlap(dst[:n], src) {
 		return errors.New("zuc: invalid buffer overlap")
 	}
 	return nil

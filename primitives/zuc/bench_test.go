@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 var sizes = []struct {

@@ -36,7 +36,7 @@
 // # Implementations
 //
 // The kernels are chosen once, at start-up, in one dispatch file per
-// architecture (zuc_amd64.go, zuc_arm64.go); the build tag purego forces
+// architecture (zuc_asm_amd64.go, zuc_asm_arm64.go); the build tag purego forces
 // the generic Go code. Per path:
 //
 //   - amd64 with AVX-512 (F, BW, VL, VBMI, VBMI2, GFNI, VPCLMULQDQ): S0 by

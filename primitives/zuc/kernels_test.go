@@ -10,7 +10,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 )
 
 // randState returns a state with random 31-bit cells (never 0, as after

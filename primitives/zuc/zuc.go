@@ -4,13 +4,16 @@
 
 package zuc
 
+//go:generate sh -c "cd _asm && go run . -pkg zuc -out ../zuc_amd64.s -stubs ../zuc_amd64.go -arm64 ../zuc_arm64.s -arm64stubs ../zuc_arm64.go"
+
 import (
 	"crypto/cipher"
 	"crypto/subtle"
 	"encoding/binary"
 	"errors"
 	"strconv"
-	"unsafe"
+
+	"github.com/shangmi-go/shangmi/internal/alias"
 )
 
 // KeySizeError is returned for a key of a length ZUC does not accept.
@@ -128,7 +131,7 @@ func (c *Cipher) XORKeyStream(dst, src []byte) {
 		panic("zuc: output smaller than input")
 	}
 	dst = dst[:len(src)]
-	if inexactOverlap(dst, src) {
+	if alias.InexactOverlap(dst, src) {
 		panic("zuc: invalid buffer overlap")
 	}
 	if !c.keyed {
@@ -167,17 +170,6 @@ func xorWordsGeneric(dst, src []byte, ks []uint32) {
 		binary.BigEndian.PutUint64(dst, binary.BigEndian.Uint64(src)^k)
 		dst, src, ks = dst[8:], src[8:], ks[2:]
 	}
-}
-
-// inexactOverlap reports whether x and y share memory at different offsets.
-// Working in place is allowed; a shifted overlap is not, because keystream
-// would be applied to bytes already overwritten.
-func inexactOverlap(x, y []byte) bool {
-	if len(x) == 0 || len(y) == 0 || &x[0] == &y[0] {
-		return false
-	}
-	return uintptr(unsafe.Pointer(&x[0])) <= uintptr(unsafe.Pointer(&y[len(y)-1])) &&
-		uintptr(unsafe.Pointer(&y[0])) <= uintptr(unsafe.Pointer(&x[len(x)-1]))
 }
 
 // errEEA3Params is returned for a BEARER or DIRECTION out of range.
@@ -230,7 +222,7 @@ func EEA3Bits(key []byte, count, bearer, direction uint32, dst, src []byte, leng
 	if len(src) < n || len(dst) < n {
 		return errors.New("zuc: buffer shorter than LENGTH")
 	}
-	if inexactOverlap(dst[:n], src[:n]) {
+	if alias.InexactOverlap(dst[:n], src[:n]) {
 		return errors.New("zuc: invalid buffer overlap")
 	}
 	// A Cipher on the stack: one-shot use allocates nothing.

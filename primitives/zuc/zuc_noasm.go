@@ -7,7 +7,7 @@
 package zuc
 
 // Without assembly every kernel is the generic Go code; see the dispatch
-// files zuc_amd64.go and zuc_arm64.go for what the kernels do.
+// files zuc_asm_amd64.go and zuc_asm_arm64.go for what the kernels do.
 
 func initState(s *state) { initialiseGeneric(s) }
 

@@ -285,16 +285,12 @@ func reduce(f flavor) fe {
 
 var pData, mask32Data *Mem
 
-// mulxReduce selects the reduction rounds with MULX (ADX flavour only). The
-// point formulas are bound by throughput, and there it measured 1-3% faster
-// (doubling 62.8 → 62.2 ns, ScalarMult 27.4 → 26.9 µs, the fused
-// fixed-base step's ScalarBaseMult 3.74 → 3.66 µs on the Zen 5 development
-// machine). That the formulas are throughput-bound was checked directly:
-// two independent mixed additions emitted op by op in alternation took
-// 78.5 ns each, against 78 ns for one alone, so the out-of-order core
-// already overlaps whatever a formula leaves independent. A lone chain of
-// squarings is bound by latency, and there the MULX form was slower (a
-// squaring 5.0 → 8.1 ns), so the field kernels keep the shift form.
+// mulxReduce selects the reduction rounds with MULX (ADX flavour only),
+// for the point formulas: they are bound by throughput (the out-of-order
+// core already overlaps whatever a formula leaves independent), and there
+// the MULX form is a little faster. A lone chain of squarings is bound by
+// latency, where it is slower, so the field kernels keep the shift form.
+// The measurements are in examples/bench/README.md ("Design measurements").
 var mulxReduce bool
 
 // mask32 returns a reference to the constant 2^32 - 1 in read-only data.
@@ -373,6 +369,7 @@ func load(m Mem, v fe) {
 func fieldKernels() {
 	for _, f := range []flavor{adx, mulq} {
 		TEXT("feMul"+f.suffix(), NOSPLIT, "func(out, a, b *[4]uint64)")
+		Pragma("noescape")
 		Doc("feMul" + f.suffix() + " sets out = a·b·R⁻¹ mod p.")
 		Load(Param("a"), RSI)
 		Load(Param("b"), RDI)
@@ -382,6 +379,7 @@ func fieldKernels() {
 		RET()
 
 		TEXT("feSqr"+f.suffix(), NOSPLIT, "func(out, a *[4]uint64, n int)")
+		Pragma("noescape")
 		Doc("feSqr"+f.suffix()+" sets out = a^(2^n) in the Montgomery domain, n ≥ 1.",
 			"Between squarings the value round-trips through a stack slot, which",
 			"store-to-load forwarding (or memory renaming) makes cheap.")

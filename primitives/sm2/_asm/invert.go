@@ -77,6 +77,7 @@ func pSigned60(i int) Mem {
 func invertKernels() {
 	divstepsKernel()
 	TEXT("updateFGIMUL", NOSPLIT, "func(f, gv *[5]int64, t *[4]int64)")
+	Pragma("noescape")
 	Doc("updateFGIMUL is updateFGGeneric: (f, g) = T·(f, g) / 2^60, exactly.")
 	{
 		f, g, t := Load(Param("f"), RSI).(GPPhysical), Load(Param("gv"), RDI).(GPPhysical), Load(Param("t"), R8).(GPPhysical)
@@ -105,6 +106,7 @@ func invertKernels() {
 	}
 
 	TEXT("updateDEIMUL", NOSPLIT, "func(d, e *[5]int64, t *[4]int64)")
+	Pragma("noescape")
 	Doc("updateDEIMUL is updateDEGeneric: (d, e) = T·(d, e) / 2^60 mod p, both",
 		"kept in (-2p, p).")
 	{
@@ -179,6 +181,7 @@ func invertKernels() {
 // values.
 func divstepsKernel() {
 	TEXT("divsteps30CMOV", NOSPLIT, "func(nd int64, f, gv uint64) (ndOut int64, fOut, gOut uint64, fr, gr int64)")
+	Pragma("noescape")
 	Doc("divsteps30CMOV is divsteps30 with the matrix rows returned packed:",
 		"fr = u + v·2^32, gr = q + r·2^32.")
 	nd, f, g := RAX, RBX, RCX

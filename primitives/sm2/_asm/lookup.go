@@ -29,6 +29,7 @@ func lookupKernels() {
 		}
 
 		TEXT("lookup"+name+"AVX2", NOSPLIT, sig)
+		Pragma("noescape")
 		Doc("lookup"+name+"AVX2 sets out to entry idx (from 1) of the n entries at table, or to",
 			"zero if there is none, reading every entry. n must be a positive multiple of 2.")
 		{
@@ -68,6 +69,7 @@ func lookupKernels() {
 		}
 
 		TEXT("lookup"+name+"AVX512", NOSPLIT, sig)
+		Pragma("noescape")
 		Doc("lookup" + name + "AVX512 is lookup" + name + "AVX2 with AVX-512 (F and VL).")
 		{
 			tab := Load(Param("table"), RSI)

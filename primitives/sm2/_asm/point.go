@@ -257,6 +257,7 @@ func pointKernels() {
 		mulxReduce = true
 
 		TEXT("pointDouble"+sfx, 0, "func(out, a *[12]uint64, n int)")
+		Pragma("noescape")
 		Doc("pointDouble" + sfx + " sets out = 2^n·a (n ≥ 1 doublings), mapping the identity to itself.")
 		{
 			fr := newFrame(10)
@@ -279,6 +280,7 @@ func pointKernels() {
 		}
 
 		TEXT("pointAdd"+sfx, 0, "func(out, a, b *[12]uint64) int")
+		Pragma("noescape")
 		Doc("pointAdd"+sfx+" sets out = a + b (add-1998-cmo-2, 12M+4S) and returns 1 if",
 			"a and b are the same point other than the identity, when out is wrong;",
 			"see jacobianPoint.add.")
@@ -294,6 +296,7 @@ func pointKernels() {
 		}
 
 		TEXT("pointAddAffine"+sfx, 0, "func(out, a *[12]uint64, b *[8]uint64) int")
+		Pragma("noescape")
 		Doc("pointAddAffine"+sfx+" sets out = a + b for an affine b (madd-2004-hmv, 8M+3S)",
 			"and returns 1 if a == b, when out is wrong; the identity a gives a wrong",
 			"result too. See jacobianPoint.addAffine.")
@@ -309,6 +312,7 @@ func pointKernels() {
 		}
 
 		TEXT("pointAddSelect"+sfx, 0, "func(p, t *[12]uint64, neg, keep int)")
+		Pragma("noescape")
 		Doc("pointAddSelect"+sfx+" is jacobianPoint.addSelectGeneric: one window step of a",
 			"constant-time multiplication.")
 		{
@@ -326,6 +330,7 @@ func pointKernels() {
 		}
 
 		TEXT("pointAddAffineSelect"+sfx, 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int)")
+		Pragma("noescape")
 		Doc("pointAddAffineSelect"+sfx+" is jacobianPoint.addAffineSelectGeneric: one window",
 			"step of a constant-time fixed-base multiplication.")
 		{
@@ -348,6 +353,7 @@ func pointKernels() {
 		}
 
 		TEXT("pointAddComplete"+sfx, 0, "func(p, t *[12]uint64, neg, keep int)")
+		Pragma("noescape")
 		Doc("pointAddComplete"+sfx+" is jacobianPoint.addCompleteGeneric: a window step on",
 			"the unified formula, right for every accumulator.")
 		{
@@ -365,6 +371,7 @@ func pointKernels() {
 		}
 
 		TEXT("pointAddAffineComplete"+sfx, 0, "func(p *[12]uint64, t *[8]uint64, neg, keep int)")
+		Pragma("noescape")
 		Doc("pointAddAffineComplete"+sfx+" is jacobianPoint.addAffineCompleteGeneric: a",
 			"window step on the unified mixed formula, right for every accumulator.")
 		{
@@ -395,6 +402,7 @@ func pointKernels() {
 			}
 			name := "pointAddAffineNegLookup" + vec + "ADX"
 			TEXT(name, 0, "func(p *[12]uint64, t *[8]uint64, neg int, next *[8]uint64, table *[8]uint64, idx uint64)")
+			Pragma("noescape")
 			Doc(name+" sets p = p + t, or p - t if neg is 1, with the incomplete",
 				"mixed addition (the window step of ScalarBaseMult, whose odd digits",
 				"need no selection), followed by lookupAffine"+vec+"(next, table, baseEntries,",

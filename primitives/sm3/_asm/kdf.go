@@ -66,7 +66,13 @@ func kdfKernels() {
 func kdfKernel(name string, v *mvec, groups int) {
 	TEXT(name, 0, "func(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw, cts, blocks int)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s computes %d KDF output blocks at once; see kdfKernel in _asm/kdf.go.", name, groups*v.lanes))
+	n := groups * v.lanes
+	Doc(fmt.Sprintf("%s computes %d KDF output blocks: for lane l < %d it compresses", name, n, n),
+		"the blocks (1 or 2) blocks of the template words msg from the chaining",
+		"value h, with the big-endian counter ct+l placed at byte 4*ctw+cts of the",
+		"template (whose counter bytes are zero), and writes the digest to",
+		fmt.Sprintf("out[32*l:32*l+32]. out must have room for %d bytes; see kdfKernel", 32*n),
+		"in _asm/kdf.go.")
 	type group struct {
 		w     Mem // W[0..67]
 		saved Mem // the chaining value at the start of the block

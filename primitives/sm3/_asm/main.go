@@ -6,14 +6,15 @@
 //
 //   - blockAVX2: one message, the message expansion of two blocks at a time
 //     in the two 128-bit halves of YMM registers, interleaved with the
-//     scalar rounds of the first block (BMI2 RORX, BMI1 ANDN); the second
+//     scalar rounds of the first block (BMI2 RORX); the second
 //     block's rounds then run from the stored schedule.
 //   - blockMulti8AVX2 and blockMulti16AVX512: 8 or 16 independent messages,
 //     one per 32-bit lane of YMM or ZMM registers.
 //
 // Run it with go generate in the package directory:
 //
-//	cd _asm && go run . -out ../sm3block_amd64.s
+//	cd _asm && go run . -pkg sm3 -out ../sm3block_amd64.s -stubs ../sm3block_amd64.go
+//	cd _asm && go run . -arm64 ../sm3block_arm64.s -arm64stubs ../sm3block_arm64.go
 package main
 
 import (
@@ -23,12 +24,15 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 )
 
-var arm64Out = flag.String("arm64", "", "write the arm64 kernels to this file instead of the amd64 ones")
+var (
+	arm64Out   = flag.String("arm64", "", "write the arm64 kernels to this file instead of the amd64 ones")
+	arm64Stubs = flag.String("arm64stubs", "", "with -arm64, write the Go declarations of the arm64 kernels to this file")
+)
 
 func main() {
 	flag.Parse()
 	if *arm64Out != "" {
-		generateARM64(*arm64Out)
+		generateARM64(*arm64Out, *arm64Stubs)
 		return
 	}
 	ConstraintExpr("!purego")

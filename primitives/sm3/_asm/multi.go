@@ -187,8 +187,9 @@ func Y(i int) VecPhysical {
 func multiKernel(name string, v *mvec) {
 	TEXT(name, 0, "func(st *[8][16]uint32, p *[16]*byte, n int)")
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s compresses n blocks of each of the first %d messages,", name, v.lanes),
-		"lane l reading from p[l], into the transposed chaining values st.")
+	Doc(fmt.Sprintf("%s compresses n consecutive blocks of each of the first %d messages,", name, v.lanes),
+		"lane l reading from p[l], into the transposed chaining values st (word i",
+		"of lane l at st[i][l]).")
 	w := AllocLocal(68 * v.size)
 	W := func(j int) Mem { return w.Offset(j * v.size) }
 

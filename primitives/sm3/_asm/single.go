@@ -129,10 +129,10 @@ func expandStep(v vec, g int, x [4]VecPhysical, tmp [4]VecPhysical, w, wp Mem) {
 // makes a third six-operation cycle with no slack, from TT2 to the next
 // TT2 (RORX, AND, XOR, XOR, ADD, ADD); with two-input operations it cannot
 // be shorter, since GG takes three rotations of TT2, one level, and
-// combining them with F ^ G and G takes three more. On Zen 5 these three
-// cycles and about 26 integer operations a round (its ALUs sustain about
-// five a cycle) give about 6.55 cycles per round instead of 6; rounds
-// 0-15, without the third cycle, take about 6.1.
+// combining them with F ^ G and G takes three more. With about 26 integer
+// operations a round competing for the ALUs, a round takes a little more
+// than the six cycles of its chains (see examples/bench/README.md, "Design
+// measurements").
 //
 // If tj is not nil, T_j is read from there instead of coming as an
 // immediate, so that the same code serves any round j >= 16 in a loop.
@@ -199,10 +199,9 @@ func rename(s [8]GPPhysical) [8]GPPhysical {
 	return [8]GPPhysical{s[3], s[0], s[1], s[2], s[7], s[4], s[5], s[6]}
 }
 
-// singleBuffer emits blockAVX2. A variant with the expansion in AVX-512VL
-// (VPROLD, VPTERNLOGD: about half the vector instructions) measured the
-// same on Zen 5, as it should: the expansion already hides completely under
-// the scalar round chain, so only the AVX2 form is kept.
+// singleBuffer emits blockAVX2. There is no AVX-512VL variant: the
+// expansion already hides completely under the scalar round chain, so
+// fewer vector instructions would not make it faster.
 func singleBuffer() {
 	singleKernel("blockAVX2", vec{avx512: false})
 	padTables()
@@ -264,10 +263,9 @@ func at(m Mem, disp, scale int) Mem {
 // rounds with four expansion steps each (after which the working
 // variables and the groups are back in the same registers), rounds 52-63
 // a loop over four. The loops index the schedule and the round constants
-// with SI, the word number of the group. They keep the kernel at about
-// 1,700 instructions: unrolled, its two-block path was about 4,200 and ran
-// up to 20% slower in binaries where the code's placement made it miss
-// the CPU's decoded-instruction cache.
+// with SI, the word number of the group. The loops keep the kernel small
+// enough for the CPU's decoded-instruction cache, which the fully unrolled
+// form missed in some binaries, depending on where the code was placed.
 func (f *kframe) first(swapped bool) {
 	w, wp, x, tmp := f.w, f.wp, f.x, f.tmp
 	for i := 0; i < 4; i++ {
@@ -372,7 +370,7 @@ func (f *kframe) second() {
 func singleKernel(name string, v vec) {
 	TEXT(name, 0, "func(h *[8]uint32, p []byte)")
 	Pragma("noescape")
-	Doc(name+" compresses the len(p)/64 blocks of p into h (AVX2, BMI1, BMI2).",
+	Doc(name+" compresses the len(p)/64 blocks of p into h (AVX2, BMI2).",
 		"The message expansion of two blocks at a time runs in YMM registers",
 		"under the scalar rounds of the first; the second block's rounds read",
 		"the schedule stored on the stack.")
@@ -442,7 +440,7 @@ func finalKernel(v vec) {
 	Pragma("noescape")
 	Doc(name+" writes to out the SM3 digest of a message whose final n <= 119 bytes",
 		"are x[:n], with chaining value h before them and bits bits in all (AVX2,",
-		"BMI1, BMI2). h is not changed.")
+		"BMI2). h is not changed.")
 	f := newFrame(name, v)
 	hs := AllocLocal(32)
 	x := f.x
@@ -536,7 +534,7 @@ func kdf64Kernel(v vec) {
 	TEXT(name, 0, "func(h *[8]uint32, z *[64]byte, ct uint32, out *[32]byte)")
 	Pragma("noescape")
 	Doc(name+" writes to out the SM3 digest, after chaining value h, of z and the",
-		"big-endian counter ct, 68 bytes in all (AVX2, BMI1, BMI2). h is not changed.")
+		"big-endian counter ct, 68 bytes in all (AVX2, BMI2). h is not changed.")
 	f := newFrame(name, v)
 	hs := AllocLocal(32)
 	x := f.x

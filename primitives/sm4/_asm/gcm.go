@@ -27,6 +27,7 @@ func genGCM(s isa, open bool) {
 		what = "decrypts"
 	}
 	TEXT(name, NOSPLIT, "func(kk *[36]uint32, htab *[16][16]byte, y *[16]byte, ctr *[2]uint64, dst, src []byte)")
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s %s len(src)/%d groups of %d blocks in GCM's counter mode, absorbs the ciphertext into the GHASH state y and advances the low 32 bits of ctr.", name, what, s.groupBytes(), s.blocks()))
 	rk := Load(Param("kk"), RAX)
 	htab := Load(Param("htab"), RBX)

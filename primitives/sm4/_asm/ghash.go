@@ -137,7 +137,9 @@ func ghashXMMLoop(name string, htab, data, n Register, y Register) {
 
 func genGHASH() {
 	TEXT("ghashPCLMUL", NOSPLIT, "func(htab *[16][16]byte, y *[16]byte, data []byte)")
-	Doc("ghashPCLMUL absorbs len(data)/16 blocks into the GHASH state y with PCLMULQDQ.")
+	Pragma("noescape")
+	Doc("ghashPCLMUL absorbs len(data)/16 blocks into the GHASH state y with PCLMULQDQ,",
+		"eight blocks per reduction; htab holds H¹⁶…H¹ (see ghashKey.table).")
 	htab := Load(Param("htab"), RAX)
 	yp := Load(Param("y"), RDX)
 	data := Load(Param("data").Base(), RSI)
@@ -151,6 +153,7 @@ func genGHASH() {
 	RET()
 
 	TEXT("ghashVPCLMUL512", NOSPLIT, "func(htab *[16][16]byte, y *[16]byte, data []byte)")
+	Pragma("noescape")
 	Doc("ghashVPCLMUL512 absorbs len(data)/16 blocks into the GHASH state y, sixteen at a time with VPCLMULQDQ on ZMM.")
 	htab = Load(Param("htab"), RAX)
 	yp = Load(Param("y"), RDX)

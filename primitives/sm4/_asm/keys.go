@@ -23,7 +23,8 @@ func genExpandKey(gfni bool) {
 		name = "expandKeyGFNI"
 	}
 	TEXT(name, NOSPLIT, "func(key *[16]byte, enc *[32]uint32)")
-	Doc(name + " computes the encryption round keys from key.")
+	Pragma("noescape")
+	Doc(name + " computes the encryption round keys from key, with the S-box from GFNI or AES-NI instead of the table.")
 	key := Load(Param("key"), RAX)
 	enc := Load(Param("enc"), RDX)
 	fk := global("keyFK", []byte{

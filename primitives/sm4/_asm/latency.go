@@ -33,13 +33,11 @@ import (
 //	u_{i+1} = (G_i ⊕ E0·w) ⊕ R24(E2·w) ⊕ (R8(E1·w) ⊕ R16(E1·w))
 //	y_{i+4} = y_i ⊕ G_i ⊕ u_{i+1}
 //
-// and a round's critical path is one GFNI step (3 cycles on Zen 5), one
-// rotation (2) and two levels of XOR (2 each; VPTERNLOGD takes 3 from its
-// source operands), 9 cycles in all, against about 19 for the plain round.
-// In the kernels, among the other work of a round, that measures about
-// 9.9 cycles on Zen 5 (CBC encryption, 16 KiB): 10.7 before the rotations
-// were split between VPROLD and VPSHUFB and the last level was made a
-// VPTERNLOGD fed last through its destination.
+// and a round's critical path is one GFNI step, one rotation and two
+// levels of XOR, about half that of the plain round. The rotations are
+// split between VPROLD and VPSHUFB and the last level is a VPTERNLOGD fed
+// last through its destination, so that the kernels come close to that
+// bound (examples/bench/README.md, "Design measurements").
 //
 // Register allocation (XMM, lane 0 meaningful): X0-X3 y words, X4 u, X5 G,
 // X6-X8 the three products, X9 P, X10-X12 temporaries of the AES-NI
@@ -64,7 +62,11 @@ func k0Pattern() Mem {
 // genLatKeys emits latKeys, which maps the round keys into the A1 domain.
 func genLatKeys() {
 	TEXT("latKeysGFNI", NOSPLIT, "func(rk *[32]uint32, kk *[36]uint32)")
-	Doc("latKeysGFNI sets kk to the round keys mapped for the GFNI latency kernels.")
+	Pragma("noescape")
+	Doc("latKeysGFNI sets kk to the round keys rk mapped for the GFNI latency kernels:",
+		"the state stays in the input domain of the S-box's affine form, which takes",
+		"an affine step off every round. kk has four words of zero padding so that",
+		"16-byte loads of the last keys stay inside it.")
 	rk := Load(Param("rk"), RAX)
 	kk := Load(Param("kk"), RDX)
 	for j := 0; j < 8; j++ {
@@ -78,6 +80,7 @@ func genLatKeys() {
 	RET()
 
 	TEXT("latKeysAESNI", NOSPLIT, "func(rk *[32]uint32, kk *[36]uint32)")
+	Pragma("noescape")
 	Doc("latKeysAESNI sets kk to the round keys mapped for the AES-NI latency kernels (the same values as latKeysGFNI, by nibble tables).")
 	rk = Load(Param("rk"), RAX)
 	kk = Load(Param("kk"), RDX)
@@ -125,6 +128,7 @@ const (
 
 func (s isa) latencyKernel(name, sig string, mode latMode) {
 	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
 	switch mode {
 	case latBlock:
 		Doc(name + " encrypts one block with the latency-domain round keys kk.")
@@ -286,8 +290,7 @@ func (s isa) latencyRound(i int, y [4]Register, kk Register) {
 	}
 	if s.evex {
 		// One rotation and two byte shuffles: the three then start in
-		// the same cycle (three rotations or three shuffles measured a
-		// cycle slower a round on Zen 5).
+		// the same cycle, on different execution ports.
 		VPROLD(U8(8), e1, u)
 		VPSHUFB(rotMask(2).Offset(0), e1, e1)
 		VPSHUFB(rotMask(3).Offset(0), e2, e2)

@@ -77,7 +77,9 @@ func ret() {
 func genECB(s isa) {
 	name := "ecb" + s.suffix
 	TEXT(name, NOSPLIT, "func("+s.keySig()+", dst, src []byte)")
-	Doc(fmt.Sprintf("%s runs len(src)/%d groups of %d blocks through the rounds.", name, s.groupBytes(), s.blocks()))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s encrypts (or, with decryption keys, decrypts) len(src)/%d groups of %d", name, s.groupBytes(), s.blocks()),
+		"blocks, each block on its own. dst may be src.")
 	rk := s.loadKeys()
 	dst := Load(Param("dst").Base(), RDI)
 	src := Load(Param("src").Base(), RSI)
@@ -114,7 +116,16 @@ func genCTR(s isa, ctr32 bool) {
 		name = "ctr32" + s.suffix
 	}
 	TEXT(name, NOSPLIT, "func("+s.keySig()+", dst, src []byte, ctr *[2]uint64)")
-	Doc(fmt.Sprintf("%s XORs len(src)/%d groups of %d blocks of counter-mode keystream into dst and advances ctr.", name, s.groupBytes(), s.blocks()))
+	Pragma("noescape")
+	count := []string{"ctr is the 128-bit big-endian number ctr[0]‖ctr[1], whose low 64 bits",
+		"must not wrap inside one call (the kernel does not carry into ctr[0])."}
+	if ctr32 {
+		count = []string{"ctr is GCM's counter: only the low 32 bits of ctr[1] count, wrapping",
+			"modulo 2³²."}
+	}
+	Doc(append([]string{fmt.Sprintf("%s XORs len(src)/%d groups of %d blocks of the keystream", name, s.groupBytes(), s.blocks()),
+		"E(ctr), E(ctr+1), … into dst and advances ctr by the number of blocks;"},
+		append(count, "The counter blocks are made in registers.")...)...)
 	rk := s.loadKeys()
 	dst := Load(Param("dst").Base(), RDI)
 	src := Load(Param("src").Base(), RSI)
@@ -197,6 +208,7 @@ func genCTR(s isa, ctr32 bool) {
 func genCBCDec(s isa) {
 	name := "cbcDec" + s.suffix
 	TEXT(name, NOSPLIT, "func("+s.keySig()+", iv *[16]byte, dst, src []byte)")
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s decrypts len(src)/%d groups of %d blocks in CBC mode and sets iv to the last ciphertext block.", name, s.groupBytes(), s.blocks()))
 	rk := s.loadKeys()
 	iv := Load(Param("iv"), RDX)

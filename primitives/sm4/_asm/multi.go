@@ -16,14 +16,12 @@ import (
 // (like the latency kernels: the next input is A1·P ⊕ the previous output),
 // so a block costs one gather, 32 rounds on one group and one scatter.
 //
-// The lanes argument is the Go type cbcLanes (declared here as an array of
-// its size, which avo can type):
+// The arguments are the fields of the Go type cbcLanes:
 //
-//	src, dst [16]uintptr-sized pointers   offsets 0, 128
-//	mask     [16]uint64                    offset 256: all ones for a lane with
-//	                                       data, zero for an idle one (whose
-//	                                       pointers point at scratch)
-//	iv       [16][16]byte                  offset 384: chaining values
+//	src, dst  the lanes' block pointers
+//	mask      all ones for a lane with data, zero for an idle one (whose
+//	          pointers point at scratch)
+//	iv        the chaining values
 //
 // Block k of lane i is at src[i] + (16k & mask[i]).
 //
@@ -31,12 +29,17 @@ import (
 // blocks in and out, Z29-Z31 the round matrices; R12 the byte offset 16k.
 func genCBCMulti(s isa) {
 	name := "cbcEncMulti" + s.suffix
-	TEXT(name, NOSPLIT, "func(kk *[36]uint32, lanes *[80]uint64, n int)")
-	Doc(name + " encrypts n blocks of each of the sixteen CBC chains described by lanes and updates their chaining values.")
+	TEXT(name, NOSPLIT, "func(kk *[36]uint32, src, dst *[16]*byte, mask *[16]uint64, iv *[16][16]byte, n int)")
+	Pragma("noescape")
+	Doc(name+" encrypts n blocks of each of the sixteen CBC chains in the lanes",
+		"of a cbcLanes (its fields src, dst, mask and iv), with one group of the",
+		"bulk kernel per block, and leaves their chaining values in iv.")
 	rk := Load(Param("kk"), RAX)
-	l := Load(Param("lanes"), RDX)
+	srcs := Load(Param("src"), RDX)
+	dsts := Load(Param("dst"), RSI)
+	masks := Load(Param("mask"), RDI)
+	ivs := Load(Param("iv"), R8)
 	n := Load(Param("n"), RCX)
-	const srcOff, dstOff, maskOff, ivOff = 0, 128, 256, 384
 	off := R12
 	XORQ(off, off)
 	s.loadConstants()
@@ -69,7 +72,7 @@ func genCBCMulti(s isa) {
 	// The chaining values are the previous ciphertext: words 0-3 are
 	// y35, y34, y33, y32.
 	for d := 0; d < 4; d++ {
-		VMOVDQU64(Mem{Base: l, Disp: ivOff + 64*d}, zregs[P.x[d]])
+		VMOVDQU64(Mem{Base: ivs, Disp: 64 * d}, zregs[P.x[d]])
 	}
 	w := words(P)
 	for j := 0; j < 4; j++ {
@@ -81,8 +84,8 @@ func genCBCMulti(s isa) {
 	JZ(LabelRef(name + "Done"))
 	for i := 0; i < 16; i++ {
 		d, lane := i/4, i%4
-		MOVQ(Mem{Base: l, Disp: srcOff + 8*i}, R9)
-		MOVQ(Mem{Base: l, Disp: maskOff + 8*i}, R13)
+		MOVQ(Mem{Base: srcs, Disp: 8 * i}, R9)
+		MOVQ(Mem{Base: masks, Disp: 8 * i}, R13)
 		ANDQ(off, R13)
 		VINSERTI32X4(U8(lane), Mem{Base: R9, Index: R13, Scale: 1}, zregs[P.x[d]], zregs[P.x[d]])
 	}
@@ -97,8 +100,8 @@ func genCBCMulti(s isa) {
 	c := out()
 	for i := 0; i < 16; i++ {
 		d, lane := i/4, i%4
-		MOVQ(Mem{Base: l, Disp: dstOff + 8*i}, R9)
-		MOVQ(Mem{Base: l, Disp: maskOff + 8*i}, R13)
+		MOVQ(Mem{Base: dsts, Disp: 8 * i}, R9)
+		MOVQ(Mem{Base: masks, Disp: 8 * i}, R13)
 		ANDQ(off, R13)
 		VEXTRACTI32X4(U8(lane), c[d], Mem{Base: R9, Index: R13, Scale: 1})
 	}
@@ -109,7 +112,7 @@ func genCBCMulti(s isa) {
 	Label(name + "Done")
 	c = out()
 	for d := 0; d < 4; d++ {
-		VMOVDQU64(c[d], Mem{Base: l, Disp: ivOff + 64*d})
+		VMOVDQU64(c[d], Mem{Base: ivs, Disp: 64 * d})
 	}
 	ret()
 }

@@ -31,7 +31,14 @@ func genXTS(s isa, gb bool) {
 		name = "xtsGB" + s.suffix
 	}
 	TEXT(name, NOSPLIT, "func(kk *[36]uint32, tw *[64]byte, dst, src []byte)")
-	Doc(fmt.Sprintf("%s runs len(src)/%d groups of %d blocks through XEX with the tweaks starting with the four in tw, and leaves the next four in tw.", name, s.groupBytes(), s.blocks()))
+	Pragma("noescape")
+	std := "IEEE Std 1619"
+	if gb {
+		std = "GB/T 17964"
+	}
+	Doc(fmt.Sprintf("%s runs len(src)/%d groups of %d blocks through XEX (%s) with the tweaks made", name, s.groupBytes(), s.blocks(), std),
+		"in registers: tw holds the tweaks of the first four blocks on entry and those of",
+		"the four blocks after the last one processed on return.")
 	rk := Load(Param("kk"), RAX)
 	twp := Load(Param("tw"), RDX)
 	dst := Load(Param("dst").Base(), RDI)

@@ -374,7 +374,8 @@ func (g *lg) makeDoubled() {
 func genLanesInit(f *family) {
 	name := "lanesInit" + f.name
 	TEXT(name, 0, "func(ls *[18][16]uint32)")
-	Doc(fmt.Sprintf("%s initialises the %d lanes of ls, as lanesInitGeneric.", name, lanesOf(f)))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s initialises the first %d lanes of ls (a laneState), as lanesInitGeneric.", name, lanesOf(f)))
 	g := newLG(f)
 	if f.avx512 {
 		g.dbl = AllocLocal(16 * 64)
@@ -416,7 +417,10 @@ func lanesOf(f *family) int {
 func genLanesKeyStream(f *family) {
 	name := "lanesKeyStream" + f.name
 	TEXT(name, 0, "func(ls *[18][16]uint32, ks []uint32, stride, blocks int)")
-	Doc(fmt.Sprintf("%s writes 16·blocks keystream words of each of the %d lanes of ls to ks[l*stride:], as lanesKeyStreamGeneric.", name, lanesOf(f)))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s writes 16·blocks keystream words of each of the first %d lanes", name, lanesOf(f)),
+		"of ls (a laneState) to ks[l*stride:], as lanesKeyStreamGeneric; the caller",
+		"checks that ks is long enough.")
 	g := newLG(f)
 	if f.avx512 {
 		g.dbl = AllocLocal(16 * 64)
@@ -572,7 +576,9 @@ func (g *lg) laneAddr(lane int, dst GPPhysical) {
 // chunks of src; the batch code XORs the multi-lane keystream in with it.
 func genXORWords() {
 	TEXT("xorWordsAVX2", NOSPLIT, "func(dst, src []byte, ks []uint32)")
-	Doc("xorWordsAVX2 sets dst = src XOR the big-endian bytes of ks, 32 bytes at a time.")
+	Pragma("noescape")
+	Doc("xorWordsAVX2 sets dst = src XOR the big-endian bytes of ks for the len(src)/32",
+		"whole 32-byte chunks of src; dst and ks are long enough.")
 	Load(Param("dst").Base(), RDI)
 	Load(Param("src").Base(), RSI)
 	Load(Param("src").Len(), RCX)

@@ -6,7 +6,7 @@
 // with avo, and the arm64 assembly (zuc_arm64.s) with a small printer of
 // its own, since avo knows only amd64:
 //
-//	go run . -out ../zuc_amd64.s -arm64 ../zuc_arm64.s
+//	go run . -pkg zuc -out ../zuc_amd64.s -stubs ../zuc_amd64.go -arm64 ../zuc_arm64.s -arm64stubs ../zuc_arm64.go
 //
 // Two amd64 families are generated from the same code:
 //
@@ -29,14 +29,17 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-var arm64Out = flag.String("arm64", "", "also write the arm64 assembly to this file")
+var (
+	arm64Out   = flag.String("arm64", "", "also write the arm64 assembly to this file")
+	arm64Stubs = flag.String("arm64stubs", "", "with -arm64, write the Go declarations of the arm64 kernels to this file")
+)
 
 func main() {
 	flag.Parse()
 	// avo's Generate parses the flags again; hand it only its own.
 	args := []string{os.Args[0]}
 	flag.Visit(func(f *flag.Flag) {
-		if f.Name != "arm64" {
+		if f.Name != "arm64" && f.Name != "arm64stubs" {
 			args = append(args, "-"+f.Name+"="+f.Value.String())
 		}
 	})
@@ -59,7 +62,11 @@ func main() {
 	Generate()
 
 	if *arm64Out != "" {
-		if err := os.WriteFile(*arm64Out, genARM64(), 0o644); err != nil {
+		s, stubs := genARM64()
+		if err := os.WriteFile(*arm64Out, s, 0o644); err != nil {
+			panic(err)
+		}
+		if err := os.WriteFile(*arm64Stubs, stubs, 0o644); err != nil {
 			panic(err)
 		}
 	}

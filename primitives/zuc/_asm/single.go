@@ -16,8 +16,8 @@ import (
 // there, since the S-boxes need vector instructions; the LFSR and the bit
 // reorganisation run in general-purpose registers, one block (16 rounds)
 // ahead of F, because in work mode the LFSR does not depend on F. F is a
-// chain from one round's R1, R2 to the next: its latency, about 19 cycles
-// a round on AVX-512, bounds the keystream rate, and the LFSR, the output
+// chain from one round's R1, R2 to the next: its latency bounds the
+// keystream rate, and the LFSR, the output
 // and the MAC fill the idle execution units alongside it.
 //
 // Stack frame of the work-mode kernels:
@@ -32,10 +32,9 @@ import (
 //	          AVX-512 kernels collect them in Z10, Z11)
 //	acc       MAC accumulators A, B, C (3 × 64 bytes)
 //
-// The single-stream kernels are a latency-bound chain of F rounds; on a
-// CPU whose vector ALU latency is two cycles (AMD Zen 5) one round costs
-// about 19 cycles (S0 8, the two adds 4, the rotation of W 2, L 6, minus
-// the overlap of S1 with S0), measured with the round in a loop.
+// The single-stream kernels are a latency-bound chain of F rounds (S0, the
+// two additions, the rotation of W and L, with S1 overlapping S0); the
+// cost of a round on one CPU is in examples/bench/README.md.
 type mode int
 
 const (
@@ -374,10 +373,13 @@ func genInit(f *family, block bool) {
 	if block {
 		name = "initBlock" + f.name
 		TEXT(name, 0, "func(s *[18]uint32, ks *[64]byte)")
-		Doc(fmt.Sprintf("%s runs ZUC's initialisation on s and writes the first 64 keystream bytes to ks.", name))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s runs ZUC's initialisation on s (a state) and writes the first 64", name),
+			"keystream bytes to ks, leaving s after them.")
 	} else {
 		TEXT(name, 0, "func(s *[18]uint32)")
-		Doc(fmt.Sprintf("%s runs ZUC's initialisation on s; see initialiseGeneric.", name))
+		Pragma("noescape")
+		Doc(fmt.Sprintf("%s runs ZUC's initialisation on s (a state), as initialiseGeneric.", name))
 	}
 	ring := AllocLocal(64)
 	xs := AllocLocal(16 * 32)
@@ -521,15 +523,21 @@ func genBlocks(f *family, m mode) {
 	case modeWords:
 		name = "keyStream" + f.name
 		TEXT(name, 0, "func(s *[18]uint32, ks []uint32)")
+		Pragma("noescape")
 		Doc(name + " writes the next len(ks) keystream words of s to ks; len(ks) is a multiple of 16.")
 	case modeXOR:
 		name = "xorKeyStream" + f.name
 		TEXT(name, 0, "func(s *[18]uint32, dst, src []byte)")
-		Doc(name + " sets dst = src XOR the next len(src) keystream bytes of s; len(src) is a multiple of 64.")
+		Pragma("noescape")
+		Doc(name+" sets dst = src XOR the next len(src) keystream bytes of s; len(src) is a",
+			"multiple of 64 and dst is at least as long.")
 	case modeMAC:
 		name = "macBlocks" + f.name
 		TEXT(name, 0, "func(s *[18]uint32, ks *[32]uint32, off int, tag *[4]uint32, p []byte)")
-		Doc(name + " absorbs the 64-byte blocks of p into all four words of tag; see macBlocksGeneric.")
+		Pragma("noescape")
+		Doc(name+" is macBlocksGeneric for all four tag words at once (the caller uses the",
+			"ones it needs), generating the keystream as it goes; len(p) is a multiple of",
+			"64 and off at most 4.")
 	}
 	buf := AllocLocal(48 * 4)
 	xsA := AllocLocal(xsLen)
@@ -820,7 +828,9 @@ func macCombine(acc, tag Mem) {
 // ks (block b's window at ks[16b:]), into all four tag words.
 func genMACUpdate() {
 	TEXT("macUpdateCLMUL", NOSPLIT, "func(tag *[4]uint32, ks []uint32, p []byte)")
-	Doc("macUpdateCLMUL folds the 64-byte blocks of p into all four words of tag; see macUpdateGeneric.")
+	Pragma("noescape")
+	Doc("macUpdateCLMUL is macUpdateGeneric for all four tag words; len(p) is a multiple",
+		"of 64 and len(ks) at least len(p)/4 + 4.")
 	acc := AllocLocal(48)
 	Load(Param("tag"), RAX)
 	Load(Param("ks").Base(), RDX)
@@ -909,7 +919,10 @@ func yOf(z VecPhysical) VecPhysical {
 // p []byte, words int): macUpdateCLMUL with VPCLMULQDQ on ZMM registers.
 func genMACUpdate512() {
 	TEXT("macUpdateAVX512", NOSPLIT, "func(tag *[4]uint32, ks []uint32, p []byte, words int)")
-	Doc("macUpdateAVX512 folds the 64-byte blocks of p into the words of tag; see macUpdateGeneric.")
+	Pragma("noescape")
+	Doc("macUpdateAVX512 is macUpdateCLMUL with VPCLMULQDQ on ZMM registers, for the first",
+		"words words of tag (the others may change); len(p) is a multiple of 64 and len(ks)",
+		"at least len(p)/4 + 4.")
 	acc := AllocLocal(48)
 	Load(Param("tag"), RAX)
 	Load(Param("ks").Base(), RDX)

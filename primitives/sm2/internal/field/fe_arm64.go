@@ -1,44 +1,23 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
 //go:build !purego
 
 package field
 
-import "github.com/shangmi-go/shangmi/primitives/internal/impl"
+// The kernels of fe_arm64.s, written by hand (short enough not to need a
+// generator). Elements are four little-endian limbs in the Montgomery
+// domain, fully reduced, as in the Go code; outputs may alias inputs. Both
+// run in constant time.
 
-// The arm64 dispatch point for the field kernels. MUL/UMULH are in the base
-// instruction set, so the kernels are always available; clearing the flag
-// (impl.Select "generic") runs the Go code.
-var useARM64 = true
+// feMulARM64 sets out = a·b·R⁻¹ mod p.
+//
+//go:noescape
+func feMulARM64(out, a, b *Element)
 
-func init() { impl.Register("sm2", "arm64-field", &useARM64) }
-
-func feMul(out, a, b *Element) {
-	if useARM64 {
-		feMulARM64(out, a, b)
-	} else {
-		feMulGeneric(out, a, b)
-	}
-}
-
-func feSquare(out, a *Element) {
-	if useARM64 {
-		feSqrARM64(out, a, 1)
-	} else {
-		feSquareGeneric(out, a)
-	}
-}
-
-func feSquareN(out, a *Element, n int) {
-	if useARM64 {
-		feSqrARM64(out, a, n)
-	} else {
-		feSquareNGeneric(out, a, n)
-	}
-}
-
-func updateFG(f, g *int60x5, t *matrix) { updateFGGeneric(f, g, t) }
-
-func updateDE(d, e *int60x5, t *matrix) { updateDEGeneric(d, e, t) }
-
-func divsteps30(nd int64, f, g uint64) (int64, uint64, uint64, matrix) {
-	return divsteps30Generic(nd, f, g)
-}
+// feSqrARM64 sets out = a^(2^n) (n squarings in the Montgomery domain) for
+// n ≥ 1.
+//
+//go:noescape
+func feSqrARM64(out, a *Element, n int)

@@ -9,7 +9,7 @@
 // and ADX) and MULQ on amd64, MUL/UMULH on arm64, generic Go otherwise and
 // with the purego tag. Since p ≡ -1 mod 2^64 the Montgomery quotient digit
 // is the low limb itself, and the reduction takes shifts and additions
-// only. The dispatch is in fe_amd64.go and fe_arm64.go; inversion
+// only. The dispatch is in fe_asm_amd64.go and fe_asm_arm64.go; inversion
 // (invert.go) runs the safegcd divsteps, in Go on all paths.
 //
 // Methods follow the crypto/internal/fips140/nistec/fiat convention: they

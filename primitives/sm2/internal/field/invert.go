@@ -32,7 +32,7 @@ import "math/bits"
 // [0, 2^60), limb 4 signed.
 //
 // On amd64 the half batches and the updates run in assembly (see
-// fe_amd64.go and ../../_asm/invert.go): the divsteps with conditional
+// fe_asm_amd64.go and ../../_asm/invert.go): the divsteps with conditional
 // moves, the updates with signed IMULQ products, the same arithmetic.
 
 type int60x5 [5]int64

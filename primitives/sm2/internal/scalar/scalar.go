@@ -175,8 +175,8 @@ func (s *Scalar) Neg(a *Scalar) *Scalar {
 func (s *Scalar) Mul(a, b *Scalar) *Scalar {
 	// A loop, not four unrolled copies: scalar multiplications are a handful
 	// per signature or key exchange (the inversion is cached per key), so
-	// the ~5 ns an unrolled body saves is invisible next to the point
-	// arithmetic.
+	// the few nanoseconds an unrolled body saves are invisible next to the
+	// point arithmetic.
 	b0, b1, b2, b3 := b.l[0], b.l[1], b.l[2], b.l[3]
 	var s0, s1, s2, s3, s4, u5 uint64
 	for _, ai := range a.l {

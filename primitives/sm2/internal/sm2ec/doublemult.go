@@ -25,12 +25,10 @@ import (
 // therefore uses the complete window step (addComplete, addAffineComplete:
 // the unified formula of jacobian.go plus the selection for an identity
 // accumulator), so no argument about where the exceptional cases can occur
-// is needed. On the
-// Zen 5 development machine the complete mixed step took about 100 ns
-// against 80 for the incomplete one with its selection (and 140 for the
-// incomplete one plus a doubling), and the whole multiplication with the
-// peer's cached table about 34.5 µs, against 38-39 µs for [x̄]R (variable
-// time) followed by ScalarMult of the sum.
+// is needed. The complete step costs about a quarter more than the
+// incomplete one with its selection, and the whole multiplication is still
+// faster than [x̄]R (variable time) followed by ScalarMult of the sum (see
+// examples/bench/README.md, "Design measurements").
 
 // oddEntries is the number of odd multiples q, 3q, …, 31q in the tables of
 // the double-scalar multiplication, for its odd 5-bit digits.
@@ -125,10 +123,9 @@ func oddDigit(k *[4]uint64, i int) (idx uint64, neg int) {
 //
 // It pays for the tables here, whose 52 additions each are complete ones: a
 // complete mixed addition saves five multiplications against a complete
-// Jacobian one, and in the loop it measured even more (on the Zen 5
-// development machine normalizing r's table cut DoubleScalarMultTable from
-// about 37 to 34.5 µs). For ScalarMult's incomplete additions it did not
-// (see there).
+// Jacobian one, and in the loop it saves even more (measured in
+// examples/bench/README.md). For ScalarMult's incomplete additions it does
+// not (see there).
 func toAffineTables(dst []*[2 * 16]field.Element, jac []*[3 * 16]field.Element) {
 	const per = 16 - 1
 	var prefix [2 * per]field.Element

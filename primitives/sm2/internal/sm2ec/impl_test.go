@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/shangmi-go/shangmi/primitives/internal/impl"
+	"github.com/shangmi-go/shangmi/internal/impl"
 	"golang.org/x/sys/cpu"
 )
 

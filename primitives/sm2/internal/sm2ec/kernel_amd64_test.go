@@ -53,13 +53,13 @@ func TestPointKernels(t *testing.T) {
 	neg := func(p jacobianPoint) jacobianPoint { p.y.Neg(&p.y); return p }
 	type kernels struct {
 		name    string
-		double  func(out, a *jacobianPoint, n int)
-		add     func(out, a, b *jacobianPoint) int
-		madd    func(out, a *jacobianPoint, b *affinePoint) int
-		addSel  func(p, t *jacobianPoint, neg, keep int)
-		maddSel func(p *jacobianPoint, t *affinePoint, neg, keep int)
-		addCom  func(p, t *jacobianPoint, neg, keep int)
-		maddCom func(p *jacobianPoint, t *affinePoint, neg, keep int)
+		double  func(out, a *[12]uint64, n int)
+		add     func(out, a, b *[12]uint64) int
+		madd    func(out, a *[12]uint64, b *[8]uint64) int
+		addSel  func(p, t *[12]uint64, neg, keep int)
+		maddSel func(p *[12]uint64, t *[8]uint64, neg, keep int)
+		addCom  func(p, t *[12]uint64, neg, keep int)
+		maddCom func(p *[12]uint64, t *[8]uint64, neg, keep int)
 	}
 	ks := []kernels{{"mulq", pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ, pointAddSelectMULQ, pointAddAffineSelectMULQ,
 		pointAddCompleteMULQ, pointAddAffineCompleteMULQ}}
@@ -72,7 +72,7 @@ func TestPointKernels(t *testing.T) {
 			a := pts[i]
 			for _, n := range []int{1, 2, 5} {
 				var got, want jacobianPoint
-				k.double(&got, &a, n)
+				k.double(got.limbs(), a.limbs(), n)
 				want.doubleGeneric(&a)
 				for range n - 1 {
 					want.doubleGeneric(&want)
@@ -84,20 +84,20 @@ func TestPointKernels(t *testing.T) {
 			for j := range pts {
 				for _, b := range []jacobianPoint{pts[j], neg(pts[j]), pts[i]} {
 					var got, want jacobianPoint
-					ge := k.add(&got, &a, &b)
+					ge := k.add(got.limbs(), a.limbs(), b.limbs())
 					we := want.addGeneric(&a, &b)
 					if got != want || ge != we {
 						t.Fatalf("%s: add of points %d, %d differs (flags %d, %d)", k.name, i, j, ge, we)
 					}
 					// Aliased output.
 					got = a
-					if k.add(&got, &got, &b); got != want {
+					if k.add(got.limbs(), got.limbs(), b.limbs()); got != want {
 						t.Fatalf("%s: aliased add differs", k.name)
 					}
 					for sel := range 4 {
 						neg, keep := sel&1, sel>>1
 						got, want = a, a
-						k.addSel(&got, &b, neg, keep)
+						k.addSel(got.limbs(), b.limbs(), neg, keep)
 						want.addSelectGeneric(&b, neg, keep)
 						if got != want {
 							t.Fatalf("%s: addSelect(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
@@ -106,7 +106,7 @@ func TestPointKernels(t *testing.T) {
 							continue // the complete steps take no identity t
 						}
 						got, want = a, a
-						k.addCom(&got, &b, neg, keep)
+						k.addCom(got.limbs(), b.limbs(), neg, keep)
 						want.addCompleteGeneric(&b, neg, keep)
 						if got != want {
 							t.Fatalf("%s: addComplete(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
@@ -120,7 +120,7 @@ func TestPointKernels(t *testing.T) {
 					b.toProjective(&bp)
 					bx, by, _ := bp.Affine()
 					ba := affinePoint{bx, by}
-					ge = k.madd(&got, &a, &ba)
+					ge = k.madd(got.limbs(), a.limbs(), ba.limbs())
 					we = want.addAffineGeneric(&a, &ba)
 					if got != want || ge != we {
 						t.Fatalf("%s: madd of points %d, %d differs (flags %d, %d)", k.name, i, j, ge, we)
@@ -128,13 +128,13 @@ func TestPointKernels(t *testing.T) {
 					for sel := range 4 {
 						neg, keep := sel&1, sel>>1
 						got, want = a, a
-						k.maddSel(&got, &ba, neg, keep)
+						k.maddSel(got.limbs(), ba.limbs(), neg, keep)
 						want.addAffineSelectGeneric(&ba, neg, keep)
 						if got != want {
 							t.Fatalf("%s: addAffineSelect(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
 						}
 						got, want = a, a
-						k.maddCom(&got, &ba, neg, keep)
+						k.maddCom(got.limbs(), ba.limbs(), neg, keep)
 						want.addAffineCompleteGeneric(&ba, neg, keep)
 						if got != want {
 							t.Fatalf("%s: addAffineComplete(neg=%d, keep=%d) of points %d, %d differs", k.name, neg, keep, i, j)
@@ -161,15 +161,15 @@ func TestLookupKernels(t *testing.T) {
 		var wj, gj jacobianPoint
 		field.LookupTriple(&wj.x, &wj.y, &wj.z, table, idx)
 		if useLookupAVX2 {
-			lookupAffineAVX2(&ga, &table[0], 16, idx)
-			lookupJacobianAVX2(&gj, &table[0], 16, idx)
+			lookupAffineAVX2(ga.limbs(), affineTable(table), 16, idx)
+			lookupJacobianAVX2(gj.limbs(), jacobianTable(table), 16, idx)
 			if ga != wa || gj != wj {
 				t.Fatalf("AVX2 lookup of %d differs", idx)
 			}
 		}
 		if useLookupAVX512 {
-			lookupAffineAVX512(&ga, &table[0], 16, idx)
-			lookupJacobianAVX512(&gj, &table[0], 16, idx)
+			lookupAffineAVX512(ga.limbs(), affineTable(table), 16, idx)
+			lookupJacobianAVX512(gj.limbs(), jacobianTable(table), 16, idx)
 			if ga != wa || gj != wj {
 				t.Fatalf("AVX-512 lookup of %d differs", idx)
 			}
@@ -180,7 +180,7 @@ func TestLookupKernels(t *testing.T) {
 // TestBaseStepKernel compares the fused window step with the separate
 // addition and table scan.
 func TestBaseStepKernel(t *testing.T) {
-	var kernels []func(p *jacobianPoint, t *affinePoint, neg int, next *affinePoint, table *field.Element, idx uint64)
+	var kernels []func(p *[12]uint64, t *[8]uint64, neg int, next *[8]uint64, table *[8]uint64, idx uint64)
 	if useBaseStepADXAVX2 {
 		kernels = append(kernels, pointAddAffineNegLookupAVX2ADX)
 	}
@@ -195,7 +195,7 @@ func TestBaseStepKernel(t *testing.T) {
 	}
 }
 
-func testBaseStepKernel(t *testing.T, kernel func(p *jacobianPoint, t *affinePoint, neg int, next *affinePoint, table *field.Element, idx uint64)) {
+func testBaseStepKernel(t *testing.T, kernel func(p *[12]uint64, t *[8]uint64, neg int, next *[8]uint64, table *[8]uint64, idx uint64)) {
 	r := rand.New(rand.NewPCG(27, 28))
 	pts := kernelPoints(t, r)
 	table := getBaseTable()
@@ -211,7 +211,7 @@ func testBaseStepKernel(t *testing.T, kernel func(p *jacobianPoint, t *affinePoi
 			idx := uint64(r.IntN(66)) // includes 0 and past the end
 			got, want := pts[i], pts[i]
 			var gn, wn affinePoint
-			kernel(&got, &ta, neg, &gn, &table[i%baseWindows][0], idx)
+			kernel(got.limbs(), ta.limbs(), neg, gn.limbs(), affineTable(table[i%baseWindows][:]), idx)
 			var tn affinePoint
 			tn.x = ta.x
 			tn.y.Neg(&ta.y)
@@ -256,11 +256,11 @@ func FuzzPointKernels(f *testing.F) {
 			ba.x, ba.y, _ = pb.Affine()
 		}
 		type ks struct {
-			double  func(out, a *jacobianPoint, n int)
-			add     func(out, a, b *jacobianPoint) int
-			madd    func(out, a *jacobianPoint, b *affinePoint) int
-			addCom  func(p, t *jacobianPoint, neg, keep int)
-			maddCom func(p *jacobianPoint, t *affinePoint, neg, keep int)
+			double  func(out, a *[12]uint64, n int)
+			add     func(out, a, b *[12]uint64) int
+			madd    func(out, a *[12]uint64, b *[8]uint64) int
+			addCom  func(p, t *[12]uint64, neg, keep int)
+			maddCom func(p *[12]uint64, t *[8]uint64, neg, keep int)
 		}
 		all := []ks{{pointDoubleMULQ, pointAddMULQ, pointAddAffineMULQ, pointAddCompleteMULQ, pointAddAffineCompleteMULQ}}
 		if usePointADX {
@@ -268,30 +268,30 @@ func FuzzPointKernels(f *testing.F) {
 		}
 		for _, k := range all {
 			var got, want jacobianPoint
-			k.double(&got, &a, 1)
+			k.double(got.limbs(), a.limbs(), 1)
 			want.doubleGeneric(&a)
 			if got != want {
 				t.Fatal("double differs")
 			}
-			ge, we := k.add(&got, &a, &b), want.addGeneric(&a, &b)
+			ge, we := k.add(got.limbs(), a.limbs(), b.limbs()), want.addGeneric(&a, &b)
 			if got != want || ge != we {
 				t.Fatal("add differs")
 			}
 			if pb.IsIdentity() == 0 {
-				ge, we = k.madd(&got, &a, &ba), want.addAffineGeneric(&a, &ba)
+				ge, we = k.madd(got.limbs(), a.limbs(), ba.limbs()), want.addAffineGeneric(&a, &ba)
 				if got != want || ge != we {
 					t.Fatal("madd differs")
 				}
 				// The complete steps, also with b = ±a (same scalars).
 				for neg := range 2 {
 					got, want = a, a
-					k.addCom(&got, &b, neg, 0)
+					k.addCom(got.limbs(), b.limbs(), neg, 0)
 					want.addCompleteGeneric(&b, neg, 0)
 					if got != want {
 						t.Fatal("addComplete differs")
 					}
 					got, want = a, a
-					k.maddCom(&got, &ba, neg, 0)
+					k.maddCom(got.limbs(), ba.limbs(), neg, 0)
 					want.addAffineCompleteGeneric(&ba, neg, 0)
 					if got != want {
 						t.Fatal("addAffineComplete differs")

@@ -150,16 +150,15 @@ func ctEq(a, b uint64) int {
 // which lies in [1, n] for d ≥ 9 and has the top digit d only for d = 15
 // (L = 15·2^252 - n); L·G = -d·2^252·G means s ≡ 0, so s = n. The top
 // window therefore takes the same fused step as the others (a separate
-// complete addition, run once per multiplication, measured about 250 ns
-// slower with its code cold), and its result is replaced by the
+// complete addition, run once per multiplication, was slower with its code
+// cold), and its result is replaced by the
 // precomputed 2·15·2^252·G, or by the identity, when s is one of the two.
 //
-// 64 entries per window (a 148 KiB table) against 32 measured faster with
-// the vector table scans: 37 additions instead of 43, each scan of 4 KiB
-// costing less than the addition saved. (The odd recoding replaced Booth
-// digits, whose zero digits and identity accumulator each cost a selection
-// in every step: ScalarBaseMult 3.63 → 3.40 µs on the Zen 5 development
-// machine, with the top window's fused step.)
+// 64 entries per window (a 148 KiB table) rather than 32: 37 additions
+// instead of 43, each scan of 4 KiB costing less than the addition saved.
+// The odd recoding replaced Booth digits, whose zero digits and identity
+// accumulator each cost a selection in every step. (The measurements are
+// in examples/bench/README.md, "Design measurements".)
 func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 	if len(s) != 32 {
 		return nil, errScalarLength
@@ -236,8 +235,8 @@ func reduceModN(l *[4]uint64) {
 // identity, which the incomplete formula gets right.
 //
 // (An affine table, from one shared inversion as DoubleScalarMult makes
-// its tables, measured no faster here: the inversion and the conversions
-// cost about what the 52 cheaper mixed additions save.)
+// its tables, does not pay here: the inversion and the conversions cost
+// about what the 52 cheaper mixed additions save.)
 func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 	if len(s) != 32 {
 		return nil, errScalarLength

@@ -107,6 +107,9 @@ func genECBNEON() {
 	p("")
 	p("// func ecbNEON(rk *[32]uint32, dst []byte, src []byte)")
 	p("// ecbNEON encrypts len(src)/64 groups of four blocks, two groups at a time.")
+	stub("func ecbNEON(rk *[32]uint32, dst, src []byte)",
+		"ecbNEON processes len(src)/64 groups of four blocks with the S-box",
+		"through AESE, eight blocks per iteration.")
 	p("TEXT ·ecbNEON(SB), NOSPLIT, $0-56")
 	ins("MOVD rk+0(FP), R0")
 	ins("MOVD dst_base+8(FP), R1")
@@ -190,6 +193,9 @@ func genGHASH() {
 	p("")
 	p("// func ghashPMULL(htab *[16][16]byte, y *[16]byte, data []byte)")
 	p("// ghashPMULL absorbs len(data)/16 blocks into the GHASH state y with PMULL, eight blocks per reduction.")
+	stub("func ghashPMULL(htab *[16][16]byte, y *[16]byte, data []byte)",
+		"ghashPMULL absorbs len(data)/16 blocks into the GHASH state y with",
+		"PMULL, eight blocks per reduction; htab is as for amd64 (ghashKey.table).")
 	p("TEXT ·ghashPMULL(SB), NOSPLIT, $0-40")
 	ins("MOVD htab+0(FP), R0")
 	ins("MOVD y+8(FP), R1")
