@@ -41,6 +41,8 @@ func newGCM(k Keys) (*gcmRecord, error) {
 
 func (g *gcmRecord) Overhead() int { return gcmOverhead }
 
+func (g *gcmRecord) Sequence() uint64 { return uint64(g.seq) }
+
 func (g *gcmRecord) SealedLen(n int) int { return gcmExplicitLen + n + gcmTagLen }
 
 func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) ([]byte, error) {
@@ -67,8 +69,9 @@ func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	return ret, nil
 }
 
-func (g *gcmRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
-	return g.open(nil, typ, fragment)
+func (g *gcmRecord) Open(typ uint8, fragment []byte) (uint8, []byte, error) {
+	pt, err := g.open(nil, typ, fragment)
+	return typ, pt, err
 }
 
 // open is Open, decrypting into dst (at least len(fragment)-24 bytes, not

@@ -103,7 +103,7 @@ type halfConn struct {
 	nextRP ciphersuite.RecordProtection // installed by ChangeCipherSpec
 
 	// TLS 1.3 protection, and the secret it was made from (for KeyUpdate).
-	rp13     *ciphersuite.TLS13RecordProtection
+	rp13     ciphersuite.RecordProtection
 	suite13  *ciphersuite.TLS13Suite
 	secret13 []byte
 }
@@ -309,7 +309,7 @@ func (c *Conn) nextRecord() (recordType, []byte, error) {
 	if c.in.rp == nil {
 		return typ, data, nil
 	}
-	data, err := c.in.rp.Open(uint8(typ), data)
+	_, data, err := c.in.rp.Open(uint8(typ), data)
 	switch {
 	case err != nil:
 		err = openFailure(err)

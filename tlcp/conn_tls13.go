@@ -103,7 +103,7 @@ func (hc *halfConn) setTrafficSecret(suite *ciphersuite.TLS13Suite, secret []byt
 // seal protects one record with whichever protection is installed.
 func (hc *halfConn) seal(out []byte, typ recordType, data []byte, rand io.Reader) ([]byte, error) {
 	if hc.rp13 != nil {
-		return hc.rp13.Seal(out, uint8(typ), data)
+		return hc.rp13.Seal(out, uint8(typ), data, rand)
 	}
 	return hc.rp.Seal(out, uint8(typ), data, rand)
 }
@@ -218,7 +218,7 @@ func (c *Conn) openTLS13(typ recordType, data []byte) (recordType, []byte, error
 			"tlcp: received an unprotected %s record after the TLS 1.3 keys were agreed", typeName(typ))))
 	}
 	n := len(data)
-	inner, content, err := c.in.rp13.Open(data)
+	inner, content, err := c.in.rp13.Open(uint8(typ), data)
 	if err != nil {
 		if errors.Is(err, ciphersuite.ErrBadRecordMAC) && c.skipEarlyData(n) {
 			return recordTypeSkipped, nil, nil

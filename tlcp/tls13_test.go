@@ -722,7 +722,7 @@ func writeRecord13(t testing.TB, c *Conn, typ recordType, data []byte) {
 	t.Helper()
 	c.out.Lock()
 	defer c.out.Unlock()
-	out, err := c.out.rp13.Seal([]byte{23, 3, 3, 0, 0}, uint8(typ), data)
+	out, err := c.out.rp13.Seal([]byte{23, 3, 3, 0, 0}, uint8(typ), data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
