@@ -170,6 +170,12 @@ func (p *tls13Record) open(dst []byte, typ uint8, fragment []byte) (uint8, []byt
 		return 0, nil, ErrBadRecordMAC
 	}
 	p.seq++
+	// RFC 8446 §5.4: the whole inner plaintext, padding included, is at
+	// most 2^14+1 bytes; a longer one is record_overflow even if its
+	// content would fit.
+	if len(inner) > MaxPlaintext+1 {
+		return 0, nil, ErrRecordOverflow
+	}
 	// The content type is the last non-zero byte; zeros after it are
 	// padding. The scan depends on the padding length, which the sender
 	// chose and which RFC 8446 §5.4 accepts as visible in timing.
@@ -179,9 +185,6 @@ func (p *tls13Record) open(dst []byte, typ uint8, fragment []byte) (uint8, []byt
 	}
 	if i < 0 {
 		return 0, nil, ErrMissingContentType
-	}
-	if i > MaxPlaintext {
-		return 0, nil, ErrRecordOverflow
 	}
 	return inner[i], inner[:i], nil
 }

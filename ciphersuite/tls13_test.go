@@ -296,6 +296,11 @@ func TestTLS13RecordOpenFailures(t *testing.T) {
 			if _, _, err := rd.Open(23, sealInner(t, wr, append(make([]byte, MaxPlaintext+1), 23))); !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("2^14+1 content bytes: %v", err)
 			}
+			// Padding that takes the inner plaintext over 2^14+1 bytes,
+			// though the content is short (RFC 8446 §5.4).
+			if _, _, err := rd.Open(23, sealInner(t, wr, append(append([]byte("hi"), 23), make([]byte, MaxPlaintext)...))); !errors.Is(err, ErrRecordOverflow) {
+				t.Errorf("inner plaintext of 2^14+3 bytes: %v", err)
+			}
 			// A fragment over 2^14+256 is refused before decryption.
 			if _, _, err := rd.Open(23, make([]byte, MaxTLS13Ciphertext+1)); !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("oversized fragment: %v", err)
