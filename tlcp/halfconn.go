@@ -95,3 +95,18 @@ func sealFailure(err error) error {
 	}
 	return err
 }
+
+// checkInnerType refuses the inner content type that a protected TLS 1.3
+// record may not have: ChangeCipherSpec only ever comes in the clear
+// (RFC 8446 §5).
+func checkInnerType(typ recordType) error {
+	if typ == recordTypeChangeCipherSpec {
+		return errorf(alertUnexpectedMessage, "tlcp: received a protected ChangeCipherSpec")
+	}
+	return nil
+}
+
+// maxUselessRecords bounds consecutive empty records and warnings. Tongsuo
+// clients send one empty application_data record before real data, so some
+// are legitimate.
+const maxUselessRecords = 16

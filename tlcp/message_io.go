@@ -38,13 +38,6 @@ func (c *Conn) writeHandshake(msg handshakeMessage, transcript *transcriptHash) 
 	return err
 }
 
-// noteHandshakeMsg records progress for handshakeClosedError.
-func (c *Conn) noteHandshakeMsg(name string) {
-	if !c.isHandshakeComplete.Load() {
-		c.lastHandshakeMsg = name
-	}
-}
-
 // alertAfterBrokenWrite looks for the reason behind a handshake write that
 // failed because the peer had closed or reset the connection. A peer that
 // rejects our flight sends an alert and closes at once; if our next record

@@ -14,11 +14,6 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 )
 
-// maxUselessRecords bounds consecutive empty records and warnings. Tongsuo
-// clients send one empty application_data record before real data, so some
-// are legitimate.
-const maxUselessRecords = 16
-
 // isLocalFailure reports whether err was found on this side and should be
 // reported to the peer with an alert. Network errors and alerts from the
 // peer are not, nor is a plain HTTP request, which a client speaking HTTP
@@ -215,16 +210,6 @@ func (c *Conn) openRecord(typ recordType, data []byte) (recordType, []byte, bool
 	return recordType(inner), data, false, nil
 }
 
-// checkInnerType refuses the inner content type that a protected TLS 1.3
-// record may not have: ChangeCipherSpec only ever comes in the clear
-// (RFC 8446 §5).
-func checkInnerType(typ recordType) error {
-	if typ == recordTypeChangeCipherSpec {
-		return errorf(alertUnexpectedMessage, "tlcp: received a protected ChangeCipherSpec")
-	}
-	return nil
-}
-
 // skipEarlyData reports whether a record of n bytes is 0-RTT data that the
 // server refused and may drop (RFC 8446 §4.2.10), and counts it. Only a
 // TLS 1.3 server that saw early_data in the ClientHello has a budget.
@@ -407,6 +392,13 @@ func (c *Conn) appendRecordLocked(dst []byte, typ recordType, data []byte) ([]by
 	}
 	c.putRecordHeader(out[start:start+recordHeaderLen], typ, len(out)-start-recordHeaderLen)
 	return out, nil
+}
+
+// noteHandshakeMsg records progress for handshakeClosedError.
+func (c *Conn) noteHandshakeMsg(name string) {
+	if !c.isHandshakeComplete.Load() {
+		c.lastHandshakeMsg = name
+	}
 }
 
 // writeChangeCipherSpec sends ChangeCipherSpec, the one writer for both
