@@ -14,6 +14,13 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 )
 
+// The record layer of both protocols (DESIGN.md): one read path, nextRecord
+// → openRecord (or a batch) → handleRecord, and one write path,
+// writeRecordLocked → appendRecordLocked (or a batch) → sendRecordLocked.
+// Where TLCP and TLS 1.3 differ — the content type inside the protection,
+// keys installed at ChangeCipherSpec or at once — the paths branch on
+// c.vers; the protection itself is one ciphersuite.RecordProtection.
+
 // isLocalFailure reports whether err was found on this side and should be
 // reported to the peer with an alert. Network errors and alerts from the
 // peer are not, nor is a plain HTTP request, which a client speaking HTTP
