@@ -181,6 +181,29 @@ func placePlaintext(out, data []byte) []byte {
 	return out
 }
 
+// openEach is OpenBatch for protections that open records one by one:
+// open is their Open, decrypting into dst (when not nil) instead of in
+// place. The batch ends after a record whose content type is not the one
+// its header carried (a TLS 1.3 handshake message or alert): a KeyUpdate
+// changes the key of the records behind it.
+func openEach(open func(dst []byte, typ uint8, fragment []byte) (uint8, []byte, error), dst []byte, recs []BatchRecord) (int, error) {
+	off := 0
+	for i := range recs {
+		r := &recs[i]
+		typ, pt, err := open(openDst(dst, off), r.Type, r.Fragment)
+		if err != nil {
+			return i, err
+		}
+		changed := typ != r.Type
+		r.Type, r.Data = typ, pt
+		off += len(pt)
+		if changed {
+			return i + 1, nil
+		}
+	}
+	return len(recs), nil
+}
+
 // openDst returns where record i of an OpenBatch with destination dst
 // decrypts to, given that off bytes of dst are already taken, or nil to
 // open in place.

@@ -192,31 +192,11 @@ func (p *tls13Record) open(dst []byte, typ uint8, fragment []byte) (uint8, []byt
 // SealBatch seals the records one by one, as TLCP's SM4-GCM does (gcm.go):
 // the kernels already run the blocks of one record in parallel.
 func (p *tls13Record) SealBatch(recs []BatchRecord, rnd io.Reader) (int, error) {
-	for i := range recs {
-		if len(recs[i].Data) > MaxPlaintext {
-			return 0, ErrRecordOverflow
-		}
-	}
 	return sealEach(p, recs, rnd)
 }
 
-// OpenBatch opens the records one by one. It ends the batch after a
-// record whose inner type is not its outer one: a handshake message (a
-// KeyUpdate changes the key of the records behind it) or an alert.
+// OpenBatch opens the records one by one, ending the batch after a record
+// whose inner type is not its outer one (see openEach).
 func (p *tls13Record) OpenBatch(dst []byte, recs []BatchRecord) (int, error) {
-	off := 0
-	for i := range recs {
-		r := &recs[i]
-		outer := r.Type
-		typ, pt, err := p.open(openDst(dst, off), outer, r.Fragment)
-		if err != nil {
-			return i, err
-		}
-		r.Type, r.Data = typ, pt
-		off += len(pt)
-		if typ != outer {
-			return i + 1, nil
-		}
-	}
-	return len(recs), nil
+	return openEach(p.open, dst, recs)
 }
