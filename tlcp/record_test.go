@@ -370,3 +370,54 @@ func TestRecordOverflowAlerts(t *testing.T) {
 		t.Errorf("the peer read alert %d", a)
 	}
 }
+
+// TestTLS13KeyUpdateInsideBatch: records that arrive together are opened
+// as a batch, and a KeyUpdate among them ends it, so that the records
+// after it are opened under the new key; with a Read buffer that takes
+// the data (opened straight into it) and with one that does not (opened
+// in place and queued).
+func TestTLS13KeyUpdateInsideBatch(t *testing.T) {
+	p := protocolCases[1]
+	for _, readSize := range []int{1 << 20, 100} {
+		ccfg, scfg := p.configs(t)
+		client, server, cerr, serr := handshakePair(t, ccfg, scfg)
+		if cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+		want := make([]byte, 0, 6*maxPlaintext)
+		for i := range 3 {
+			msg := make([]byte, 2*maxPlaintext)
+			for j := range msg {
+				msg[j] = byte(i*7 + j)
+			}
+			if _, err := server.Write(msg); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, msg...)
+			if i < 2 {
+				server.out.Lock()
+				err := server.updateWriteKeyLocked(i == 1)
+				server.out.Unlock()
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		time.Sleep(50 * time.Millisecond) // let it all arrive, to be read in one go
+		got := make([]byte, 0, len(want))
+		buf := make([]byte, readSize)
+		for len(got) < len(want) {
+			n, err := client.Read(buf)
+			if err != nil {
+				t.Fatalf("read size %d, after %d bytes: %v", readSize, len(got), err)
+			}
+			got = append(got, buf[:n]...)
+		}
+		if string(got) != string(want) {
+			t.Fatalf("read size %d: data differs", readSize)
+		}
+		if string(client.in.secret13) != string(server.out.secret13) {
+			t.Errorf("read size %d: the client did not follow the KeyUpdates", readSize)
+		}
+	}
+}
