@@ -31,11 +31,11 @@ func knownRecordType(typ recordType) bool {
 var errClientSpeaksHTTP = errors.New("tlcp: the client sent an HTTP request to a TLCP server (wrong port?)")
 
 // checkRecordHeader checks the version, content type and length of a
-// record header (INTEROP.md §1.1, §1.3, §7) and returns its type and body
+// record header (INTEROP.md §1.1-§1.3) and returns its type and body
 // length. A content type that neither protocol defines (0, 24, 255, …) is
 // unexpected_message wherever it comes, before the ClientHello, inside a
-// fragmented handshake message or after the handshake (RFC 8446 §5, GB/T
-// 38636 §6.3.3): it is refused here, before its body is read. Its failures
+// fragmented handshake message or after the handshake (RFC 8446 §5,
+// INTEROP.md §1.2): it is refused here, before its body is read. Its failures
 // are RecordHeaderErrors, which carry the transport when the first record
 // of the connection is already wrong.
 func (c *Conn) checkRecordHeader(hdr []byte) (recordType, int, error) {

@@ -96,9 +96,9 @@ func (p protocolCase) configs(t *testing.T) (client, server *Config) {
 // defines — 0 (once this package's in-band marker for skipped early
 // data), 24 (heartbeat, never negotiated here), 255 — is unexpected_message
 // wherever it comes: before the first handshake message, inside a
-// fragmented one, between flights and after the handshake; on TLCP (GB/T
-// 38636 §6.3.3, INTEROP.md §7) and TLS 1.3 (RFC 8446 §5), at clients and
-// servers. Where the alert goes in the clear, the raw peer must read it.
+// fragmented one, between flights and after the handshake; on TLCP
+// (INTEROP.md §1.2) and TLS 1.3 (RFC 8446 §5), at clients and servers.
+// Where the alert goes in the clear, the raw peer must read it.
 func TestUnknownContentTypes(t *testing.T) {
 	type outcome struct {
 		err   error // the Conn's own error
