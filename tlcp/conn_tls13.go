@@ -10,11 +10,9 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 )
 
-// The record layer's TLS 1.3 side (TLS13.md §4): outer type
-// application_data and version 0x0303 on protected records, the content
-// type inside; keys that change without ChangeCipherSpec; the
-// middlebox-compatibility ChangeCipherSpec dropped; early data skipped;
-// KeyUpdate and NewSessionTicket after the handshake.
+// The state of a Conn that only TLS 1.3 needs. The record layer itself is
+// the same for both protocols (DESIGN.md); where TLS 1.3 differs it
+// branches on c.vers.
 
 // tls13ConnState is the part of a Conn that only TLS 1.3 uses.
 type tls13ConnState struct {
