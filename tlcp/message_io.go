@@ -97,25 +97,50 @@ func (c *Conn) handshakeClosedError(err error) error {
 // many records as it spans, and adds it to transcript. A message longer
 // than its type allows (maxMessageLen) is refused as soon as its header
 // is in, before anything more of it is buffered.
+//
+// The work is split so that the frames under which records are read and
+// decrypted stay small: a resumed handshake must fit a goroutine's first
+// stacks (stack_test.go).
 func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, error) {
+	n, err := c.readHandshakeBytes()
+	if err != nil {
+		return nil, err
+	}
+	return c.takeHandshake(n, transcript)
+}
+
+// readHandshakeBytes reads records until c.hand holds a whole message and
+// returns its length.
+func (c *Conn) readHandshakeBytes() (int, error) {
 	for c.hand.Len() < 4 {
 		if err := c.readRecord(); err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
 	hdr := c.hand.Bytes()
 	typ, n := hdr[0], int(hdr[1])<<16|int(hdr[2])<<8|int(hdr[3])
 	if limit := maxMessageLen(typ); n > limit {
-		return nil, errorf(alertDecodeError, "tlcp: received a %s message of %d bytes, over the limit of %d for its type",
-			messageName(typ), n, limit)
+		return 0, messageTooLong(typ, n, limit)
 	}
 	for c.hand.Len() < 4+n {
 		if err := c.readRecord(); err != nil {
-			return nil, err
+			return 0, err
 		}
 	}
+	return 4 + n, nil
+}
+
+//go:noinline
+func messageTooLong(typ uint8, n, limit int) error {
+	return errorf(alertDecodeError, "tlcp: received a %s message of %d bytes, over the limit of %d for its type",
+		messageName(typ), n, limit)
+}
+
+// takeHandshake parses the n-byte message at the front of c.hand.
+func (c *Conn) takeHandshake(n int, transcript *transcriptHash) (handshakeMessage, error) {
 	// The message is kept by what parses it; c.hand's buffer is reused.
-	data := bytes.Clone(c.hand.Next(4 + n))
+	data := bytes.Clone(c.hand.Next(n))
+	typ := data[0]
 	c.noteHandshakeMsg(messageName(typ))
 	c.traceMessage(false, recordTypeHandshake, data)
 	msg, ok := c.parseHandshake(data)

@@ -14,8 +14,9 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 )
 
-// The record layer of both protocols (DESIGN.md): one read path, nextRecord
-// → openRecord (or a batch) → handleRecord, and one write path,
+// The record layer of both protocols (DESIGN.md): one read path,
+// readRecordOrCCS's steps nextRecord (or a batch) → openRecord →
+// handleRecord, and one write path,
 // writeRecordLocked → appendRecordLocked (or a batch) → sendRecordLocked.
 // Where TLCP and TLS 1.3 differ — the content type inside the protection,
 // keys installed at ChangeCipherSpec or at once — the paths branch on
@@ -142,15 +143,15 @@ func (c *Conn) readFailure(err error, boundary bool) error {
 	return c.in.setErrorLocked(err)
 }
 
-// nextRecord reads one record and returns its content type and plaintext
-// (the inner type and content for TLS 1.3), or skip for a record that is
-// dropped unread: 0-RTT data that a TLS 1.3 server refused, reported here
-// and never as a content type, so that every type on the wire keeps its
-// meaning. The plaintext aliases c.rawInput (or, for application data
-// opened into a Read's buffer, that buffer) and is valid until the next
-// read. Records opened in a batch come from the queue first. Its errors
-// have been reported to the peer and are final.
-func (c *Conn) nextRecord() (typ recordType, data []byte, skip bool, err error) {
+// nextRecord returns the next record: one queued by a batch, or the next
+// off the transport, its header checked. Application data after the
+// handshake is opened there and then, as a batch with the whole records
+// behind it (record_batch.go); any other record comes back as received,
+// with raw set, for openRecord. The data aliases c.rawInput (or, for
+// application data opened into a Read's buffer, that buffer) and is valid
+// until the next read. Its errors have been reported to the peer and are
+// final.
+func (c *Conn) nextRecord() (typ recordType, data []byte, raw bool, err error) {
 	typ, data, err, ok := c.nextQueued()
 	if !ok {
 		if err := c.fill(recordHeaderLen); err != nil {
@@ -164,15 +165,14 @@ func (c *Conn) nextRecord() (typ recordType, data []byte, skip bool, err error) 
 			if bp := c.batchOpener(typ); bp != nil {
 				typ, data, err = c.openBatch(bp)
 			} else {
-				data = c.rawInput.Next(recordHeaderLen + n)[recordHeaderLen:]
-				typ, data, skip, err = c.openRecord(typ, data)
+				data, raw = c.rawInput.Next(recordHeaderLen + n)[recordHeaderLen:], true
 			}
 		}
 	}
 	if err != nil {
 		return 0, nil, false, c.in.setErrorLocked(c.fail(err))
 	}
-	return typ, data, skip, nil
+	return typ, data, raw, nil
 }
 
 // maxEarlyDataSkipped bounds the rejected 0-RTT data a server skips.
@@ -180,7 +180,11 @@ func (c *Conn) nextRecord() (typ recordType, data []byte, skip bool, err error) 
 const maxEarlyDataSkipped = 1 << 14
 
 // openRecord removes the protection of one record whose header has passed
-// checkRecordHeader. Unprotected records pass as they are. In TLS 1.3 a
+// checkRecordHeader and returns its content type (the inner one for TLS
+// 1.3) and plaintext, or skip for a record that is dropped unread: 0-RTT
+// data that a TLS 1.3 server refused, reported here and never as a content
+// type, so that every type on the wire keeps its meaning. Unprotected
+// records pass as they are. In TLS 1.3 a
 // few may also come in the clear once keys are in place: ChangeCipherSpec
 // (dropped by handleRecord) and, during the handshake, alerts (a peer that
 // cannot read our keys may still say why it gives up); any other
@@ -195,8 +199,7 @@ func (c *Conn) openRecord(typ recordType, data []byte) (recordType, []byte, bool
 		return typ, data, false, nil
 	}
 	if tls13 && typ != recordTypeApplicationData {
-		return 0, nil, false, errorf(alertUnexpectedMessage,
-			"tlcp: received an unprotected %s record after the TLS 1.3 keys were agreed", typeName(typ))
+		return 0, nil, false, unprotectedRecordError(typ)
 	}
 	n := len(data)
 	inner, data, err := c.in.rp.Open(uint8(typ), data)
@@ -215,6 +218,15 @@ func (c *Conn) openRecord(typ recordType, data []byte) (recordType, []byte, bool
 		}
 	}
 	return recordType(inner), data, false, nil
+}
+
+// unprotectedRecordError is openRecord's refusal of a record in the clear
+// where TLS 1.3 protects every record, kept out of its frame (see
+// readHandshake).
+//
+//go:noinline
+func unprotectedRecordError(typ recordType) error {
+	return errorf(alertUnexpectedMessage, "tlcp: received an unprotected %s record after the TLS 1.3 keys were agreed", typeName(typ))
 }
 
 // skipEarlyData reports whether a record of n bytes is 0-RTT data that the
@@ -247,9 +259,19 @@ func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
 	}
 	c.input.Reset(nil)
 	for {
-		typ, data, skip, err := c.nextRecord()
+		typ, data, raw, err := c.nextRecord()
 		if err != nil {
 			return err
+		}
+		skip := false
+		if raw {
+			// A step of its own rather than inside nextRecord, so that
+			// the decryption of a handshake's Finished runs under one
+			// frame fewer: a resumed handshake must fit a goroutine's
+			// first stacks (stack_test.go).
+			if typ, data, skip, err = c.openRecord(typ, data); err != nil {
+				return c.in.setErrorLocked(c.fail(err))
+			}
 		}
 		progress := false
 		if !skip {
