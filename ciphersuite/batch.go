@@ -29,7 +29,10 @@ const MaxBatch = 16
 
 // A BatchRecord is one record of a SealBatch or OpenBatch call.
 type BatchRecord struct {
-	// Type is the record's content type.
+	// Type is the record's content type: for SealBatch the type to
+	// protect, for OpenBatch the type in the received header, which
+	// OpenBatch replaces with the content type Open returns (the inner
+	// one of a TLS 1.3 record).
 	Type uint8
 
 	// Data is the plaintext. SealBatch reads it; it must either not
@@ -48,8 +51,8 @@ type BatchRecord struct {
 
 // A BatchProtection is a RecordProtection that can also seal or open many
 // records of its direction in one call, sharing the vector units between
-// them. Every RecordProtection that NewRecordProtection returns is a
-// BatchProtection.
+// them. Every RecordProtection that Suite.NewRecordProtection or
+// TLS13Suite.NewRecordProtection returns is a BatchProtection.
 //
 // A batch gives the records consecutive sequence numbers, exactly as a loop
 // of Seal or Open calls would, and produces the same fragments and
@@ -74,9 +77,14 @@ type BatchProtection interface {
 	SealBatch(recs []BatchRecord, rand io.Reader) (int, error)
 
 	// OpenBatch authenticates and decrypts the records of recs in order,
-	// as Open does, and sets each Data to the plaintext. It stops at the
-	// first record that fails: it returns how many opened, and that
-	// record's error (nil if all opened). Records after a failing one are
+	// as Open does, and sets each Type and Data to the content type and
+	// plaintext. It stops at the first record that fails: it returns how
+	// many opened, and that record's error (nil if all opened). It also
+	// stops, with a nil error, after a record whose content type is not
+	// the type its header carries (a TLS 1.3 handshake message or alert),
+	// since what that record says, a KeyUpdate, may change how the
+	// records behind it are opened; they are left untouched, and the
+	// returned count is then below len(recs). Records after a failing one are
 	// not returned, and the sequence number advances past the opened
 	// records only; GCM and ZUC records after it are neither authenticated
 	// nor decrypted, while CBC (MAC-then-encrypt) records of the same
@@ -157,6 +165,29 @@ func placePlaintext(out, data []byte) []byte {
 	}
 	copy(out, data)
 	return out
+}
+
+// openEach is OpenBatch for protections that open records one by one:
+// open is their Open, decrypting into dst (when not nil) instead of in
+// place. The batch ends after a record whose content type is not the one
+// its header carried (a TLS 1.3 handshake message or alert): a KeyUpdate
+// changes the key of the records behind it.
+func openEach(open func(dst []byte, typ uint8, fragment []byte) (uint8, []byte, error), dst []byte, recs []BatchRecord) (int, error) {
+	off := 0
+	for i := range recs {
+		r := &recs[i]
+		typ, pt, err := open(openDst(dst, off), r.Type, r.Fragment)
+		if err != nil {
+			return i, err
+		}
+		changed := typ != r.Type
+		r.Type, r.Data = typ, pt
+		off += len(pt)
+		if changed {
+			return i + 1, nil
+		}
+	}
+	return len(recs), nil
 }
 
 // openDst returns where record i of an OpenBatch with destination dst

@@ -49,7 +49,7 @@ func BenchmarkRecord(b *testing.B) {
 			buf := make([]byte, len(frag))
 			run(b, func() {
 				copy(buf, frag) // Open works in place
-				if _, err := rd.Open(23, buf); err != nil {
+				if _, _, err := rd.Open(23, buf); err != nil {
 					b.Fatal(err)
 				}
 				setSeq(b, rd, 0)

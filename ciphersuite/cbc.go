@@ -76,6 +76,8 @@ func newCBC(k Keys, newHash func() hash.Hash) (*cbcRecord, error) {
 
 func (c *cbcRecord) Overhead() int { return cbcOverhead }
 
+func (c *cbcRecord) Sequence() uint64 { return uint64(c.seq) }
+
 // cbcPadLen is the minimal padding value Seal uses for an n-byte plaintext:
 // 1 to 16 bytes, each holding padLen (the count minus one).
 func cbcPadLen(n int) int { return cbcBlock - 1 - (n+cbcMACLen)%cbcBlock }
@@ -131,8 +133,9 @@ func (c *cbcRecord) Seal(dst []byte, typ uint8, plaintext []byte, rnd io.Reader)
 	return ret, nil
 }
 
-func (c *cbcRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
-	return c.open(nil, typ, fragment)
+func (c *cbcRecord) Open(typ uint8, fragment []byte) (uint8, []byte, error) {
+	pt, err := c.open(nil, typ, fragment)
+	return typ, pt, err
 }
 
 // open is Open, decrypting into dst (at least len(fragment)-16 bytes, not

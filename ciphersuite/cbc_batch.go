@@ -34,8 +34,13 @@ func (c *cbcRecord) SealBatch(recs []BatchRecord, rnd io.Reader) (int, error) {
 	return done, nil
 }
 
-// sealEach seals recs one by one with rp's Seal.
+// sealEach seals recs one by one with rp's Seal, none if one is too long.
 func sealEach(rp RecordProtection, recs []BatchRecord, rnd io.Reader) (int, error) {
+	for i := range recs {
+		if len(recs[i].Data) > MaxPlaintext {
+			return 0, ErrRecordOverflow
+		}
+	}
 	for i := range recs {
 		r := &recs[i]
 		f, err := rp.Seal(r.Fragment[:0], r.Type, r.Data, rnd)

@@ -82,7 +82,7 @@ func TestCBCConstantCompressions(t *testing.T) {
 			t.Helper()
 			c := counted()
 			calls = 0
-			_, err := c.Open(23, frag)
+			_, _, err := c.Open(23, frag)
 			if !errors.Is(err, wantErr) && !(wantErr == nil && err == nil) {
 				t.Fatalf("size %d, %s: Open = %v, want %v", size, what, err, wantErr)
 			}

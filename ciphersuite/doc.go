@@ -40,8 +40,9 @@
 //
 //	type RecordProtection interface {
 //		Seal(dst []byte, typ uint8, plaintext []byte, rand io.Reader) ([]byte, error)
-//		Open(typ uint8, fragment []byte) ([]byte, error)
+//		Open(typ uint8, fragment []byte) (contentType uint8, plaintext []byte, err error)
 //		Overhead() int
+//		Sequence() uint64
 //	}
 //	func (s *Suite) NewRecordProtection(k Keys) (RecordProtection, error)
 //	const MaxPlaintext (2^14), MaxCiphertext (2^14+2048)
@@ -62,11 +63,12 @@
 //	type TLS13Suite struct{ ID ID; Name string; Cipher Cipher; Hash Hash; KeyLen, IVLen int }
 //	func LookupTLS13(id ID) *TLS13Suite; func TLS13Suites() []*TLS13Suite; func TLS13DefaultPreference() []ID
 //	func (s *TLS13Suite) TrafficKey(secret []byte) (key, iv []byte)
-//	func (s *TLS13Suite) NewRecordProtection(trafficSecret []byte) (*TLS13RecordProtection, error)
-//	func (p *TLS13RecordProtection) Seal(dst []byte, typ uint8, plaintext []byte) ([]byte, error)
-//	func (p *TLS13RecordProtection) Open(fragment []byte) (typ uint8, content []byte, err error)
-//	func (p *TLS13RecordProtection) Overhead() int; Sequence() uint64
+//	func (s *TLS13Suite) NewRecordProtection(trafficSecret []byte) (RecordProtection, error)  // a BatchProtection too
 //	const MaxTLS13Ciphertext (2^14+256); var ErrMissingContentType error
+//
+// A TLS 1.3 protection is the same RecordProtection: Seal puts typ inside the
+// fragment (the header says application_data), and Open returns the inner
+// content type, where a TLCP protection returns the header's.
 //
 //	// The HKDF-SM3 key schedule, one type per stage (RFC 8446 §7.1):
 //	func NewTLS13EarlySecret(psk []byte) *TLS13EarlySecret   // ResumptionBinderKey, HandshakeSecret

@@ -39,7 +39,7 @@ func Example() {
 	n := len(record) - 5
 	record[3], record[4] = byte(n>>8), byte(n)
 
-	plaintext, err := serverRead.Open(record[0], record[5:])
+	_, plaintext, err := serverRead.Open(record[0], record[5:])
 	fmt.Printf("%s %q %v\n", suite.Name, plaintext, err)
 	// Output: ECC_SM4_GCM_SM3 "hello, TLCP" <nil>
 }
@@ -76,8 +76,8 @@ func ExampleTLS13Suite_NewRecordProtection() {
 
 	sealer, _ := suite.NewRecordProtection(clientSecret)
 	opener, _ := suite.NewRecordProtection(clientSecret)
-	fragment, _ := sealer.Seal(nil, 22, []byte("Finished…"))
-	typ, content, err := opener.Open(fragment)
+	fragment, _ := sealer.Seal(nil, 22, []byte("Finished…"), nil)
+	typ, content, err := opener.Open(23, fragment)
 	fmt.Println(typ, string(content), err, len(fragment)-len(content))
 	// Output: 22 Finished… <nil> 17
 }

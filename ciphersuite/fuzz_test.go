@@ -41,7 +41,7 @@ func FuzzOpen(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pt, err := rd.Open(typ, fragment)
+		_, pt, err := rd.Open(typ, fragment)
 		if err != nil {
 			if !errors.Is(err, ErrBadRecordMAC) && !errors.Is(err, ErrRecordOverflow) {
 				t.Fatalf("%s: unexpected error %v", s.Name, err)
@@ -89,7 +89,7 @@ func FuzzOpenBatch(f *testing.F) {
 		var want [][]byte
 		var wantErr error
 		for _, r := range recs {
-			pt, err := ref.Open(r.Type, bytes.Clone(r.Fragment))
+			_, pt, err := ref.Open(r.Type, bytes.Clone(r.Fragment))
 			if err != nil {
 				wantErr = err
 				break

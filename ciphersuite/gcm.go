@@ -41,6 +41,8 @@ func newGCM(k Keys) (*gcmRecord, error) {
 
 func (g *gcmRecord) Overhead() int { return gcmOverhead }
 
+func (g *gcmRecord) Sequence() uint64 { return uint64(g.seq) }
+
 func (g *gcmRecord) SealedLen(n int) int { return gcmExplicitLen + n + gcmTagLen }
 
 func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) ([]byte, error) {
@@ -67,21 +69,21 @@ func (g *gcmRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	return ret, nil
 }
 
-func (g *gcmRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
+func (g *gcmRecord) Open(typ uint8, fragment []byte) (uint8, []byte, error) {
 	return g.open(nil, typ, fragment)
 }
 
 // open is Open, decrypting into dst (at least len(fragment)-24 bytes, not
 // overlapping fragment) instead of in place if dst is not nil.
-func (g *gcmRecord) open(dst []byte, typ uint8, fragment []byte) ([]byte, error) {
+func (g *gcmRecord) open(dst []byte, typ uint8, fragment []byte) (uint8, []byte, error) {
 	if len(fragment) > MaxCiphertext || len(fragment)-gcmOverhead > MaxPlaintext {
-		return nil, ErrRecordOverflow
+		return 0, nil, ErrRecordOverflow
 	}
 	if len(fragment) < gcmOverhead {
-		return nil, ErrBadRecordMAC
+		return 0, nil, ErrBadRecordMAC
 	}
 	if err := g.seq.check(); err != nil {
-		return nil, err
+		return 0, nil, err
 	}
 	// Peers differ in how they choose the explicit nonce (tlcp/INTEROP.md §1.6), so take
 	// it from the record; the AAD uses our own sequence number regardless.
@@ -94,35 +96,20 @@ func (g *gcmRecord) open(dst []byte, typ uint8, fragment []byte) ([]byte, error)
 	}
 	plaintext, err := g.aead.Open(out, g.nonce[:], ct, g.aad[:])
 	if err != nil {
-		return nil, ErrBadRecordMAC
+		return 0, nil, ErrBadRecordMAC
 	}
 	g.seq++
-	return plaintext, nil
+	return typ, plaintext, nil
 }
 
 // SealBatch seals the records one by one: the SM4-GCM kernel already runs
 // the counter blocks of one record in parallel and fuses GHASH with them,
 // so records gain nothing from sharing the lanes.
 func (g *gcmRecord) SealBatch(recs []BatchRecord, rnd io.Reader) (int, error) {
-	for i := range recs {
-		if len(recs[i].Data) > MaxPlaintext {
-			return 0, ErrRecordOverflow
-		}
-	}
 	return sealEach(g, recs, rnd)
 }
 
 // OpenBatch opens the records one by one, for the reason SealBatch gives.
 func (g *gcmRecord) OpenBatch(dst []byte, recs []BatchRecord) (int, error) {
-	off := 0
-	for i := range recs {
-		r := &recs[i]
-		pt, err := g.open(openDst(dst, off), r.Type, r.Fragment)
-		if err != nil {
-			return i, err
-		}
-		r.Data = pt
-		off += len(pt)
-	}
-	return len(recs), nil
+	return openEach(g.open, dst, recs)
 }

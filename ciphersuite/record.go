@@ -37,9 +37,14 @@ var (
 )
 
 // RecordProtection protects the records of one direction of a connection and owns
-// its 64-bit sequence number, which starts at zero. Use one value only to Seal (the
-// writing side) or only to Open (the reading side). A RecordProtection is not safe
-// for concurrent use. Seal and Open do not allocate when dst has enough capacity.
+// its 64-bit sequence number, which starts at zero. One interface serves both
+// protocols: Suite.NewRecordProtection makes the TLCP protections (the content type
+// travels in the record header and is authenticated with it), and
+// TLS13Suite.NewRecordProtection the TLS 1.3 ones (the content type travels inside
+// the encrypted fragment, and the header says application_data). Use one value only
+// to Seal (the writing side) or only to Open (the reading side). A RecordProtection
+// is not safe for concurrent use. Seal and Open do not allocate when dst has enough
+// capacity.
 type RecordProtection interface {
 	// Seal appends to dst the protected fragment (the record body after the 5-byte
 	// header) for a record of content type typ carrying plaintext, and returns the
@@ -49,15 +54,22 @@ type RecordProtection interface {
 	// exceed MaxPlaintext (ErrRecordOverflow).
 	Seal(dst []byte, typ uint8, plaintext []byte, rand io.Reader) ([]byte, error)
 
-	// Open authenticates and decrypts fragment (the record body) of a record of
-	// type typ, in place, and returns the plaintext, a sub-slice of fragment. Every
-	// authentication or format failure is ErrBadRecordMAC; an oversized fragment
-	// or plaintext is ErrRecordOverflow. The sequence number advances only on
-	// success; after an error the connection must be closed.
-	Open(typ uint8, fragment []byte) ([]byte, error)
+	// Open authenticates and decrypts fragment (the record body) of a record
+	// whose header carries type typ, in place, and returns the record's content
+	// type and its plaintext, a sub-slice of fragment. The content type is typ
+	// for TLCP and the inner content type for TLS 1.3. Every authentication or
+	// format failure is ErrBadRecordMAC; an oversized fragment or plaintext is
+	// ErrRecordOverflow; a TLS 1.3 record that authenticates but carries no
+	// content type is ErrMissingContentType. The sequence number advances only
+	// on success; after an error the connection must be closed.
+	Open(typ uint8, fragment []byte) (contentType uint8, plaintext []byte, err error)
 
 	// Overhead returns the largest number of bytes Seal adds to a plaintext.
 	Overhead() int
+
+	// Sequence returns the sequence number of the next record, which is the
+	// number of records sealed or opened so far.
+	Sequence() uint64
 }
 
 // NewRecordProtection returns the record protection of suite s for one direction,

@@ -112,7 +112,7 @@ func TestCBCRecordKAT(t *testing.T) {
 	// The MAC of INTEROP.md §10 is the last 32 plaintext bytes before the padding.
 	rd, _ := s.NewRecordProtection(client)
 	b := append([]byte{}, frag...)
-	pt, err := rd.Open(23, b)
+	_, pt, err := rd.Open(23, b)
 	if err != nil || string(pt) != "hello, TLCP" {
 		t.Fatalf("Open = %q, %v", pt, err)
 	}
@@ -146,7 +146,7 @@ func TestGCMRecordKAT(t *testing.T) {
 		if got := append(header(23, len(frag)), frag...); !bytes.Equal(got, unhex(t, want)) {
 			t.Errorf("record %d = %x\n       want %x", seq, got, want)
 		}
-		if pt, err := rd.Open(23, frag); err != nil || string(pt) != "hello, TLCP" {
+		if _, pt, err := rd.Open(23, frag); err != nil || string(pt) != "hello, TLCP" {
 			t.Errorf("record %d: Open = %q, %v", seq, pt, err)
 		}
 	}
@@ -167,7 +167,7 @@ func TestGCMForeignExplicitNonce(t *testing.T) {
 		aad := binary.BigEndian.AppendUint64(nil, seq)
 		aad = append(aad, 23, 1, 1, 0, byte(len(pt)))
 		frag := aead.Seal(append([]byte{}, explicit...), nonce, pt, aad)
-		got, err := rd.Open(23, frag)
+		_, got, err := rd.Open(23, frag)
 		if err != nil || !bytes.Equal(got, pt) {
 			t.Fatalf("seq %d: Open = %q, %v", seq, got, err)
 		}
@@ -197,7 +197,7 @@ func TestRoundTrip(t *testing.T) {
 					if len(frag) > MaxCiphertext {
 						t.Fatalf("len %d: fragment of %d bytes", n, len(frag))
 					}
-					got, err := rd.Open(typ, frag)
+					_, got, err := rd.Open(typ, frag)
 					if err != nil {
 						t.Fatalf("len %d: Open: %v", n, err)
 					}
@@ -215,7 +215,7 @@ func TestRoundTrip(t *testing.T) {
 					if &frag[0] != &buf[0] {
 						t.Fatal("in-place Seal reallocated although capacity sufficed")
 					}
-					got, err = rd.Open(typ, frag[5:])
+					_, got, err = rd.Open(typ, frag[5:])
 					if err != nil || !bytes.Equal(got, pt) {
 						t.Fatalf("len %d: in-place round trip: %v", n, err)
 					}
@@ -239,7 +239,7 @@ func TestTamper(t *testing.T) {
 				}
 				rd, _ := s.NewRecordProtection(k)
 				open := func(typ uint8, f []byte) error {
-					_, err := rd.Open(typ, append([]byte{}, f...))
+					_, _, err := rd.Open(typ, append([]byte{}, f...))
 					return err
 				}
 				for i := range frag {
@@ -287,11 +287,11 @@ func TestOverflow(t *testing.T) {
 			if Lookup(id).Cipher == CipherZUC128 {
 				limit = maxZUCCiphertext
 			}
-			if _, err := rd.Open(23, make([]byte, limit+16)); !errors.Is(err, ErrRecordOverflow) {
+			if _, _, err := rd.Open(23, make([]byte, limit+16)); !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("Open of %d bytes: %v", limit+16, err)
 			}
 			// A limit-sized record is not rejected for its size.
-			if _, err := rd.Open(23, make([]byte, limit)); !errors.Is(err, ErrBadRecordMAC) && !errors.Is(err, ErrRecordOverflow) {
+			if _, _, err := rd.Open(23, make([]byte, limit)); !errors.Is(err, ErrBadRecordMAC) && !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("Open of %d bytes: %v", limit, err)
 			}
 		})
@@ -321,7 +321,7 @@ func TestCBCPaddingAccepted(t *testing.T) {
 		pt := testPlaintext(n)
 		for padLen := (15 - (n+32)%16); padLen < 256; padLen += 16 {
 			rd, _ := s.NewRecordProtection(k)
-			got, err := rd.Open(23, sealCBC(k, 0, 23, pt, padding(padLen), iv))
+			_, got, err := rd.Open(23, sealCBC(k, 0, 23, pt, padding(padLen), iv))
 			if err != nil || !bytes.Equal(got, pt) {
 				t.Fatalf("len %d padLen %d: %v", n, padLen, err)
 			}
@@ -339,14 +339,14 @@ func TestCBCBadPadding(t *testing.T) {
 			pad := padding(padLen)
 			pad[wrong] ^= 1 // the MAC stays right; only the padding is wrong
 			rd, _ := s.NewRecordProtection(k)
-			if _, err := rd.Open(23, sealCBC(k, 0, 23, pt, pad, iv)); !errors.Is(err, ErrBadRecordMAC) {
+			if _, _, err := rd.Open(23, sealCBC(k, 0, 23, pt, pad, iv)); !errors.Is(err, ErrBadRecordMAC) {
 				t.Fatalf("padLen %d, byte %d wrong: %v", padLen, wrong, err)
 			}
 		}
 	}
 	// Padding longer than the record allows.
 	rd, _ := s.NewRecordProtection(k)
-	if _, err := rd.Open(23, sealCBC(k, 0, 23, nil, padding(15), iv)); err != nil {
+	if _, _, err := rd.Open(23, sealCBC(k, 0, 23, nil, padding(15), iv)); err != nil {
 		t.Fatal(err)
 	}
 	rd, _ = s.NewRecordProtection(k)
@@ -357,7 +357,7 @@ func TestCBCBadPadding(t *testing.T) {
 	cipher.NewCBCDecrypter(b, iv).CryptBlocks(body, body)
 	body[len(body)-1] = 47
 	cipher.NewCBCEncrypter(b, iv).CryptBlocks(body, body)
-	if _, err := rd.Open(23, short); !errors.Is(err, ErrBadRecordMAC) {
+	if _, _, err := rd.Open(23, short); !errors.Is(err, ErrBadRecordMAC) {
 		t.Fatalf("over-long padding: %v", err)
 	}
 }
@@ -369,7 +369,7 @@ func TestCBCPlaintextOverflow(t *testing.T) {
 	n := MaxPlaintext + 100
 	frag := sealCBC(k, 0, 23, testPlaintext(n), padding(15-(n+32)%16), make([]byte, 16))
 	rd, _ := s.NewRecordProtection(k)
-	if _, err := rd.Open(23, frag); !errors.Is(err, ErrRecordOverflow) {
+	if _, _, err := rd.Open(23, frag); !errors.Is(err, ErrRecordOverflow) {
 		t.Fatalf("Open: %v", err)
 	}
 }
@@ -384,13 +384,13 @@ func TestSequenceOverflow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := rd.Open(23, frag); err != nil {
+			if _, _, err := rd.Open(23, frag); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := wr.Seal(nil, 23, []byte("wraps"), nil); !errors.Is(err, ErrSequenceOverflow) {
 				t.Fatalf("Seal at the last sequence number: %v", err)
 			}
-			if _, err := rd.Open(23, frag); !errors.Is(err, ErrSequenceOverflow) {
+			if _, _, err := rd.Open(23, frag); !errors.Is(err, ErrSequenceOverflow) {
 				t.Fatalf("Open at the last sequence number: %v", err)
 			}
 		})
@@ -421,7 +421,7 @@ func TestZeroAllocs(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err = rd.Open(23, frag); err != nil {
+				if _, _, err = rd.Open(23, frag); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -432,7 +432,7 @@ func TestZeroAllocs(t *testing.T) {
 				if frag, err = wr.Seal(buf, 23, pt, nil); err != nil {
 					t.Fatal(err)
 				}
-				if _, err = rd.Open(23, frag); err != nil {
+				if _, _, err = rd.Open(23, frag); err != nil {
 					t.Fatal(err)
 				}
 			})
@@ -460,7 +460,7 @@ func TestFirstRecordAllocs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := rd.Open(23, frag); err != nil {
+			if _, _, err := rd.Open(23, frag); err != nil {
 				t.Fatal(err)
 			}
 			runtime.ReadMemStats(&after)
@@ -490,7 +490,7 @@ func TestSealReaderFailure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := rd.Open(23, frag); err != nil || string(got) != "keep me" {
+	if _, got, err := rd.Open(23, frag); err != nil || string(got) != "keep me" {
 		t.Fatalf("Open = %q, %v", got, err)
 	}
 }

@@ -184,7 +184,7 @@ func TestTLS13RecordKAT(t *testing.T) {
 	for _, id := range []string{"gcm", "ccm"} {
 		// One writer and one reader carry their sequence numbers across
 		// the three records.
-		var wr, rd *TLS13RecordProtection
+		var wr, rd RecordProtection
 		for seq := 0; seq < 3; seq++ {
 			v := kat["tls13-sm3-gen-record-"+id+"-seq"+string(rune('0'+seq))]
 			s := LookupTLS13(map[string]ID{"gcm": TLS_SM4_GCM_SM3, "ccm": TLS_SM4_CCM_SM3}[id])
@@ -201,14 +201,14 @@ func TestTLS13RecordKAT(t *testing.T) {
 			typ := uint8(v["content_type"].(float64))
 			pt := hexField(t, v, "plaintext_hex")
 			want := hexField(t, v, "record_hex")
-			frag, err := wr.Seal(nil, typ, pt)
+			frag, err := wr.Seal(nil, typ, pt, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := append([]byte{23, 3, 3, byte(len(frag) >> 8), byte(len(frag))}, frag...); !bytes.Equal(got, want) {
 				t.Errorf("%s seq %d: record %x\n want %x", s.Name, seq, got, want)
 			}
-			gotTyp, content, err := rd.Open(bytes.Clone(want[5:]))
+			gotTyp, content, err := rd.Open(23, bytes.Clone(want[5:]))
 			if err != nil || gotTyp != typ || !bytes.Equal(content, pt) {
 				t.Errorf("%s seq %d: Open = %d %x %v", s.Name, seq, gotTyp, content, err)
 			}
@@ -216,7 +216,7 @@ func TestTLS13RecordKAT(t *testing.T) {
 	}
 }
 
-func tls13Pair(t testing.TB, id ID) (wr, rd *TLS13RecordProtection) {
+func tls13Pair(t testing.TB, id ID) (wr, rd RecordProtection) {
 	t.Helper()
 	secret := make([]byte, 32)
 	rand.Read(secret)
@@ -240,14 +240,14 @@ func TestTLS13RecordRoundTrip(t *testing.T) {
 				// In place: the plaintext already sits after the header.
 				buf := make([]byte, 5, 5+n+wr.Overhead())
 				buf = append(buf, pt...)
-				out, err := wr.Seal(buf[:5], 22, buf[5:])
+				out, err := wr.Seal(buf[:5], 22, buf[5:], nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if len(out) != 5+n+17 || &out[0] != &buf[0] {
 					t.Fatalf("n=%d: Seal returned %d bytes, moved=%v", n, len(out), &out[0] != &buf[0])
 				}
-				typ, got, err := rd.Open(out[5:])
+				typ, got, err := rd.Open(23, out[5:])
 				if err != nil || typ != 22 || !bytes.Equal(got, pt) {
 					t.Fatalf("n=%d: Open = %d, %v", n, typ, err)
 				}
@@ -255,7 +255,7 @@ func TestTLS13RecordRoundTrip(t *testing.T) {
 			if wr.Sequence() != uint64(len(roundTripLengths)) {
 				t.Errorf("Sequence() = %d", wr.Sequence())
 			}
-			if _, err := wr.Seal(nil, 23, make([]byte, MaxPlaintext+1)); !errors.Is(err, ErrRecordOverflow) {
+			if _, err := wr.Seal(nil, 23, make([]byte, MaxPlaintext+1), nil); !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("oversized Seal: %v", err)
 			}
 		})
@@ -264,10 +264,11 @@ func TestTLS13RecordRoundTrip(t *testing.T) {
 
 // sealInner protects an arbitrary inner plaintext, padding included, as a
 // peer may send it.
-func sealInner(t *testing.T, p *TLS13RecordProtection, inner []byte) []byte {
+func sealInner(t *testing.T, rp RecordProtection, inner []byte) []byte {
 	t.Helper()
+	p := rp.(*tls13Record)
 	p.setNonce()
-	p.setHeader(len(inner) + tls13TagLen)
+	p.setHeader(23, len(inner)+tls13TagLen)
 	out := p.aead.Seal(nil, p.nonce[:], inner, p.hdr[:])
 	p.seq++
 	return out
@@ -281,46 +282,51 @@ func TestTLS13RecordOpenFailures(t *testing.T) {
 			for _, pad := range []int{0, 1, 100, MaxPlaintext - 5} {
 				inner := append([]byte("hello"), 23)
 				inner = append(inner, make([]byte, pad)...)
-				typ, got, err := rd.Open(sealInner(t, wr, inner))
+				typ, got, err := rd.Open(23, sealInner(t, wr, inner))
 				if err != nil || typ != 23 || string(got) != "hello" {
 					t.Errorf("padding %d: Open = %d %q %v", pad, typ, got, err)
 				}
 			}
 			// All zeros: no content type.
-			if _, _, err := rd.Open(sealInner(t, wr, make([]byte, 20))); !errors.Is(err, ErrMissingContentType) {
+			if _, _, err := rd.Open(23, sealInner(t, wr, make([]byte, 20))); !errors.Is(err, ErrMissingContentType) {
 				t.Errorf("all-zero inner plaintext: %v", err)
 			}
 			// Content over 2^14 after the padding is gone.
 			wr, rd = tls13Pair(t, id)
-			if _, _, err := rd.Open(sealInner(t, wr, append(make([]byte, MaxPlaintext+1), 23))); !errors.Is(err, ErrRecordOverflow) {
+			if _, _, err := rd.Open(23, sealInner(t, wr, append(make([]byte, MaxPlaintext+1), 23))); !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("2^14+1 content bytes: %v", err)
 			}
+			// Padding that takes the inner plaintext over 2^14+1 bytes,
+			// though the content is short (RFC 8446 §5.4).
+			if _, _, err := rd.Open(23, sealInner(t, wr, append(append([]byte("hi"), 23), make([]byte, MaxPlaintext)...))); !errors.Is(err, ErrRecordOverflow) {
+				t.Errorf("inner plaintext of 2^14+3 bytes: %v", err)
+			}
 			// A fragment over 2^14+256 is refused before decryption.
-			if _, _, err := rd.Open(make([]byte, MaxTLS13Ciphertext+1)); !errors.Is(err, ErrRecordOverflow) {
+			if _, _, err := rd.Open(23, make([]byte, MaxTLS13Ciphertext+1)); !errors.Is(err, ErrRecordOverflow) {
 				t.Errorf("oversized fragment: %v", err)
 			}
 			// Tampering anywhere, truncation, a record from the wrong
 			// position: all bad_record_mac, and the sequence number
 			// stays.
 			wr, rd = tls13Pair(t, id)
-			good, _ := wr.Seal(nil, 23, []byte("payload"))
+			good, _ := wr.Seal(nil, 23, []byte("payload"), nil)
 			for i := range good {
 				bad := bytes.Clone(good)
 				bad[i] ^= 0x80
-				if _, _, err := rd.Open(bad); !errors.Is(err, ErrBadRecordMAC) {
+				if _, _, err := rd.Open(23, bad); !errors.Is(err, ErrBadRecordMAC) {
 					t.Fatalf("flipped byte %d: %v", i, err)
 				}
 			}
 			for _, n := range []int{0, 1, 16, len(good) - 1} {
-				if _, _, err := rd.Open(bytes.Clone(good[:n])); !errors.Is(err, ErrBadRecordMAC) {
+				if _, _, err := rd.Open(23, bytes.Clone(good[:n])); !errors.Is(err, ErrBadRecordMAC) {
 					t.Fatalf("%d-byte fragment: %v", n, err)
 				}
 			}
-			second, _ := wr.Seal(nil, 23, []byte("second"))
-			if _, _, err := rd.Open(bytes.Clone(second)); !errors.Is(err, ErrBadRecordMAC) {
+			second, _ := wr.Seal(nil, 23, []byte("second"), nil)
+			if _, _, err := rd.Open(23, bytes.Clone(second)); !errors.Is(err, ErrBadRecordMAC) {
 				t.Fatalf("record 1 opened as record 0: %v", err)
 			}
-			if typ, got, err := rd.Open(good); err != nil || typ != 23 || string(got) != "payload" {
+			if typ, got, err := rd.Open(23, good); err != nil || typ != 23 || string(got) != "payload" {
 				t.Fatalf("record 0 after failures: %v", err)
 			}
 		})
@@ -329,18 +335,18 @@ func TestTLS13RecordOpenFailures(t *testing.T) {
 
 func TestTLS13RecordSequenceExhausted(t *testing.T) {
 	wr, rd := tls13Pair(t, TLS_SM4_GCM_SM3)
-	wr.seq, rd.seq = 1<<64-2, 1<<64-2
-	frag, err := wr.Seal(nil, 23, []byte("last"))
+	wr.(*tls13Record).seq, rd.(*tls13Record).seq = 1<<64-2, 1<<64-2
+	frag, err := wr.Seal(nil, 23, []byte("last"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := rd.Open(frag); err != nil {
+	if _, _, err := rd.Open(23, frag); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := wr.Seal(nil, 23, []byte("one more")); !errors.Is(err, ErrSequenceOverflow) {
+	if _, err := wr.Seal(nil, 23, []byte("one more"), nil); !errors.Is(err, ErrSequenceOverflow) {
 		t.Errorf("Seal at 2^64-1: %v", err)
 	}
-	if _, _, err := rd.Open(frag); !errors.Is(err, ErrSequenceOverflow) {
+	if _, _, err := rd.Open(23, frag); !errors.Is(err, ErrSequenceOverflow) {
 		t.Errorf("Open at 2^64-1: %v", err)
 	}
 }
@@ -359,18 +365,18 @@ func TestTLS13RecordAllocs(t *testing.T) {
 			var frag []byte
 			var err error
 			first := testing.AllocsPerRun(1, func() {
-				frag, err = wr.Seal(buf, 23, pt)
+				frag, err = wr.Seal(buf, 23, pt, nil)
 				if err == nil {
-					_, _, err = rd.Open(frag)
+					_, _, err = rd.Open(23, frag)
 				}
 			})
 			if err != nil || first != 0 {
 				t.Errorf("first Seal+Open: %v allocations, %v", first, err)
 			}
 			allocs := testing.AllocsPerRun(20, func() {
-				frag, err = wr.Seal(buf, 23, pt)
+				frag, err = wr.Seal(buf, 23, pt, nil)
 				if err == nil {
-					_, _, err = rd.Open(frag)
+					_, _, err = rd.Open(23, frag)
 				}
 			})
 			if err != nil || allocs != 0 {
@@ -398,7 +404,7 @@ func FuzzTLS13Open(f *testing.F) {
 	for i, id := range TLS13DefaultPreference() {
 		wr, _ := LookupTLS13(id).NewRecordProtection(secret)
 		for _, n := range []int{0, 1, 100} {
-			frag, _ := wr.Seal(nil, 23, testPlaintext(n))
+			frag, _ := wr.Seal(nil, 23, testPlaintext(n), nil)
 			f.Add(uint8(i), frag)
 			wr, _ = LookupTLS13(id).NewRecordProtection(secret)
 		}
@@ -410,7 +416,7 @@ func FuzzTLS13Open(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		typ, content, err := rd.Open(fragment)
+		typ, content, err := rd.Open(23, fragment)
 		if err != nil {
 			if !errors.Is(err, ErrBadRecordMAC) && !errors.Is(err, ErrRecordOverflow) && !errors.Is(err, ErrMissingContentType) {
 				t.Fatalf("unexpected error %v", err)
@@ -421,4 +427,91 @@ func FuzzTLS13Open(f *testing.F) {
 			t.Fatalf("opened type %d with %d bytes", typ, len(content))
 		}
 	})
+}
+
+// TestTLS13RecordTagOnly: a fragment of exactly the tag's length is the
+// protection of an empty inner plaintext. Authentic, it has no content type
+// (unexpected_message, RFC 8446 §5.4); forged, a bad MAC (§5.2). A
+// fragment shorter than the tag is always a bad MAC.
+func TestTLS13RecordTagOnly(t *testing.T) {
+	for _, id := range TLS13DefaultPreference() {
+		t.Run(Name(id), func(t *testing.T) {
+			wr, rd := tls13Pair(t, id)
+			frag := sealInner(t, wr, nil)
+			if len(frag) != tls13TagLen {
+				t.Fatalf("sealed %d bytes", len(frag))
+			}
+			forged := bytes.Clone(frag)
+			forged[0] ^= 1
+			if _, _, err := rd.Open(23, forged); !errors.Is(err, ErrBadRecordMAC) {
+				t.Errorf("forged 16-byte record: %v, want ErrBadRecordMAC", err)
+			}
+			if _, _, err := rd.Open(23, frag); !errors.Is(err, ErrMissingContentType) {
+				t.Errorf("authentic 16-byte record: %v, want ErrMissingContentType", err)
+			}
+			for n := range tls13TagLen {
+				if _, _, err := rd.Open(23, make([]byte, n)); !errors.Is(err, ErrBadRecordMAC) {
+					t.Errorf("%d-byte record: %v, want ErrBadRecordMAC", n, err)
+				}
+			}
+		})
+	}
+}
+
+// TestTLS13RecordOuterTypeAuthenticated: the header's type is part of the
+// additional data, so a record whose outer type was changed fails.
+func TestTLS13RecordOuterTypeAuthenticated(t *testing.T) {
+	wr, rd := tls13Pair(t, TLS_SM4_GCM_SM3)
+	frag, _ := wr.Seal(nil, 22, []byte("x"), nil)
+	if _, _, err := rd.Open(22, bytes.Clone(frag)); !errors.Is(err, ErrBadRecordMAC) {
+		t.Errorf("outer type 22: %v, want ErrBadRecordMAC", err)
+	}
+	if typ, pt, err := rd.Open(23, frag); err != nil || typ != 22 || string(pt) != "x" {
+		t.Errorf("Open = %d %q %v", typ, pt, err)
+	}
+}
+
+// TestTLS13OpenBatchStopsAfterOtherType: OpenBatch opens the records up to
+// and including the first whose inner type is not application_data (a
+// KeyUpdate may follow it) and leaves the rest untouched; with a
+// destination buffer the plaintexts follow one another in it.
+func TestTLS13OpenBatchStopsAfterOtherType(t *testing.T) {
+	for _, id := range TLS13DefaultPreference() {
+		for _, direct := range []bool{false, true} {
+			wr, rd := tls13Pair(t, id)
+			types := []uint8{23, 23, 22, 23}
+			var recs []BatchRecord
+			var frags [][]byte
+			for i, typ := range types {
+				f, err := wr.Seal(nil, typ, []byte{byte('a' + i)}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				frags = append(frags, bytes.Clone(f))
+				recs = append(recs, BatchRecord{Type: 23, Fragment: f})
+			}
+			var dst []byte
+			if direct {
+				dst = make([]byte, 256)
+			}
+			n, err := rd.(BatchProtection).OpenBatch(dst, recs)
+			if err != nil || n != 3 {
+				t.Fatalf("%s direct=%v: OpenBatch = %d, %v; want 3, nil", Name(id), direct, n, err)
+			}
+			for i := range n {
+				if recs[i].Type != types[i] || string(recs[i].Data) != string(rune('a'+i)) {
+					t.Errorf("record %d: type %d data %q", i, recs[i].Type, recs[i].Data)
+				}
+			}
+			if !bytes.Equal(recs[3].Fragment, frags[3]) || recs[3].Data != nil {
+				t.Error("the record after the handshake message was touched")
+			}
+			if direct && string(dst[:3]) != "abc" {
+				t.Errorf("dst = %q", dst[:3])
+			}
+			if typ, pt, err := rd.Open(23, recs[3].Fragment); err != nil || typ != 23 || string(pt) != "d" {
+				t.Errorf("the fourth record: %d %q %v", typ, pt, err)
+			}
+		}
+	}
 }

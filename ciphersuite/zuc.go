@@ -59,6 +59,8 @@ func newZUC(k Keys, newHash func() hash.Hash) (*zucRecord, error) {
 
 func (z *zucRecord) Overhead() int { return zucOverhead }
 
+func (z *zucRecord) Sequence() uint64 { return uint64(z.seq) }
+
 func (z *zucRecord) SealedLen(n int) int { return n + zucOverhead }
 
 // recordIV sets iv to the ZUC IV of the record with sequence number seq:
@@ -106,8 +108,9 @@ func (z *zucRecord) Seal(dst []byte, typ uint8, plaintext []byte, _ io.Reader) (
 	return ret, nil
 }
 
-func (z *zucRecord) Open(typ uint8, fragment []byte) ([]byte, error) {
-	return z.open(nil, typ, fragment)
+func (z *zucRecord) Open(typ uint8, fragment []byte) (uint8, []byte, error) {
+	pt, err := z.open(nil, typ, fragment)
+	return typ, pt, err
 }
 
 // checkZUCFragment returns the error Open gives a fragment for its length

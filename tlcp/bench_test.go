@@ -174,7 +174,7 @@ func BenchmarkRawRecordProtection(b *testing.B) {
 					for _, r := range recs {
 						w := work[:len(r)]
 						copy(w, r)
-						if _, err := open.Open(23, w); err != nil {
+						if _, _, err := open.Open(23, w); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -328,7 +328,7 @@ func BenchmarkRecordLayerOverhead(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if _, err := open.Open(23, rec); err != nil {
+					if _, _, err := open.Open(23, rec); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -133,7 +133,7 @@ func extensionNames(h *clientHelloMsg) string {
 // The error is wrapped unchanged, so errors.As and errors.Is see what they
 // saw before. c.in must be held.
 func (c *Conn) explainPeerQuirk(err error) error {
-	if c.in.rp != nil {
+	if c.in.rp != nil && c.in.suite13 == nil {
 		return err // the server's ChangeCipherSpec came: it accepted our flight
 	}
 	q := &c.quirks

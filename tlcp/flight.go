@@ -4,41 +4,53 @@
 
 package tlcp
 
-// Handshake flights.
+import "sync/atomic"
+
+// Handshake flights, one buffer for both protocols.
 //
-// The handshake messages a side sends before it waits for the peer (the
-// server's ServerHello … ServerHelloDone, the client's Certificate …
-// Finished, ChangeCipherSpec and Finished) are still one message per record
-// (INTEROP.md §1.7), but the records of a flight are collected and handed
-// to the transport in one Write when the side next reads, or at the end of
-// the handshake: one system call, and over a synchronous transport one
-// hand-over to the peer, per flight instead of per message. Alerts are
-// never held back: one flushes what is pending and goes out after it.
+// The handshake messages a side sends before it waits for the peer (a TLCP
+// server's ServerHello … ServerHelloDone, a TLS 1.3 server's ServerHello …
+// Finished, a client's Certificate … Finished) are still one message per
+// record (INTEROP.md §1.7), but the records of a flight are collected and
+// handed to the transport in one Write when the side next reads, or at
+// the end of the flight: one system call, and over a synchronous
+// transport one hand-over to the peer, per flight instead of per message.
+// Alerts are never held back: one goes out at once, in the same write as
+// what is pending before it. A record held outside a flight (a TLS 1.3
+// server's ticket, sendPendingTicketLocked) likewise goes out with the
+// next record written.
+
+// flightBuffer is the pending flight, guarded by c.out; pending can be
+// read with c.in alone, so that a read need not take c.out to learn that
+// there is nothing to flush.
+type flightBuffer struct {
+	buf       []byte
+	buffering bool
+	pending   atomic.Bool
+}
 
 // startFlight makes the records written from now on wait for the next
 // read or finishFlight. It is called by the handshake, with c.in held.
 func (c *Conn) startFlight() {
 	c.out.Lock()
 	defer c.out.Unlock()
-	c.rb.buffering = true
-	c.rb.flightPending.Store(true)
+	c.flight.buffering = true
+	c.flight.pending.Store(true)
 }
 
 // finishFlight sends what is pending and stops collecting. c.in is held.
 func (c *Conn) finishFlight() error {
 	c.out.Lock()
 	defer c.out.Unlock()
-	err := c.flushFlightLocked()
-	c.rb.buffering = false
-	c.rb.flight = nil
-	c.rb.flightPending.Store(false)
-	return err
+	c.flight.buffering = false
+	c.flight.pending.Store(false)
+	return c.flushFlightLocked()
 }
 
 // flushFlight sends the records collected so far, before the handshake
 // reads: the peer answers only what it has received. c.in is held.
 func (c *Conn) flushFlight() error {
-	if !c.rb.flightPending.Load() {
+	if !c.flight.pending.Load() {
 		return nil
 	}
 	c.out.Lock()
@@ -46,42 +58,44 @@ func (c *Conn) flushFlight() error {
 	return c.flushFlightLocked()
 }
 
+// flushFlightLocked writes what is pending. Outside a flight the buffer
+// is dropped afterwards: it may have grown to hold a batch of records
+// behind a ticket, which a connection should not keep. c.out is held.
 func (c *Conn) flushFlightLocked() error {
-	if len(c.rb.flight) == 0 {
+	f := &c.flight
+	if len(f.buf) == 0 {
 		return nil
 	}
-	_, err := c.conn.Write(c.rb.flight)
-	clear(c.rb.flight) // it held handshake messages, Finished among them
-	c.rb.flight = c.rb.flight[:0]
+	_, err := c.conn.Write(f.buf)
+	clear(f.buf) // it held handshake messages, Finished among them
+	f.buf = f.buf[:0]
+	if !f.buffering {
+		f.buf = nil
+	}
 	if err != nil {
 		return c.out.setErrorLocked(err)
 	}
 	return nil
 }
 
-// sendRecord hands the records of one writeRecordLocked call on: TLS 1.3
-// collects its flights (and a held ticket) in its own buffer (writeRaw),
-// TLCP in the pending flight. c.out must be held.
-func (c *Conn) sendRecord(typ recordType, b []byte) error {
-	if c.tls13.buffering || len(c.tls13.sendBuf) > 0 {
-		_, err := c.writeRaw(b)
-		return err
+// holdLocked adds whole records to the pending flight. c.out is held.
+func (c *Conn) holdLocked(b []byte) {
+	if c.flight.buf == nil {
+		c.flight.buf = make([]byte, 0, max(2*len(b), 512))
 	}
-	return c.sendRecordLocked(typ, b)
+	c.flight.buf = append(c.flight.buf, b...)
 }
 
 // sendRecordLocked hands one or more whole records of type typ to the
 // transport, or to the pending flight. c.out must be held.
 func (c *Conn) sendRecordLocked(typ recordType, b []byte) error {
-	if c.rb.buffering && typ != recordTypeAlert {
-		if c.rb.flight == nil {
-			c.rb.flight = make([]byte, 0, max(2*len(b), 512))
-		}
-		c.rb.flight = append(c.rb.flight, b...)
+	if c.flight.buffering && typ != recordTypeAlert {
+		c.holdLocked(b)
 		return nil
 	}
-	if err := c.flushFlightLocked(); err != nil {
-		return err
+	if len(c.flight.buf) > 0 {
+		c.holdLocked(b)
+		return c.flushFlightLocked()
 	}
 	_, err := c.conn.Write(b)
 	return err

@@ -172,7 +172,7 @@ func FuzzTLS13Messages(f *testing.F) {
 		&certificateVerifyMsgTLS13{scheme: 0x0708, signature: []byte{0x30, 0}},
 		&finishedMsgTLS13{verifyData: make([]byte, 32)},
 		&newSessionTicketMsg{lifetime: 3600, ageAdd: 7, nonce: []byte{0}, ticket: []byte("ticket"), maxEarlyData: 1},
-		&keyUpdateMsg{updateRequested: true},
+		&keyUpdateMsg{request: keyUpdateRequested},
 		&endOfEarlyDataMsg{},
 	} {
 		b, err := m.marshal()

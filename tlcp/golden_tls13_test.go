@@ -97,7 +97,7 @@ func decryptCapture(t *testing.T, stream []byte, from string, suite *ciphersuite
 	t.Helper()
 	var msgs []capturedMessage
 	var hand []byte
-	var rp *ciphersuite.TLS13RecordProtection
+	var rp ciphersuite.RecordProtection
 	appData, skipped := 0, 0
 	for len(stream) >= 5 {
 		typ, n := recordType(stream[0]), int(stream[3])<<8|int(stream[4])
@@ -116,7 +116,7 @@ func decryptCapture(t *testing.T, stream []byte, from string, suite *ciphersuite
 					t.Fatal(err)
 				}
 			}
-			inner, content, err := rp.Open(body)
+			inner, content, err := rp.Open(uint8(typ), body)
 			if err != nil {
 				if len(msgs) == 0 && from == "client" && skipped < 4 {
 					skipped++ // rejected early data, under the early key

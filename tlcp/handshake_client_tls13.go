@@ -179,7 +179,6 @@ func (m *serverHelloMsg) isHelloRetryRequest() bool {
 // run completes the handshake after the first ServerHello.
 func (hs *clientHandshakeStateTLS13) run(sh *serverHelloMsg) (err error) {
 	c := hs.c
-	defer c.unbufferOnError(&err)
 	c.vers = VersionTLS13
 	hs.transcript = newTranscript(false)
 	hs.transcript.Write(hs.hello.original)
@@ -348,22 +347,6 @@ func (hs *clientHandshakeStateTLS13) establishHandshakeKeys() error {
 	return c.setReadSecretTLS13(hs.suite, hs.serverHS)
 }
 
-// setReadSecretTLS13 switches the read side to a new traffic secret; no
-// handshake message may straddle the change (RFC 8446 §5.1).
-func (c *Conn) setReadSecretTLS13(suite *ciphersuite.TLS13Suite, secret []byte) error {
-	if c.hand.Len() > 0 {
-		return errorf(alertUnexpectedMessage, "tlcp: a handshake message straddles a TLS 1.3 key change")
-	}
-	return c.in.setTrafficSecret(suite, secret)
-}
-
-// setWriteSecretTLS13 switches the write side to a new traffic secret.
-func (c *Conn) setWriteSecretTLS13(suite *ciphersuite.TLS13Suite, secret []byte) error {
-	c.out.Lock()
-	defer c.out.Unlock()
-	return c.out.setTrafficSecret(suite, secret)
-}
-
 func (hs *clientHandshakeStateTLS13) readServerParameters() error {
 	c := hs.c
 	msg, err := c.readHandshake(hs.transcript)
@@ -450,9 +433,9 @@ func (hs *clientHandshakeStateTLS13) readServerFinished() error {
 // the application traffic secret.
 func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
 	c, cfg := hs.c, hs.c.config
-	c.tls13.buffering = true
+	c.startFlight()
 	if len(hs.hello.sessionID) > 0 && !cfg.TLS13NoMiddleboxCompat {
-		if err := c.writeChangeCipherSpecTLS13(); err != nil {
+		if err := c.writeChangeCipherSpec(); err != nil {
 			return err
 		}
 	}
@@ -467,7 +450,7 @@ func (hs *clientHandshakeStateTLS13) sendClientFlight() error {
 	if err := c.sendFinishedTLS13(hs.transcript, hs.clientHS); err != nil {
 		return err
 	}
-	if err := c.flush(); err != nil {
+	if err := c.finishFlight(); err != nil {
 		return err
 	}
 	if err := c.setWriteSecretTLS13(hs.suite, hs.clientAP); err != nil {

@@ -639,27 +639,27 @@ func (m *newSessionTicketMsg) unmarshal(data []byte) bool {
 	return true
 }
 
-// keyUpdateMsg is KeyUpdate (RFC 8446 §4.6.3).
+// keyUpdateMsg is KeyUpdate (RFC 8446 §4.6.3). request is request_update
+// as received: a value other than keyUpdateNotRequested and
+// keyUpdateRequested parses, so that the receiver can refuse it with the
+// illegal_parameter that §4.6.3 names rather than decode_error.
 type keyUpdateMsg struct {
-	updateRequested bool
+	request uint8
 }
 
+// The values of request_update.
+const (
+	keyUpdateNotRequested = 0
+	keyUpdateRequested    = 1
+)
+
 func (m *keyUpdateMsg) marshal() ([]byte, error) {
-	b := []byte{typeKeyUpdate, 0, 0, 1, 0}
-	if m.updateRequested {
-		b[4] = 1
-	}
-	return b, nil
+	return []byte{typeKeyUpdate, 0, 0, 1, m.request}, nil
 }
 
 func (m *keyUpdateMsg) unmarshal(data []byte) bool {
 	s, ok := readBody(data, typeKeyUpdate)
-	var v uint8
-	if !ok || !s.ReadUint8(&v) || !s.Empty() || v > 1 {
-		return false
-	}
-	m.updateRequested = v == 1
-	return true
+	return ok && s.ReadUint8(&m.request) && s.Empty()
 }
 
 // endOfEarlyDataMsg is EndOfEarlyData, which this package never expects:

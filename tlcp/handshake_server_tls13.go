@@ -57,18 +57,17 @@ const maxPSKIdentities = 5
 
 func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg, info *ClientHelloInfo, orig *Config) (err error) {
 	c.vers = VersionTLS13
-	defer c.unbufferOnError(&err)
 	hs := &serverHandshakeStateTLS13{c: c, ctx: ctx, clientHello: ch, transcript: newTranscript(false), info: info, orig: orig}
 	if err := runSteps(hs.processClientHello, hs.checkForResumption, hs.pickCertificate); err != nil {
 		return err
 	}
 	// The server's flight (ServerHello to Finished) goes out in one write.
-	c.tls13.buffering = true
+	c.startFlight()
 	if err := runSteps(
 		hs.sendServerParameters,
 		hs.sendServerCertificate,
 		hs.sendServerFinished,
-		c.flush,
+		c.finishFlight,
 		hs.readClientCertificate,
 		hs.readClientFinished,
 	); err != nil {
@@ -308,7 +307,7 @@ func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 		return err
 	}
 	if len(ch.sessionID) > 0 && !cfg.TLS13NoMiddleboxCompat {
-		if err := c.writeChangeCipherSpecTLS13(); err != nil {
+		if err := c.writeChangeCipherSpec(); err != nil {
 			return err
 		}
 	}

@@ -5,10 +5,7 @@
 package tlcp
 
 import (
-	"errors"
-	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 )
@@ -157,16 +154,11 @@ type recordBatches struct {
 	dst      []byte
 	direct   bool
 	trailing int // empty records after the last data of a direct batch
-
-	// The pending handshake flight (flight.go), guarded by c.out;
-	// flightPending can be read with c.in alone.
-	flight        []byte
-	buffering     bool
-	flightPending atomic.Bool
 }
 
 // nextQueued returns the next queued record or, after the last, the error
-// that stopped the batch; ok is false when the queue is empty.
+// that stopped the batch; ok is false when the queue is empty. The caller
+// reports the error to the peer.
 func (c *Conn) nextQueued() (typ recordType, data []byte, err error, ok bool) {
 	q := &c.rb
 	if q.next < q.n {
@@ -180,15 +172,17 @@ func (c *Conn) nextQueued() (typ recordType, data []byte, err error, ok bool) {
 	}
 	if q.err != nil {
 		err, q.err = q.err, nil
-		return 0, nil, c.in.setErrorLocked(c.fail(err)), true
+		return 0, nil, err, true
 	}
 	return 0, nil, nil, false
 }
 
 // batchOpener returns the protection to open the record at the front of
 // c.rawInput with as part of a batch, or nil to open it alone: only
-// application data after the handshake is batched, so that no key change
-// can fall inside a batch.
+// application data after the handshake is batched, so that no
+// ChangeCipherSpec or handshake key change can fall inside a batch. A TLS
+// 1.3 KeyUpdate can, inside an application_data record: OpenBatch stops
+// after it.
 func (c *Conn) batchOpener(typ recordType) ciphersuite.BatchProtection {
 	if typ != recordTypeApplicationData || !c.isHandshakeComplete.Load() {
 		return nil
@@ -202,8 +196,11 @@ func (c *Conn) batchOpener(typ recordType) ciphersuite.BatchProtection {
 // whole application-data records right behind it, up to batchRecords. A
 // record with anything unusual in its header ends the batch before it, to
 // be read alone and refused in its turn. Into a Read's buffer, the
-// plaintexts are returned as one piece of application data; in place, the
-// first is returned and the others queued.
+// plaintexts of application data are returned as one piece; in place, the
+// first record is returned and the others queued. A record whose inner
+// type is not application data (TLS 1.3) ends the batch; it is queued, and
+// the records behind it, not yet opened, stay in c.rawInput. The caller
+// reports an error to the peer.
 func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, error) {
 	q := &c.rb
 	if q.recs == nil {
@@ -211,12 +208,14 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 	}
 	raw := c.rawInput.Bytes()
 	dst := q.dst
+	var ends [batchRecords]int
 	k, used, total := 0, 0, 0
+	limit := c.recordLimit()
 	for k < batchRecords && len(raw)-used >= recordHeaderLen {
 		hdr := raw[used : used+recordHeaderLen]
 		n := int(hdr[3])<<8 | int(hdr[4])
 		if k > 0 && (recordType(hdr[0]) != recordTypeApplicationData ||
-			uint16(hdr[1])<<8|uint16(hdr[2]) != VersionTLCP || n > maxCiphertext) {
+			!c.recordVersionOK(uint16(hdr[1])<<8|uint16(hdr[2])) || n > limit) {
 			break
 		}
 		if len(raw)-used < recordHeaderLen+n {
@@ -231,10 +230,10 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		start := used + recordHeaderLen
 		q.recs[k] = ciphersuite.BatchRecord{Type: hdr[0], Fragment: raw[start : start+n : start+n]}
 		used = start + n
+		ends[k] = used
 		total += n
 		k++
 	}
-	c.rawInput.Next(used)
 
 	opened, err := bp.OpenBatch(dst, q.recs[:k])
 	if err != nil {
@@ -246,17 +245,38 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 			break
 		}
 	}
+	if err == nil && opened < k {
+		used = ends[opened-1] // OpenBatch stopped after a non-data record
+	}
+	if opened > 0 && c.vers == VersionTLS13 {
+		// Only the last record can have another inner type.
+		if ierr := checkInnerType(recordType(q.recs[opened-1].Type)); ierr != nil {
+			opened, err = opened-1, ierr
+		}
+	}
+	c.rawInput.Next(used)
 	if opened == 0 {
 		clear(q.recs[:k])
-		return 0, nil, c.in.setErrorLocked(c.fail(err))
+		return 0, nil, err
 	}
 	q.err = err
 	if dst != nil {
+		// A last record that is not application data is queued, its
+		// plaintext moved out of the Read's buffer to where its fragment
+		// was: the caller may overwrite that buffer before the record is
+		// handled.
+		data, special := opened, ciphersuite.BatchRecord{}
+		if last := &q.recs[opened-1]; recordType(last.Type) != recordTypeApplicationData {
+			data--
+			pt := last.Fragment[:len(last.Data)]
+			copy(pt, last.Data)
+			special = ciphersuite.BatchRecord{Type: last.Type, Data: pt}
+		}
 		// One piece of data for readRecordOrCCS, so the empty records
 		// among them are counted here, one by one as it would: a run
 		// of too many ends the batch before the one over the limit.
 		size, useless := 0, c.uselessRecords
-		for i := range opened {
+		for i := range data {
 			if n := len(q.recs[i].Data); n > 0 {
 				size += n
 				useless = 0
@@ -266,13 +286,21 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 				if i == 0 {
 					clear(q.recs[:k])
 					q.err = nil
-					return 0, nil, c.in.setErrorLocked(c.fail(uerr))
+					return 0, nil, uerr
 				}
-				opened, q.err = i, uerr
+				q.err, special.Data = uerr, nil
 				break
 			}
 		}
 		clear(q.recs[:k])
+		if special.Data != nil {
+			q.recs[0] = special
+			q.next, q.n = 0, 1
+			if data == 0 {
+				typ, pt, err, _ := c.nextQueued()
+				return typ, pt, err
+			}
+		}
 		if size == 0 {
 			// readRecordOrCCS counts the last one.
 			c.uselessRecords = useless - 1
@@ -287,19 +315,6 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 	q.next, q.n = 0, opened
 	typ, data, err, _ := c.nextQueued()
 	return typ, data, err
-}
-
-// openFailure turns an error of Open or OpenBatch into the error the
-// connection fails with.
-func openFailure(err error) error {
-	var pe *protocolError
-	switch {
-	case errors.As(err, &pe):
-		return err
-	case errors.Is(err, ciphersuite.ErrSequenceOverflow):
-		return errorf(alertFor(err), "tlcp: the peer has sent all 2^64-1 records a connection allows: %w", err)
-	}
-	return errorf(alertFor(err), "tlcp: received record: %w", err)
 }
 
 // takeDirect reports whether the last record read went straight into the
@@ -347,9 +362,7 @@ func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType
 			if end+recordHeaderLen+size > len(buf) {
 				break
 			}
-			hdr := buf[end : end+recordHeaderLen]
-			hdr[0], hdr[1], hdr[2] = byte(typ), byte(VersionTLCP>>8), byte(VersionTLCP&0xff)
-			hdr[3], hdr[4] = byte(size>>8), byte(size)
+			c.putRecordHeader(buf[end:end+recordHeaderLen], typ, size)
 			start := end + recordHeaderLen
 			recs[k] = ciphersuite.BatchRecord{Type: uint8(typ), Data: data[:m], Fragment: buf[start:start:(start + size)]}
 			end = start + size
@@ -371,16 +384,4 @@ func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType
 		}
 	}
 	return sent, nil
-}
-
-// sealFailure turns an error of Seal or SealBatch into the error the
-// connection's writes fail with from then on.
-func sealFailure(err error) error {
-	if errors.Is(err, ciphersuite.ErrSequenceOverflow) {
-		// Nothing more can be sent, not even an alert (it too needs a
-		// sequence number); the error is sticky, and Close closes the
-		// transport.
-		return fmt.Errorf("tlcp: this side has sent all 2^64-1 records a connection allows; close it and reconnect: %w", err)
-	}
-	return err
 }

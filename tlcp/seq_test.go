@@ -31,9 +31,9 @@ func (s *seqLimit) Seal(dst []byte, typ uint8, plaintext []byte, rand io.Reader)
 	return s.RecordProtection.Seal(dst, typ, plaintext, rand)
 }
 
-func (s *seqLimit) Open(typ uint8, fragment []byte) ([]byte, error) {
+func (s *seqLimit) Open(typ uint8, fragment []byte) (uint8, []byte, error) {
 	if s.left == 0 {
-		return nil, ciphersuite.ErrSequenceOverflow
+		return 0, nil, ciphersuite.ErrSequenceOverflow
 	}
 	s.left--
 	return s.RecordProtection.Open(typ, fragment)

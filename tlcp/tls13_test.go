@@ -855,13 +855,13 @@ func TestTLS13UnexpectedMessages(t *testing.T) {
 		}, "KeyUpdate not at the end of its record"},
 		{"malformed KeyUpdate", func(t *testing.T, s *Conn) {
 			writeRecord13(t, s, recordTypeHandshake, []byte{typeKeyUpdate, 0, 0, 1, 2})
-		}, "malformed KeyUpdate"},
+		}, "KeyUpdate with request_update 2"},
 		{"ChangeCipherSpec after the handshake", func(t *testing.T, s *Conn) {
 			s.out.Lock()
-			rp := s.out.rp13
-			s.out.rp13 = nil
+			rp := s.out.rp
+			s.out.rp = nil
 			s.writeRecordLocked(recordTypeChangeCipherSpec, []byte{1})
-			s.out.rp13 = rp
+			s.out.rp = rp
 			s.out.Unlock()
 		}, "ChangeCipherSpec after the TLS 1.3 handshake"},
 		{"protected ChangeCipherSpec", func(t *testing.T, s *Conn) {
@@ -926,7 +926,7 @@ func writeRecord13(t testing.TB, c *Conn, typ recordType, data []byte) {
 	t.Helper()
 	c.out.Lock()
 	defer c.out.Unlock()
-	out, err := c.out.rp13.Seal([]byte{23, 3, 3, 0, 0}, uint8(typ), data)
+	out, err := c.out.rp.Seal([]byte{23, 3, 3, 0, 0}, uint8(typ), data, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

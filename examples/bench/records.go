@@ -186,7 +186,7 @@ func batchOpen(id ciphersuite.ID, batched bool) setupFunc {
 					continue
 				}
 				for j := range recs {
-					if _, err := opener.Open(recordType, recs[j].Fragment); err != nil {
+					if _, _, err := opener.Open(recordType, recs[j].Fragment); err != nil {
 						fail(b, err)
 					}
 				}
@@ -252,7 +252,7 @@ func suiteOpen(id ciphersuite.ID) setupFunc {
 			return err
 		}
 		open := func(_ uint64, rec []byte) error {
-			got, err := opener.Open(recordType, rec)
+			_, got, err := opener.Open(recordType, rec)
 			if err != nil {
 				return err
 			}

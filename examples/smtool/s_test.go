@@ -276,7 +276,7 @@ func TestMsgAndKeyLog(t *testing.T) {
 				}
 				ccs := slices.Index(types, 20)
 				for i := ccs + 1; i < len(types); i++ {
-					data, err := rp.Open(types[i], slices.Clone(bodies[i]))
+					_, data, err := rp.Open(types[i], slices.Clone(bodies[i]))
 					if err != nil {
 						t.Fatalf("record %d (type %d) does not open with the logged keys: %v", i, types[i], err)
 					}
