@@ -229,10 +229,9 @@ func TestTamper(t *testing.T) {
 	for _, id := range supportedIDs {
 		t.Run(Name(id), func(t *testing.T) {
 			for _, n := range []int{0, 1, 15, 16, 17, 33} {
-				wr, _ := pair(t, id)
 				s := Lookup(id)
 				k := randomKeys(t, s)
-				wr, _ = s.NewRecordProtection(k)
+				wr, _ := s.NewRecordProtection(k)
 				frag, err := wr.Seal(nil, 23, testPlaintext(n), nil)
 				if err != nil {
 					t.Fatal(err)

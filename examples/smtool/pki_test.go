@@ -33,6 +33,9 @@ func TestCertGenShowVerify(t *testing.T) {
 		t.Errorf("key file mode: %v %v", fi.Mode(), err)
 	}
 	code, out, _ = smtool("cert", "show", filepath.Join(dir, "server_enc.pem"))
+	if code != 0 {
+		t.Errorf("cert show server_enc: exit %d", code)
+	}
 	mustContain(t, "show server_enc", out, "TLCP role: encryption certificate", "Key Encipherment", "DNS:localhost",
 		"DNS:*.example.cn", "IP Address:::1", "SM2-SM3", "Subject: C=CN, O=shangmi, CN=www.example.cn")
 	_, out, _ = smtool("cert", "show", "-dates", filepath.Join(dir, "ca.pem"))
