@@ -5,6 +5,7 @@
 package tlcp
 
 import (
+	"bytes"
 	"context"
 	"crypto"
 	"crypto/rand"
@@ -25,6 +26,11 @@ import (
 // every record and in both hellos. TLS 1.3 with the ShangMi suites is
 // VersionTLS13.
 const VersionTLCP = 0x0101
+
+// VersionTLS13 is TLS 1.3 (RFC 8446), which this package speaks with the
+// ShangMi cipher suites of RFC 8998 only: TLS_SM4_GCM_SM3 and
+// TLS_SM4_CCM_SM3, key shares on curveSM2, sm2sig_sm3 signatures.
+const VersionTLS13 = 0x0304
 
 // Record layer constants (INTEROP.md §1).
 const (
@@ -622,4 +628,95 @@ func checkKey(role string, cert *smx509.Certificate, key crypto.PrivateKey, sign
 		return fmt.Errorf("tlcp: the %s certificate's private key %w", role, errKeyMismatch)
 	}
 	return nil
+}
+
+// canDoECDHE reports whether p has an encryption key that can take part in
+// the SM2 key exchange.
+func canDoECDHE(p *CertificatePair) bool {
+	if !p.hasEnc() {
+		return false
+	}
+	_, ok := keyExchangerOf(p.Enc.PrivateKey)
+	return ok
+}
+
+// issuedByOneOf reports whether a chain was issued by, or contains, one of
+// the CAs named (DER distinguished names, as in CertificateRequest).
+// Certificates that do not parse are skipped: the handshake reports them
+// if the pair is used.
+func issuedByOneOf(c *Certificate, names [][]byte) bool {
+	for i, der := range c.Certificate {
+		var cert *smx509.Certificate
+		if i == 0 && c.Leaf != nil {
+			cert = c.Leaf
+		} else if parsed, err := parseCertificate(der); err == nil {
+			cert = parsed
+		} else {
+			continue
+		}
+		for _, name := range names {
+			if bytes.Equal(cert.RawIssuer, name) || (i > 0 && bytes.Equal(cert.RawSubject, name)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minVersion is the lowest version this side speaks.
+func (c *Config) minVersion() uint16 {
+	if c.MinVersion == 0 {
+		return VersionTLCP
+	}
+	return c.MinVersion
+}
+
+// maxVersion is the highest version this side speaks. Unset, a server
+// speaks TLS 1.3 too, and a client only if CipherSuites names a TLS 1.3
+// suite or MinVersion is above TLCP: a client's default ClientHello stays
+// the plain TLCP one that every TLCP server accepts.
+func (c *Config) maxVersion(isClient bool) uint16 {
+	if c.MaxVersion != 0 {
+		return c.MaxVersion
+	}
+	if !isClient || c.MinVersion > VersionTLCP ||
+		slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil }) {
+		return VersionTLS13
+	}
+	return VersionTLCP
+}
+
+// tls13CipherSuites returns the enabled TLS 1.3 suites in preference
+// order: those CipherSuites lists, or by default both RFC 8998 suites.
+func (c *Config) tls13CipherSuites() []uint16 {
+	ids := c.CipherSuites
+	if ids == nil {
+		return ciphersuite.TLS13DefaultPreference()
+	}
+	var out []uint16
+	for _, id := range ids {
+		if ciphersuite.LookupTLS13(id) != nil && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// versionEnabled reports whether this side may speak v: v is within
+// [minVersion, maxVersion] and a suite of v is enabled.
+func (c *Config) versionEnabled(v uint16, isClient bool) bool {
+	if v < c.minVersion() || v > c.maxVersion(isClient) {
+		return false
+	}
+	switch v {
+	case VersionTLCP:
+		var buf [8]uint16
+		return len(c.appendCipherSuites(buf[:0])) > 0
+	case VersionTLS13:
+		// As tls13CipherSuites would say (the defaults are never empty),
+		// without making the list.
+		return c.CipherSuites == nil ||
+			slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil })
+	}
+	return false
 }

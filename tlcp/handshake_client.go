@@ -62,16 +62,6 @@ func clientCanDoECDHE(cfg *Config) bool {
 	return false
 }
 
-// canDoECDHE reports whether p has an encryption key that can take part in
-// the SM2 key exchange.
-func canDoECDHE(p *CertificatePair) bool {
-	if !p.hasEnc() {
-		return false
-	}
-	_, ok := keyExchangerOf(p.Enc.PrivateKey)
-	return ok
-}
-
 func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 	cfg := c.config
 	if cfg.ServerName == "" && !cfg.InsecureSkipVerify {
@@ -510,29 +500,6 @@ func chooseClientPair(pairs []CertificatePair, info *CertificateRequestInfo) *Ce
 		}
 	}
 	return &pairs[0]
-}
-
-// issuedByOneOf reports whether a chain was issued by, or contains, one of
-// the CAs named (DER distinguished names, as in CertificateRequest).
-// Certificates that do not parse are skipped: the handshake reports them
-// if the pair is used.
-func issuedByOneOf(c *Certificate, names [][]byte) bool {
-	for i, der := range c.Certificate {
-		var cert *smx509.Certificate
-		if i == 0 && c.Leaf != nil {
-			cert = c.Leaf
-		} else if parsed, err := parseCertificate(der); err == nil {
-			cert = parsed
-		} else {
-			continue
-		}
-		for _, name := range names {
-			if bytes.Equal(cert.RawIssuer, name) || (i > 0 && bytes.Equal(cert.RawSubject, name)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // clientCertificateList is the client's Certificate message content

@@ -353,3 +353,18 @@ func loadCertificatePair(signCertPEM, signKeyPEM, encCertPEM, encKeyPEM, passwor
 	}
 	return p, nil
 }
+
+// keyMatches checks that key belongs to the SM2 certificate leaf.
+func keyMatches(leaf *smx509.Certificate, key crypto.Signer) error {
+	pub, ok := leaf.PublicKey.(*sm2.PublicKey)
+	if !ok {
+		return fmt.Errorf("tlcp: certificate has a %s public key; TLCP needs SM2", leaf.PublicKeyAlgorithm)
+	}
+	if _, ok := key.(*sm2.PrivateKey); !ok && !pub.Equal(key.Public()) {
+		return fmt.Errorf("tlcp: the key file holds %s private key; TLCP needs SM2", keyKind(key))
+	}
+	if !pub.Equal(key.Public()) {
+		return errors.New("tlcp: private key does not match the certificate's public key")
+	}
+	return nil
+}

@@ -6,7 +6,6 @@ package tlcp
 
 import (
 	"context"
-	"crypto"
 	"errors"
 	"fmt"
 	"net"
@@ -16,8 +15,6 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
-	"github.com/shangmi-go/shangmi/smx509"
 )
 
 // Server returns a server-side TLCP connection over conn. config must hold
@@ -327,19 +324,4 @@ func X509KeyPair(certPEM, keyPEM []byte) (Certificate, error) {
 // (PKCS #8 "ENCRYPTED PRIVATE KEY", or legacy "Proc-Type: 4,ENCRYPTED").
 func X509KeyPairWithPassword(certPEM, keyPEM, password []byte) (Certificate, error) {
 	return loadKeyPair(certPEM, keyPEM, password, roleAny, "X509KeyPairWithPassword or LoadX509KeyPairWithPassword")
-}
-
-// keyMatches checks that key belongs to the SM2 certificate leaf.
-func keyMatches(leaf *smx509.Certificate, key crypto.Signer) error {
-	pub, ok := leaf.PublicKey.(*sm2.PublicKey)
-	if !ok {
-		return fmt.Errorf("tlcp: certificate has a %s public key; TLCP needs SM2", leaf.PublicKeyAlgorithm)
-	}
-	if _, ok := key.(*sm2.PrivateKey); !ok && !pub.Equal(key.Public()) {
-		return fmt.Errorf("tlcp: the key file holds %s private key; TLCP needs SM2", keyKind(key))
-	}
-	if !pub.Equal(key.Public()) {
-		return errors.New("tlcp: private key does not match the certificate's public key")
-	}
-	return nil
 }

@@ -10,17 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
-
-// VersionTLS13 is TLS 1.3 (RFC 8446), which this package speaks with the
-// ShangMi cipher suites of RFC 8998 only: TLS_SM4_GCM_SM3 and
-// TLS_SM4_CCM_SM3, key shares on curveSM2, sm2sig_sm3 signatures.
-const VersionTLS13 = 0x0304
 
 // TLS13SM2ID is the SM2 distinguishing identifier that RFC 8998 §3.3 fixes
 // for TLS 1.3 CertificateVerify signatures, and that Tongsuo and GmSSL use
@@ -36,64 +30,6 @@ var (
 	downgradeSentinelTLCP  = []byte("DOWNGRD\x00")
 	downgradeSentinelTLS12 = []byte("DOWNGRD\x01")
 )
-
-// minVersion is the lowest version this side speaks.
-func (c *Config) minVersion() uint16 {
-	if c.MinVersion == 0 {
-		return VersionTLCP
-	}
-	return c.MinVersion
-}
-
-// maxVersion is the highest version this side speaks. Unset, a server
-// speaks TLS 1.3 too, and a client only if CipherSuites names a TLS 1.3
-// suite or MinVersion is above TLCP: a client's default ClientHello stays
-// the plain TLCP one that every TLCP server accepts.
-func (c *Config) maxVersion(isClient bool) uint16 {
-	if c.MaxVersion != 0 {
-		return c.MaxVersion
-	}
-	if !isClient || c.MinVersion > VersionTLCP ||
-		slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil }) {
-		return VersionTLS13
-	}
-	return VersionTLCP
-}
-
-// tls13CipherSuites returns the enabled TLS 1.3 suites in preference
-// order: those CipherSuites lists, or by default both RFC 8998 suites.
-func (c *Config) tls13CipherSuites() []uint16 {
-	ids := c.CipherSuites
-	if ids == nil {
-		return ciphersuite.TLS13DefaultPreference()
-	}
-	var out []uint16
-	for _, id := range ids {
-		if ciphersuite.LookupTLS13(id) != nil && !slices.Contains(out, id) {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
-// versionEnabled reports whether this side may speak v: v is within
-// [minVersion, maxVersion] and a suite of v is enabled.
-func (c *Config) versionEnabled(v uint16, isClient bool) bool {
-	if v < c.minVersion() || v > c.maxVersion(isClient) {
-		return false
-	}
-	switch v {
-	case VersionTLCP:
-		var buf [8]uint16
-		return len(c.appendCipherSuites(buf[:0])) > 0
-	case VersionTLS13:
-		// As tls13CipherSuites would say (the defaults are never empty),
-		// without making the list.
-		return c.CipherSuites == nil ||
-			slices.ContainsFunc(c.CipherSuites, func(id uint16) bool { return ciphersuite.LookupTLS13(id) != nil })
-	}
-	return false
-}
 
 // certificateVerifyContext is what a TLS 1.3 CertificateVerify signs
 // (RFC 8446 §4.4.3): 64 spaces, the context string, a zero byte, the
