@@ -91,32 +91,22 @@ func (k *archKeys) init(enc, dec *[rounds]uint32) {
 }
 
 // encryptBlock and decryptBlock process one block; dst and src hold at
-// least 16 bytes.
-func encryptBlock(b *Block, dst, src []byte) {
-	d, s := (*[16]byte)(dst), (*[16]byte)(src)
-	switch {
-	case useGFNI512:
-		encryptBlockGFNI512(&b.arch.latEnc, d, s)
-	case useGFNI256:
-		encryptBlockGFNI256(&b.arch.latEnc, d, s)
-	case useVAES256 || useAESNI128:
-		encryptBlockAESNI128(&b.arch.latEnc, d, s)
-	default:
-		cryptBlockGeneric(&b.enc, dst, src)
-	}
-}
+// least 16 bytes. The kernels take the latency-ordered schedule, the generic
+// code the plain round keys, of the same direction.
+func encryptBlock(b *Block, dst, src []byte) { oneBlock(&b.arch.latEnc, &b.enc, dst, src) }
+func decryptBlock(b *Block, dst, src []byte) { oneBlock(&b.arch.latDec, &b.dec, dst, src) }
 
-func decryptBlock(b *Block, dst, src []byte) {
+func oneBlock(lat *[36]uint32, rk *[rounds]uint32, dst, src []byte) {
 	d, s := (*[16]byte)(dst), (*[16]byte)(src)
 	switch {
 	case useGFNI512:
-		encryptBlockGFNI512(&b.arch.latDec, d, s)
+		encryptBlockGFNI512(lat, d, s)
 	case useGFNI256:
-		encryptBlockGFNI256(&b.arch.latDec, d, s)
+		encryptBlockGFNI256(lat, d, s)
 	case useVAES256 || useAESNI128:
-		encryptBlockAESNI128(&b.arch.latDec, d, s)
+		encryptBlockAESNI128(lat, d, s)
 	default:
-		cryptBlockGeneric(&b.dec, dst, src)
+		cryptBlockGeneric(rk, dst, src)
 	}
 }
 
