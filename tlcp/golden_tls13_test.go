@@ -208,7 +208,7 @@ func checkCapture(t *testing.T, c *capturedHandshake) {
 		if !m.unmarshal(bytes.Clone(ch)) || !m.tls13.offersTLS13() {
 			t.Fatalf("ClientHello %d does not parse as TLS 1.3", i)
 		}
-		if !slicesContainsUint16(m.tls13.signatureAlgorithms, signatureSM2SM3) || !slicesContainsUint16(m.tls13.supportedGroups, groupCurveSM2) {
+		if !slicesContainsUint16(m.tls13.signatureAlgorithms, signatureSM2SM3) || !slicesContainsUint16(m.tls13.supportedGroups, uint16(CurveSM2)) {
 			t.Errorf("ClientHello %d lacks sm2sig_sm3 or curveSM2", i)
 		}
 		if i == 0 && len(chs) > 1 {
