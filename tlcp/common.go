@@ -250,9 +250,10 @@ type ConnectionState struct {
 	VerifiedChains [][]*smx509.Certificate
 	// CurveID is the key exchange group: in TLS 1.3 the group of the key
 	// shares (after a resumption too, which is psk_dhe_ke), in TLCP
-	// CurveSM2 with the ECDHE suites' SM2 key exchange and zero with the
-	// ECC suites, whose premaster secret is encrypted to the server's
-	// encryption key.
+	// CurveSM2 after a full handshake with an ECDHE suite (the SM2 key
+	// exchange), and zero with the ECC suites, whose premaster secret is
+	// encrypted to the server's encryption key, and on a resumed TLCP
+	// session, which exchanges no key.
 	CurveID CurveID
 }
 

@@ -360,6 +360,9 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 func (hs *serverHandshakeState) doFullHandshake() error {
 	c, cfg := hs.c, hs.c.config
 	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	if ecdhe {
+		c.curveID = CurveSM2 // the SM2 key exchange of the ECDHE suites
+	}
 
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
