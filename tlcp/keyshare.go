@@ -44,10 +44,8 @@ func newClientKeyShare(rand io.Reader, group CurveID) (*clientKeyShare, keyShare
 		return nil, keyShare{}, fmt.Errorf("tlcp: making a %v key share: %w", group, err)
 	}
 	k := &clientKeyShare{group: group, ecdh: priv}
-	point := priv.PublicKey().Bytes()
 	switch group {
 	case CurveSM2:
-		return k, keyShare{group: uint16(group), data: point}, nil
 	case CurveSM2MLKEM768:
 		seed := make([]byte, mlkem.SeedSize)
 		if _, err := io.ReadFull(rand, seed); err != nil {
@@ -56,11 +54,21 @@ func newClientKeyShare(rand io.Reader, group CurveID) (*clientKeyShare, keyShare
 		if k.kem, err = mlkem.NewDecapsulationKey768(seed); err != nil {
 			return nil, keyShare{}, fmt.Errorf("tlcp: making a %v key share: %w", group, err)
 		}
-		data := make([]byte, 0, hybridClientShareLen)
-		data = append(append(data, point...), k.kem.EncapsulationKey().Bytes()...)
-		return k, keyShare{group: uint16(group), data: data}, nil
+	default:
+		return nil, keyShare{}, fmt.Errorf("tlcp: no key share for group %v", group)
 	}
-	return nil, keyShare{}, fmt.Errorf("tlcp: no key share for group %v", group)
+	return k, k.keyShare(), nil
+}
+
+// keyShare is the KeyShareEntry of k's public half.
+func (k *clientKeyShare) keyShare() keyShare {
+	point := k.ecdh.PublicKey().Bytes()
+	if k.kem == nil {
+		return keyShare{group: uint16(k.group), data: point}
+	}
+	data := make([]byte, 0, hybridClientShareLen)
+	data = append(append(data, point...), k.kem.EncapsulationKey().Bytes()...)
+	return keyShare{group: uint16(k.group), data: data}
 }
 
 // sharedSecret is the client's secret from the server's share of the same
