@@ -45,7 +45,7 @@ const (
 	// CurveSM2MLKEM768 is the post-quantum hybrid of
 	// draft-yang-tls-hybrid-sm2-mlkem, as Tongsuo 8.5 and OpenSSL 4 have
 	// it: curveSM2 ECDHE and ML-KEM-768 (FIPS 203) together, the SM2 part
-	// first in the key shares and in the shared secret (TLS13.md §8).
+	// first in the key shares and in the shared secret (TLS13.md §10).
 	CurveSM2MLKEM768 CurveID = 0x11EE
 )
 

@@ -317,7 +317,7 @@ func slicesContainsUint16(s []uint16, v uint16) bool {
 	return false
 }
 
-// checkCapturedShares checks the wire facts of TLS13.md §8 on a peer's
+// checkCapturedShares checks the wire facts of TLS13.md §10 on a peer's
 // hello: the key shares of the negotiated group have the sizes and layout
 // of their group, the SM2 point first and uncompressed.
 func checkCapturedShares(t *testing.T, ch *clientHelloMsg, sh *serverHelloMsg) {

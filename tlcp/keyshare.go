@@ -19,7 +19,7 @@ import (
 // point and its ML-KEM-768 encapsulation key, the server's its point and
 // the ML-KEM ciphertext, and the secret the ECDH x coordinate and the
 // ML-KEM shared key, 64 bytes that enter HKDF-SM3 as any secret does
-// (draft-yang-tls-hybrid-sm2-mlkem; TLS13.md §8). The order is the
+// (draft-yang-tls-hybrid-sm2-mlkem; TLS13.md §10). The order is the
 // reverse of X25519MLKEM768's, which puts ML-KEM first.
 const (
 	hybridClientShareLen = sm2PointLen + mlkem.EncapsulationKeySize768 // 1249
