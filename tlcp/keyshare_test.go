@@ -184,7 +184,7 @@ func malformedShares(t testing.TB, group CurveID, share []byte, server bool) map
 			return append(pub.BytesCompressed(), b[65:]...)
 		}),
 		"0x02 prefix, 64 bytes": edit(func(b []byte) []byte { b[0] = 2; return b }),
-		"point of zeros":       edit(func(b []byte) []byte { clear(b[1:65]); return b }),
+		"point of zeros":        edit(func(b []byte) []byte { clear(b[1:65]); return b }),
 	}
 	if group == CurveSM2MLKEM768 {
 		m["SM2 point alone"] = share[:65]
