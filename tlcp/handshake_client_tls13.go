@@ -99,20 +99,26 @@ func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHa
 	}
 	hello.tls13.signatureAlgorithms = []uint16{signatureSM2SM3}
 	hello.tls13.keyShareSeen = true
-	// A share for the first group, and for curveSM2 beside the hybrid:
-	// a server without the hybrid then needs no HelloRetryRequest, and
-	// the second share costs 65 bytes and one scalar multiplication.
-	shareGroups := groups[:1]
-	if groups[0] == CurveSM2MLKEM768 && slices.Contains(groups, CurveSM2) {
-		shareGroups = []CurveID{CurveSM2MLKEM768, CurveSM2}
+	// A share for the first group, and for curveSM2 beside the hybrid,
+	// so that a server without the hybrid needs no HelloRetryRequest.
+	// The curveSM2 share is the hybrid's SM2 key again, 65 more bytes and
+	// no more work: the server completes one of the two exchanges, and a
+	// hybrid's ECDH key may serve its classical group too
+	// (draft-ietf-tls-hybrid-design §3.2; crypto/tls does the same with
+	// X25519).
+	k, ks, err := newClientKeyShare(cfg.rand(), groups[0], nil)
+	if err != nil {
+		return nil, err
 	}
-	for _, g := range shareGroups {
-		k, ks, err := newClientKeyShare(cfg.rand(), g)
+	hs.keyShares = []*clientKeyShare{k}
+	hello.tls13.keyShares = []keyShare{ks}
+	if groups[0] == CurveSM2MLKEM768 && slices.Contains(groups, CurveSM2) {
+		k2, ks2, err := newClientKeyShare(cfg.rand(), CurveSM2, k.ecdh)
 		if err != nil {
 			return nil, err
 		}
-		hs.keyShares = append(hs.keyShares, k)
-		hello.tls13.keyShares = append(hello.tls13.keyShares, ks)
+		hs.keyShares = append(hs.keyShares, k2)
+		hello.tls13.keyShares = append(hello.tls13.keyShares, ks2)
 	}
 	if cfg.ClientSessionCache != nil {
 		hello.tls13.pskModes = []uint8{pskModeDHE}
@@ -296,7 +302,7 @@ func (hs *clientHandshakeStateTLS13) processHelloRetryRequest(hrr *serverHelloMs
 		}
 		// RFC 8446 §4.1.2: the second hello has one share, of the
 		// group asked for.
-		k, ks, err := newClientKeyShare(c.config.rand(), group)
+		k, ks, err := newClientKeyShare(c.config.rand(), group, nil)
 		if err != nil {
 			return err
 		}

@@ -37,13 +37,15 @@ type clientKeyShare struct {
 // newClientKeyShare makes a key share for group. Both halves come from
 // rand: the ML-KEM key from a 64-byte seed (FIPS 203's d and z), so that a
 // Config.Rand that repeats gives the same ClientHello, as it does for
-// curveSM2.
-func newClientKeyShare(rand io.Reader, group CurveID) (*clientKeyShare, keyShare, error) {
-	priv, err := sm2.GenerateKey(rand)
-	if err != nil {
-		return nil, keyShare{}, fmt.Errorf("tlcp: making a %v key share: %w", group, err)
+// curveSM2. A non-nil ecdh is the SM2 key to use instead of a fresh one.
+func newClientKeyShare(rand io.Reader, group CurveID, ecdh *sm2.PrivateKey) (*clientKeyShare, keyShare, error) {
+	if ecdh == nil {
+		var err error
+		if ecdh, err = sm2.GenerateKey(rand); err != nil {
+			return nil, keyShare{}, fmt.Errorf("tlcp: making a %v key share: %w", group, err)
+		}
 	}
-	k := &clientKeyShare{group: group, ecdh: priv}
+	k := &clientKeyShare{group: group, ecdh: ecdh}
 	switch group {
 	case CurveSM2:
 	case CurveSM2MLKEM768:
@@ -51,6 +53,7 @@ func newClientKeyShare(rand io.Reader, group CurveID) (*clientKeyShare, keyShare
 		if _, err := io.ReadFull(rand, seed); err != nil {
 			return nil, keyShare{}, fmt.Errorf("tlcp: making a %v key share: short read from Rand: %w", group, err)
 		}
+		var err error
 		if k.kem, err = mlkem.NewDecapsulationKey768(seed); err != nil {
 			return nil, keyShare{}, fmt.Errorf("tlcp: making a %v key share: %w", group, err)
 		}

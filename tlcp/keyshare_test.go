@@ -114,9 +114,13 @@ func TestDefaultClientShares(t *testing.T) {
 		h.keyShares[1].group != uint16(CurveSM2) || len(h.keyShares[1].data) != 65 {
 		t.Fatalf("key shares %d", len(h.keyShares))
 	}
-	// The hybrid's SM2 point and the curveSM2 share are different keys.
-	if bytes.Equal(h.keyShares[0].data[:65], h.keyShares[1].data) {
-		t.Error("the hybrid share reuses the curveSM2 key")
+	// The curveSM2 share is the hybrid's SM2 point (one key, one scalar
+	// multiplication), and each hello has a fresh one.
+	if !bytes.Equal(h.keyShares[0].data[:65], h.keyShares[1].data) {
+		t.Error("the curveSM2 share is not the hybrid's SM2 point")
+	}
+	if h2 := rawTLS13Hello(t).tls13; bytes.Equal(h2.keyShares[1].data, h.keyShares[1].data) {
+		t.Error("two hellos share a key")
 	}
 }
 
@@ -154,7 +158,7 @@ func TestHybridResumption(t *testing.T) {
 // hybridShares returns a well-formed client share and, for it, a
 // server share.
 func hybridShares(t testing.TB) (client *clientKeyShare, clientShare, serverShare []byte) {
-	k, ks, err := newClientKeyShare(rand.Reader, CurveSM2MLKEM768)
+	k, ks, err := newClientKeyShare(rand.Reader, CurveSM2MLKEM768, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +208,7 @@ func malformedShares(t testing.TB, group CurveID, share []byte, server bool) map
 // share of either group with illegal_parameter, in a real ClientHello.
 func TestMalformedClientShares(t *testing.T) {
 	for _, group := range []CurveID{CurveSM2, CurveSM2MLKEM768} {
-		_, ks, err := newClientKeyShare(rand.Reader, group)
+		_, ks, err := newClientKeyShare(rand.Reader, group, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +240,7 @@ func TestMalformedServerShares(t *testing.T) {
 	for _, group := range []CurveID{CurveSM2, CurveSM2MLKEM768} {
 		_, _, share := hybridShares(t)
 		if group == CurveSM2 {
-			_, ks, _ := newClientKeyShare(rand.Reader, CurveSM2)
+			_, ks, _ := newClientKeyShare(rand.Reader, CurveSM2, nil)
 			share = ks.data
 		}
 		for name, data := range malformedShares(t, group, share, true) {

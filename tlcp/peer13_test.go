@@ -332,7 +332,7 @@ func (s *client13) sendHello() error {
 }
 
 func (s *client13) newShare(h *clientHelloMsg, group CurveID) error {
-	k, ks, err := newClientKeyShare(rand.Reader, group)
+	k, ks, err := newClientKeyShare(rand.Reader, group, nil)
 	if err != nil {
 		return err
 	}
