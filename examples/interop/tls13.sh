@@ -180,7 +180,8 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	done
 
 	# s_client's default key shares (X25519MLKEM768, X25519) need a
-	# HelloRetryRequest to curveSM2; then KeyUpdate both ways ("k", "K").
+	# HelloRetryRequest, to curveSM2MLKEM768 (which its default groups
+	# list); then KeyUpdate both ways ("k", "K").
 	name=tongsuo-client-hrr-keyupdate
 	ours_server $name -n 1 $(capture tongsuo-client)
 	(echo 'before'; sleep 0.5; echo k; sleep 0.5; echo 'after k'; sleep 0.5; echo K; sleep 0.5; echo 'after K'; sleep 1) |
@@ -281,20 +282,34 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	# HelloRetryRequest to the hybrid from our server: s_client lists it
 	# second and sends a curveSM2 share only; and s_client's default
 	# shares (X25519MLKEM768, X25519), which list curveSM2MLKEM768.
+	# The curveSM2-first client resumes too, with a HelloRetryRequest again.
 	for g in curveSM2:curveSM2MLKEM768 default; do
 		name="tongsuo-client-hybrid-hrr-$g"
 		gflags="-groups $g"
 		[ $g = default ] && gflags=""
-		ours_server "$name" -n 1
+		n=1
+		[ $g = default ] || n=2
+		ours_server "$name" -n $n
 		(echo 'hello ours'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" -tls1_3 $gflags \
 			-ciphersuites TLS_SM4_GCM_SM3 -CAfile "$pki/ca.pem" -servername localhost -verify_return_error -msg \
-			>"$work/$name.client.log" 2>&1
-		finish_server
+			-sess_out "$work/$name.sess" >"$work/$name.client.log" 2>&1
 		ok=0
+		if [ $n = 2 ]; then
+			(echo 'hello again'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" -tls1_3 $gflags \
+				-ciphersuites TLS_SM4_GCM_SM3 -CAfile "$pki/ca.pem" -servername localhost -verify_return_error -msg \
+				-sess_in "$work/$name.sess" >"$work/$name.client2.log" 2>&1
+			grep -q '^Reused, TLSv1.3' "$work/$name.client2.log" || ok=1
+			grep -q 'shangmi: hello again' "$work/$name.client2.log" || ok=1
+			[ "$(grep -c '<<< TLS 1.3, Handshake .*ServerHello' "$work/$name.client2.log")" = 2 ] || ok=1
+			grep -q 'resumed=true group=curveSM2MLKEM768' "$work/$name.server.log" || ok=1
+		fi
+		finish_server
 		grep -q 'shangmi: hello ours' "$work/$name.client.log" || ok=1
 		grep -q 'Negotiated TLS1.3 group: curveSM2MLKEM768' "$work/$name.client.log" || ok=1
 		[ "$(grep -c '<<< TLS 1.3, Handshake .*ServerHello' "$work/$name.client.log")" = 2 ] || ok=1
-		result "s_client ($g groups) -> our server: HRR to curveSM2MLKEM768" $ok "$(grep '^conn' "$work/$name.server.log" | cut -c1-70)"
+		what="HRR to curveSM2MLKEM768"
+		[ $n = 2 ] && what="$what, then resumption with HRR"
+		result "s_client ($g groups) -> our server: $what" $ok "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.server.log") on the hybrid, $(grep -c 'resumed=true' "$work/$name.server.log") resumed"
 	done
 
 	# Our server with curveSM2 alone, s_client preferring the hybrid:
