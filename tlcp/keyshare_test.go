@@ -10,9 +10,9 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"runtime"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/internal/alloctest"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 )
 
@@ -316,19 +316,6 @@ func TestHybridSecretLayout(t *testing.T) {
 	}
 }
 
-// allocatedBytes is what f allocates, the least of a few runs.
-func allocatedBytes(f func()) uint64 {
-	best := ^uint64(0)
-	for range 3 {
-		var a, b runtime.MemStats
-		runtime.ReadMemStats(&a)
-		f()
-		runtime.ReadMemStats(&b)
-		best = min(best, b.TotalAlloc-a.TotalAlloc)
-	}
-	return best
-}
-
 // shareAllocBound bounds what answering or reading one share of any
 // content allocates: keys, the ML-KEM expansion, the outputs. A hybrid
 // share costs about 20 KiB; nothing grows with the input.
@@ -350,7 +337,7 @@ func FuzzServerKeyShare(f *testing.F) {
 		var ks keyShare
 		var secret []byte
 		var err error
-		n := allocatedBytes(func() { ks, secret, err = serverKeyShare(rand.Reader, group, data) })
+		n := alloctest.Bytes(func() { ks, secret, err = serverKeyShare(rand.Reader, group, data) })
 		if n > shareAllocBound {
 			t.Errorf("%d bytes allocated for a %d-byte share", n, len(data))
 		}
@@ -374,7 +361,7 @@ func FuzzClientKeyShare(f *testing.F) {
 	f.Add(ss[:65])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var err error
-		n := allocatedBytes(func() { _, err = k.sharedSecret(data) })
+		n := alloctest.Bytes(func() { _, err = k.sharedSecret(data) })
 		if n > shareAllocBound {
 			t.Errorf("%d bytes allocated for a %d-byte share", n, len(data))
 		}
