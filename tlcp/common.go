@@ -183,8 +183,13 @@ type ClientHelloInfo struct {
 	// VersionTLS13 or both. A TLS 1.3 handshake uses only the Sign half
 	// of the pair GetCertificate returns.
 	SupportedVersions []uint16
-	Conn              net.Conn
-	ctx               context.Context
+	// SupportedCurves are the TLS 1.3 key exchange groups the client
+	// lists, in its order, known to this package or not; empty for a
+	// TLCP ClientHello. A GetConfigForClient that requires the
+	// post-quantum hybrid can refuse a client without CurveSM2MLKEM768.
+	SupportedCurves []CurveID
+	Conn            net.Conn
+	ctx             context.Context
 }
 
 // Context returns the context of the handshake in progress.

@@ -52,6 +52,7 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 		ServerName:        ch.serverName,
 		SupportedProtos:   ch.alpnProtocols,
 		SupportedVersions: supportedVersionsOf(ch),
+		SupportedCurves:   curvesOf(ch),
 		Conn:              c.conn,
 		ctx:               ctx,
 	}
@@ -128,6 +129,15 @@ func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
 	}
 	return false, errorf(alertProtocolVersion, "tlcp: the client offered %s (0x%04x) without TLS 1.3; this server speaks TLCP and TLS 1.3 with the ShangMi suites only",
 		versionName(ch.vers), ch.vers)
+}
+
+// curvesOf lists a ClientHello's supported_groups as CurveIDs.
+func curvesOf(ch *clientHelloMsg) []CurveID {
+	var out []CurveID
+	for _, g := range ch.tls13.supportedGroups {
+		out = append(out, CurveID(g))
+	}
+	return out
 }
 
 // supportedVersionsOf lists the versions a ClientHello offers, for

@@ -10,6 +10,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/internal/alloctest"
@@ -375,4 +377,30 @@ func FuzzClientKeyShare(f *testing.F) {
 func isAlert(err error, a alert) bool {
 	var pe *protocolError
 	return errors.As(err, &pe) && pe.alert == a
+}
+
+// TestRequireHybrid: ClientHelloInfo.SupportedCurves lets a server refuse
+// clients without the hybrid, and lists the client's groups in order.
+func TestRequireHybrid(t *testing.T) {
+	scfg := testServerConfig(t)
+	var seen [][]CurveID
+	scfg.GetConfigForClient = func(info *ClientHelloInfo) (*Config, error) {
+		seen = append(seen, info.SupportedCurves)
+		if !slices.Contains(info.SupportedCurves, CurveSM2MLKEM768) {
+			return nil, errors.New("this server requires curveSM2MLKEM768")
+		}
+		return nil, nil
+	}
+	client, server := mustHandshake13(t, tls13ClientConfig(t), scfg)
+	client.Close()
+	server.Close()
+	ccfg := tls13ClientConfig(t)
+	ccfg.CurvePreferences = []CurveID{CurveSM2}
+	if _, _, cerr, serr := handshake13(t, ccfg, scfg); cerr == nil || serr == nil || !strings.Contains(serr.Error(), "requires curveSM2MLKEM768") {
+		t.Fatalf("a client without the hybrid: client %v, server %v", cerr, serr)
+	}
+	want := [][]CurveID{{CurveSM2MLKEM768, CurveSM2}, {CurveSM2}}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("SupportedCurves %v, want %v", seen, want)
+	}
 }
