@@ -131,7 +131,11 @@ func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
 		versionName(ch.vers), ch.vers)
 }
 
-// curvesOf lists a ClientHello's supported_groups as CurveIDs.
+// curvesOf lists a ClientHello's supported_groups as CurveIDs. It is not
+// inlined: its loop would enlarge the frame of serverHandshake, which is
+// on the stack under the key block's PRF (stack_test.go).
+//
+//go:noinline
 func curvesOf(ch *clientHelloMsg) []CurveID {
 	var out []CurveID
 	for _, g := range ch.tls13.supportedGroups {
