@@ -1,0 +1,303 @@
+package pkcs7
+
+import (
+	"crypto/x509/pkix"
+	"encoding/asn1"
+	"fmt"
+	"math/big"
+
+	"github.com/shangmi-go/shangmi/smx509"
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
+)
+
+// Message is a parsed ContentInfo. Exactly one of the typed fields is set,
+// the one Type names; for Data, Content holds the octets.
+type Message struct {
+	Type ContentType
+	// Family is the identifier family the content type was written in.
+	Family Family
+	// ContentTypeOID is the content type as written.
+	ContentTypeOID asn1.ObjectIdentifier
+
+	Content            []byte // Data
+	Signed             *SignedData
+	Enveloped          *EnvelopedData
+	SignedAndEnveloped *SignedAndEnvelopedData
+	Digested           *DigestedData
+	Encrypted          *EncryptedData
+
+	// Raw is the DER of the whole ContentInfo (after any BER conversion).
+	Raw []byte
+}
+
+// Attribute is one attribute of a signer or of an unprotected attribute
+// set, with each value kept as its DER.
+type Attribute struct {
+	Type   asn1.ObjectIdentifier
+	Values [][]byte
+}
+
+// ParseError is returned for a message that is not well-formed; Field
+// names where parsing stopped.
+type ParseError struct {
+	Field string
+}
+
+func (e *ParseError) Error() string { return "pkcs7: malformed " + e.Field }
+
+func malformed(field string) error { return &ParseError{Field: field} }
+
+// Parse parses a DER (or BER, see the package documentation) ContentInfo of
+// any of the six content types. Use ParsePEM for PEM input.
+func Parse(data []byte) (*Message, error) {
+	der, err := normalize(data)
+	if err != nil {
+		return nil, err
+	}
+	m := &Message{Raw: der}
+	s := cryptobyte.String(der)
+	var ci, oidBytes cryptobyte.String
+	if !s.ReadASN1(&ci, cbasn1.SEQUENCE) || !s.Empty() {
+		return nil, malformed("ContentInfo")
+	}
+	if !ci.ReadASN1ObjectIdentifier(&m.ContentTypeOID) {
+		_ = oidBytes
+		return nil, malformed("ContentInfo contentType")
+	}
+	m.Type, m.Family = contentTypeOf(m.ContentTypeOID)
+	if m.Type == UnknownContentType {
+		return nil, fmt.Errorf("pkcs7: unsupported content type %v", m.ContentTypeOID)
+	}
+	var content cryptobyte.String
+	var present bool
+	if !ci.ReadOptionalASN1(&content, &present, cbasn1.Tag(0).Constructed().ContextSpecific()) || !ci.Empty() {
+		return nil, malformed("ContentInfo content")
+	}
+	if !present {
+		if m.Type == Data {
+			return m, nil
+		}
+		return nil, malformed("ContentInfo: " + m.Type.String() + " without content")
+	}
+	switch m.Type {
+	case Data:
+		var octets cryptobyte.String
+		if !content.ReadASN1(&octets, cbasn1.OCTET_STRING) || !content.Empty() {
+			return nil, malformed("data")
+		}
+		m.Content = octets
+	case SignedDataType:
+		m.Signed, err = parseSignedData(content)
+	case EnvelopedDataType:
+		m.Enveloped, err = parseEnvelopedData(content)
+	case SignedAndEnvelopedDataType:
+		m.SignedAndEnveloped, err = parseSignedAndEnvelopedData(content)
+	case DigestedDataType:
+		m.Digested, err = parseDigestedData(content)
+	case EncryptedDataType:
+		m.Encrypted, err = parseEncryptedData(content)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readAlgorithm reads an AlgorithmIdentifier. Parameters, when present,
+// are kept as their DER (FullBytes); an explicit NULL is kept too.
+func readAlgorithm(s *cryptobyte.String, out *pkix.AlgorithmIdentifier) bool {
+	var alg cryptobyte.String
+	if !s.ReadASN1(&alg, cbasn1.SEQUENCE) || !alg.ReadASN1ObjectIdentifier(&out.Algorithm) {
+		return false
+	}
+	if alg.Empty() {
+		return true
+	}
+	var params cryptobyte.String
+	var tag cbasn1.Tag
+	if !alg.ReadAnyASN1Element(&params, &tag) || !alg.Empty() {
+		return false
+	}
+	out.Parameters = asn1.RawValue{FullBytes: params}
+	return true
+}
+
+// hasNoParameters reports whether an AlgorithmIdentifier has absent or NULL
+// parameters, which writers use interchangeably for SM3 and SM2.
+func hasNoParameters(a pkix.AlgorithmIdentifier) bool {
+	p := a.Parameters.FullBytes
+	return len(p) == 0 || (len(p) == 2 && p[0] == 5 && p[1] == 0)
+}
+
+// readAlgorithmSet reads a SET OF AlgorithmIdentifier.
+func readAlgorithmSet(s *cryptobyte.String) ([]pkix.AlgorithmIdentifier, bool) {
+	var set cryptobyte.String
+	if !s.ReadASN1(&set, cbasn1.SET) {
+		return nil, false
+	}
+	var out []pkix.AlgorithmIdentifier
+	for !set.Empty() {
+		var a pkix.AlgorithmIdentifier
+		if !readAlgorithm(&set, &a) {
+			return nil, false
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+// readAttributes reads the contents of a SET OF Attribute.
+func readAttributes(set cryptobyte.String) ([]Attribute, bool) {
+	var out []Attribute
+	for !set.Empty() {
+		var attr, values cryptobyte.String
+		var a Attribute
+		if !set.ReadASN1(&attr, cbasn1.SEQUENCE) || !attr.ReadASN1ObjectIdentifier(&a.Type) ||
+			!attr.ReadASN1(&values, cbasn1.SET) || !attr.Empty() {
+			return nil, false
+		}
+		for !values.Empty() {
+			var v cryptobyte.String
+			var tag cbasn1.Tag
+			if !values.ReadAnyASN1Element(&v, &tag) {
+				return nil, false
+			}
+			a.Values = append(a.Values, v)
+		}
+		out = append(out, a)
+	}
+	return out, true
+}
+
+// find returns the values of the attribute of type oid, and whether it
+// occurs exactly once.
+func findAttribute(attrs []Attribute, oid asn1.ObjectIdentifier) (values [][]byte, present bool, err error) {
+	for _, a := range attrs {
+		if a.Type.Equal(oid) {
+			if present {
+				return nil, true, fmt.Errorf("pkcs7: attribute %v occurs twice", oid)
+			}
+			values, present = a.Values, true
+		}
+	}
+	return values, present, nil
+}
+
+// Identifier is how a SignerInfo or a RecipientInfo names a certificate:
+// by issuer and serial number, or by subject key identifier.
+type Identifier struct {
+	RawIssuer    []byte // DER of the issuer Name; nil when SubjectKeyId is used
+	SerialNumber *big.Int
+	SubjectKeyId []byte
+}
+
+// readIdentifier reads IssuerAndSerialNumber or [0] IMPLICIT
+// SubjectKeyIdentifier.
+func readIdentifier(s *cryptobyte.String, id *Identifier) bool {
+	if s.PeekASN1Tag(cbasn1.Tag(0).ContextSpecific()) {
+		var ski cryptobyte.String
+		if !s.ReadASN1(&ski, cbasn1.Tag(0).ContextSpecific()) {
+			return false
+		}
+		id.SubjectKeyId = ski
+		return true
+	}
+	var ias, issuer cryptobyte.String
+	id.SerialNumber = new(big.Int)
+	if !s.ReadASN1(&ias, cbasn1.SEQUENCE) || !ias.ReadASN1Element(&issuer, cbasn1.SEQUENCE) ||
+		!ias.ReadASN1Integer(id.SerialNumber) || !ias.Empty() {
+		return false
+	}
+	id.RawIssuer = issuer
+	return true
+}
+
+// Matches reports whether id names cert.
+func (id *Identifier) Matches(cert *smx509.Certificate) bool {
+	if id.RawIssuer != nil {
+		return id.SerialNumber != nil && cert.SerialNumber != nil &&
+			string(id.RawIssuer) == string(cert.RawIssuer) && id.SerialNumber.Cmp(cert.SerialNumber) == 0
+	}
+	return len(id.SubjectKeyId) > 0 && string(id.SubjectKeyId) == string(cert.SubjectKeyId)
+}
+
+func (id *Identifier) String() string {
+	if id.RawIssuer != nil {
+		var name pkix.RDNSequence
+		issuer := "?"
+		if rest, err := asn1.Unmarshal(id.RawIssuer, &name); err == nil && len(rest) == 0 {
+			var n pkix.Name
+			n.FillFromRDNSequence(&name)
+			issuer = n.String()
+		}
+		return fmt.Sprintf("issuer %q serial %x", issuer, id.SerialNumber)
+	}
+	return fmt.Sprintf("subject key id %x", id.SubjectKeyId)
+}
+
+// readCertificates reads [0] IMPLICIT CertificateSet, parsing each
+// certificate; other choices (attribute certificates) are skipped.
+func readCertificates(set cryptobyte.String) ([]*smx509.Certificate, error) {
+	var out []*smx509.Certificate
+	for !set.Empty() {
+		var elem cryptobyte.String
+		var tag cbasn1.Tag
+		if !set.ReadAnyASN1Element(&elem, &tag) {
+			return nil, malformed("certificates")
+		}
+		if tag != cbasn1.SEQUENCE {
+			continue
+		}
+		c, err := smx509.ParseCertificate(elem)
+		if err != nil {
+			return nil, fmt.Errorf("pkcs7: certificate %d: %w", len(out), err)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// readCRLs reads [1] IMPLICIT RevocationInfoChoices, parsing each CRL;
+// other revocation formats are skipped.
+func readCRLs(set cryptobyte.String) ([]*smx509.RevocationList, error) {
+	var out []*smx509.RevocationList
+	for !set.Empty() {
+		var elem cryptobyte.String
+		var tag cbasn1.Tag
+		if !set.ReadAnyASN1Element(&elem, &tag) {
+			return nil, malformed("crls")
+		}
+		if tag != cbasn1.SEQUENCE {
+			continue
+		}
+		crl, err := smx509.ParseRevocationList(elem)
+		if err != nil {
+			return nil, fmt.Errorf("pkcs7: CRL %d: %w", len(out), err)
+		}
+		out = append(out, crl)
+	}
+	return out, nil
+}
+
+// readCertificatesAndCRLs reads the optional [0] certificates and [1] crls
+// fields shared by SignedData and SignedAndEnvelopedData.
+func readCertificatesAndCRLs(s *cryptobyte.String) ([]*smx509.Certificate, []*smx509.RevocationList, error) {
+	var certSet, crlSet cryptobyte.String
+	var hasCerts, hasCRLs bool
+	if !s.ReadOptionalASN1(&certSet, &hasCerts, cbasn1.Tag(0).Constructed().ContextSpecific()) ||
+		!s.ReadOptionalASN1(&crlSet, &hasCRLs, cbasn1.Tag(1).Constructed().ContextSpecific()) {
+		return nil, nil, malformed("certificates or crls")
+	}
+	certs, err := readCertificates(certSet)
+	if err != nil {
+		return nil, nil, err
+	}
+	crls, err := readCRLs(crlSet)
+	if err != nil {
+		return nil, nil, err
+	}
+	return certs, crls, nil
+}
+
+
