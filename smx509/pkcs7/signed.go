@@ -264,6 +264,10 @@ type VerifyOptions struct {
 	// signature with the empty identifier is also accepted (see the package
 	// documentation); a non-nil UID is the only one tried.
 	UID []byte
+	// StrictZ refuses the signatures without Z that OpenSSL, Tongsuo and
+	// GmSSL make when there are no signed attributes (see the package
+	// documentation).
+	StrictZ bool
 	// NoChainVerification checks the signatures only, as openssl cms
 	// -noverify does: the signers' certificates are not verified.
 	NoChainVerification bool
@@ -318,11 +322,11 @@ func (sd *SignedData) verify(content io.Reader, attached bool, opts VerifyOption
 		if c.err = checkSignerAlgorithms(si); c.err != nil {
 			continue
 		}
+		if plain == nil && (si.SignedAttributes != nil || !opts.StrictZ) {
+			plain = sm3.New()
+			writers = append(writers, plain)
+		}
 		if si.SignedAttributes != nil {
-			if plain == nil {
-				plain = sm3.New()
-				writers = append(writers, plain)
-			}
 			continue
 		}
 		c.uids = uids
@@ -345,7 +349,7 @@ func (sd *SignedData) verify(content io.Reader, attached bool, opts VerifyOption
 	var errs []error
 	for i, c := range checks {
 		if c.err == nil {
-			c.err = sd.checkSignature(c, digest, attached)
+			c.err = sd.checkSignature(c, digest, attached, opts.StrictZ)
 		}
 		if c.err == nil && !opts.NoChainVerification {
 			c.err = sd.checkCertificate(c, opts)
@@ -384,13 +388,20 @@ func checkSignerAlgorithms(si *SignerInfo) error {
 
 // checkSignature checks one signer's signature given the SM3 digest of the
 // content (for signers with signed attributes) or its own hashes.
-func (sd *SignedData) checkSignature(c *signerCheck, digest []byte, attached bool) error {
+func (sd *SignedData) checkSignature(c *signerCheck, digest []byte, attached, strictZ bool) error {
 	si := c.si
 	if si.SignedAttributes == nil {
 		for _, h := range c.direct {
 			if sm2.VerifyDigestASN1(c.pub, h.Sum(nil), si.Signature) {
 				return nil
 			}
+		}
+		if strictZ {
+			return ErrBadSignature
+		}
+		// OpenSSL and Tongsuo sign SM3 of the content, without Z.
+		if sm2.VerifyDigestASN1(c.pub, digest, si.Signature) {
+			return nil
 		}
 		// GmSSL 3 signs SM3 of the encapsulated ContentInfo, without Z.
 		if attached && sd.rawEncap != nil {
@@ -567,6 +578,10 @@ type SignOptions struct {
 	// attributes (it implies NoAttributes, and cannot be detached). Its
 	// keys must be *sm2.PrivateKey.
 	GmSSL bool
+	// WithoutZ, with NoAttributes, signs SM3 of the content without Z, as
+	// OpenSSL and Tongsuo do (openssl cms -sign -noattr), for verifiers
+	// that expect that form. Its keys must be *sm2.PrivateKey.
+	WithoutZ bool
 	// ContentType is the type of the content; nil means data.
 	ContentType asn1.ObjectIdentifier
 	// NoCertificates leaves the signers' certificates out.
@@ -624,7 +639,7 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions) ([]b
 		if s.BySubjectKeyId && len(s.Certificate.SubjectKeyId) == 0 {
 			return nil, errors.New("pkcs7: the signer's certificate has no subject key identifier")
 		}
-		if _, ok := s.Key.(*sm2.PrivateKey); !ok && noAttrs && (content == nil || opts.GmSSL) {
+		if _, ok := s.Key.(*sm2.PrivateKey); !ok && noAttrs && (content == nil || opts.GmSSL || opts.WithoutZ) {
 			return nil, errors.New("pkcs7: this signature form needs an *sm2.PrivateKey")
 		}
 	}
@@ -635,7 +650,8 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions) ([]b
 	var plain hash.Hash
 	direct := make([]hash.Hash, len(signers))
 	var writers []io.Writer
-	if !noAttrs {
+	withoutZ := noAttrs && opts.WithoutZ && !opts.GmSSL
+	if !noAttrs || withoutZ {
 		plain = sm3.New()
 		writers = append(writers, plain)
 	} else if !opts.GmSSL {
@@ -666,6 +682,8 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions) ([]b
 		case opts.GmSSL:
 			e := sm3.Sum(encap)
 			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), e[:])
+		case withoutZ:
+			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), plain.Sum(nil))
 		case noAttrs && direct[i] != nil:
 			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), direct[i].Sum(nil))
 		case noAttrs:
