@@ -234,8 +234,13 @@ func (eci *EncryptedContentInfo) decrypt(key []byte) ([]byte, error) {
 		// GCMParameters (RFC 5084): nonce, and the tag length (default 12).
 		var seq, nonce cryptobyte.String
 		tagLen := 12
-		if !params.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadASN1(&nonce, cbasn1.OCTET_STRING) ||
-			!seq.ReadOptionalASN1Integer(&tagLen, cbasn1.INTEGER, 12) || !seq.Empty() || !params.Empty() {
+		if !params.ReadASN1(&seq, cbasn1.SEQUENCE) || !seq.ReadASN1(&nonce, cbasn1.OCTET_STRING) {
+			return nil, malformed("SM4-GCM parameters")
+		}
+		if seq.PeekASN1Tag(cbasn1.INTEGER) && !seq.ReadASN1Integer(&tagLen) {
+			return nil, malformed("SM4-GCM parameters")
+		}
+		if !seq.Empty() || !params.Empty() {
 			return nil, malformed("SM4-GCM parameters")
 		}
 		if len(nonce) == 0 || tagLen < 12 || tagLen > 16 {

@@ -326,10 +326,10 @@ func (sd *SignedData) verify(content io.Reader, attached bool, opts VerifyOption
 			plain = sm3.New()
 			writers = append(writers, plain)
 		}
+		c.uids = uids
 		if si.SignedAttributes != nil {
 			continue
 		}
-		c.uids = uids
 		for _, uid := range uids {
 			h := sm3.New()
 			h.Write(c.pub.Z(uid))
@@ -404,8 +404,8 @@ func (sd *SignedData) checkSignature(c *signerCheck, digest []byte, attached, st
 			return nil
 		}
 		// GmSSL 3 signs SM3 of the encapsulated ContentInfo, without Z.
-		if attached && sd.rawEncap != nil {
-			e := sm3.Sum(sd.rawEncap)
+		if attached {
+			e := sm3.Sum(encapsulated(sd.ContentType, sd.Content, false))
 			if sm2.VerifyDigestASN1(c.pub, e[:], si.Signature) {
 				return nil
 			}
@@ -415,17 +415,10 @@ func (sd *SignedData) checkSignature(c *signerCheck, digest []byte, attached, st
 	if err := checkSignedAttributes(si, sd.ContentType, digest); err != nil {
 		return err
 	}
-	if !verifyAttributesSignature(c.pub, si, c.uidsOr()) {
+	if !verifyAttributesSignature(c.pub, si, c.uids) {
 		return ErrBadSignature
 	}
 	return nil
-}
-
-func (c *signerCheck) uidsOr() [][]byte {
-	if c.uids != nil {
-		return c.uids
-	}
-	return [][]byte{nil, {}}
 }
 
 // checkSignedAttributes checks the content-type and message-digest
