@@ -36,6 +36,9 @@ func berHeader(in []byte) (tag byte, length, hdr int, der bool, err error) {
 	l := in[1]
 	switch {
 	case l < 0x80:
+		if int(l) > len(in)-2 {
+			return 0, 0, 0, false, errBER
+		}
 		return tag, int(l), 2, true, nil
 	case l == 0x80:
 		if tag&0x20 == 0 {

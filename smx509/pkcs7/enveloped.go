@@ -84,7 +84,11 @@ func readRecipientInfos(s *cryptobyte.String) ([]*RecipientInfo, int, error) {
 	if !s.ReadASN1(&set, cbasn1.SET) {
 		return nil, 0, malformed("recipientInfos")
 	}
-	var out []*RecipientInfo
+	n := countElements(set)
+	if n < 0 {
+		return nil, 0, malformed("recipientInfos")
+	}
+	out := make([]*RecipientInfo, 0, n)
 	others := 0
 	for !set.Empty() {
 		var elem cryptobyte.String

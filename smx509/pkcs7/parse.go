@@ -130,13 +130,37 @@ func hasNoParameters(a pkix.AlgorithmIdentifier) bool {
 	return len(p) == 0 || (len(p) == 2 && p[0] == 5 && p[1] == 0)
 }
 
+// countElements returns the number of elements in s, or -1 if s is not a
+// sequence of whole elements. Lists are sized by it before they are
+// filled, so that a list costs its elements and no slack.
+func countElements(s cryptobyte.String) int {
+	n := 0
+	for !s.Empty() {
+		var elem cryptobyte.String
+		var tag cbasn1.Tag
+		if !s.ReadAnyASN1Element(&elem, &tag) {
+			return -1
+		}
+		n++
+	}
+	return n
+}
+
+// maxDigestAlgorithms bounds the digestAlgorithms of a SignedData: one per
+// digest its signers use, so a handful in any real message.
+const maxDigestAlgorithms = 32
+
 // readAlgorithmSet reads a SET OF AlgorithmIdentifier.
 func readAlgorithmSet(s *cryptobyte.String) ([]pkix.AlgorithmIdentifier, bool) {
 	var set cryptobyte.String
 	if !s.ReadASN1(&set, cbasn1.SET) {
 		return nil, false
 	}
-	var out []pkix.AlgorithmIdentifier
+	n := countElements(set)
+	if n < 0 || n > maxDigestAlgorithms {
+		return nil, false
+	}
+	out := make([]pkix.AlgorithmIdentifier, 0, n)
 	for !set.Empty() {
 		var a pkix.AlgorithmIdentifier
 		if !readAlgorithm(&set, &a) {
@@ -149,7 +173,11 @@ func readAlgorithmSet(s *cryptobyte.String) ([]pkix.AlgorithmIdentifier, bool) {
 
 // readAttributes reads the contents of a SET OF Attribute.
 func readAttributes(set cryptobyte.String) ([]Attribute, bool) {
-	var out []Attribute
+	n := countElements(set)
+	if n <= 0 {
+		return nil, n == 0
+	}
+	out := make([]Attribute, 0, n)
 	for !set.Empty() {
 		var attr, values cryptobyte.String
 		var a Attribute
@@ -157,6 +185,11 @@ func readAttributes(set cryptobyte.String) ([]Attribute, bool) {
 			!attr.ReadASN1(&values, cbasn1.SET) || !attr.Empty() {
 			return nil, false
 		}
+		n := countElements(values)
+		if n < 0 {
+			return nil, false
+		}
+		a.Values = make([][]byte, 0, n)
 		for !values.Empty() {
 			var v cryptobyte.String
 			var tag cbasn1.Tag

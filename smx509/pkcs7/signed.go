@@ -124,7 +124,11 @@ func readSignerInfos(s *cryptobyte.String) ([]*SignerInfo, error) {
 	if !s.ReadASN1(&set, cbasn1.SET) {
 		return nil, malformed("signerInfos")
 	}
-	var out []*SignerInfo
+	n := countElements(set)
+	if n < 0 {
+		return nil, malformed("signerInfos")
+	}
+	out := make([]*SignerInfo, 0, n)
 	for !set.Empty() {
 		si, err := readSignerInfo(&set, 0)
 		if err != nil {
@@ -179,6 +183,9 @@ func readSignerInfo(s *cryptobyte.String, depth int) (*SignerInfo, error) {
 		}
 		if depth >= maxCounterSignatureDepth {
 			return nil, errors.New("pkcs7: counter-signatures nested too deeply")
+		}
+		if si.CounterSignatures == nil {
+			si.CounterSignatures = make([]*SignerInfo, 0, len(a.Values))
 		}
 		for _, v := range a.Values {
 			vs := cryptobyte.String(v)
