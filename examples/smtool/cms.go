@@ -715,5 +715,3 @@ func showMessage(w io.Writer, m *pkcs7.Message) {
 		}
 	}
 }
-
-

@@ -145,5 +145,3 @@ func TestKnownAnswerEncryptedAndDigested(t *testing.T) {
 		t.Errorf("altered content: %v", err)
 	}
 }
-
-

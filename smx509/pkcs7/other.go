@@ -277,4 +277,3 @@ func Digest(content []byte, f Family) ([]byte, error) {
 	})
 	return b.Bytes()
 }
-

@@ -332,5 +332,3 @@ func readCertificatesAndCRLs(s *cryptobyte.String) ([]*smx509.Certificate, []*sm
 	}
 	return certs, crls, nil
 }
-
-
