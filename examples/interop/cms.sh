@@ -4,8 +4,10 @@
 # license that can be found in the LICENSE file.
 
 # Manual interoperability runs of package smx509/pkcs7 (through smtool cms)
-# against GmSSL 3 (cmssign, cmsverify, cmsencrypt, cmsdecrypt) and Tongsuo
-# (cms), every message type each tool has, both directions. Not part of CI:
+# against GmSSL 3 (cmssign, cmsverify, cmsencrypt, cmsdecrypt, and its
+# library through gmsslcms/gmsslcms.c for SignedAndEnvelopedData and
+# EncryptedData, which needs a C compiler) and Tongsuo (cms), every message
+# type each has, both directions. Not part of CI:
 # it needs the peers' binaries, which this script only runs:
 #
 #   SHANGMI_TONGSUO=/path/to/tongsuo/bin/tongsuo \
@@ -98,7 +100,34 @@ if [ -n "${SHANGMI_GMSSL:-}" ]; then
 	S encrypt -gmssl -in "$work/in.txt" -recip "$pki/server_enc.pem" -family pkcs7 -out "$w/ours_p7.env" &&
 		"$G" cmsdecrypt -key "$work/gm_server_enc.key" -pass interop -cert "$pki/server_enc.pem" -in "$w/ours_p7.env" -out "$w/out8" 2>"$w/e8"
 	known "smtool cms encrypt -family pkcs7 -> GmSSL cmsdecrypt" $? "GmSSL reads GM/T 0010 content types only"
-	echo "----  GmSSL's command line has no SignedAndEnvelopedData, EncryptedData or DigestedData"
+	# SignedAndEnvelopedData and EncryptedData: GmSSL's command line has
+	# neither, its library has both; gmsslcms.c calls it. The -D options
+	# are GmSSL's default build options, which change X509_KEY's layout.
+	groot=$(dirname "$(dirname "$SHANGMI_GMSSL")")
+	helper=$w/gmsslcms
+	if cc -O1 -DENABLE_SM9 -DENABLE_SECP256R1 -DENABLE_SECP384R1 -DENABLE_LMS -DENABLE_XMSS -DENABLE_SPHINCS -DENABLE_KYBER \
+		-o "$helper" "$here/gmsslcms/gmsslcms.c" -I"$groot/include" -L"$groot/lib" -lgmssl -Wl,-rpath,"$groot/lib" 2>"$w/cc.log"; then
+		H() { LD_LIBRARY_PATH=$gmssl_libs "$helper" "$@" 2>>"$w/helper.log"; }
+		H seal "$pki/server_sign.pem" "$work/gm_server_sign.key" interop "$pki/server_enc.pem" "$work/in.txt" "$w/theirs.sed" &&
+			S decrypt -in "$w/theirs.sed" -inkey "$pki/server_enc.key" -CAfile "$pki/ca.pem" -out "$w/out9" && same "$w/out9"
+		result "GmSSL cms_sign_and_envelop -> smtool cms decrypt" $? "SignedAndEnvelopedData, verified"
+		S encrypt -gmssl -in "$work/in.txt" -recip "$pki/server_enc.pem" -signer "$pki/server_sign.pem" -inkey "$pki/server_sign.key" -out "$w/ours.sed" &&
+			H open "$pki/server_enc.pem" "$work/gm_server_enc.key" interop "$w/ours.sed" "$w/out10" && same "$w/out10"
+		result "smtool cms encrypt -gmssl -signer -> GmSSL decipher+verify" $? "SignedAndEnvelopedData (GmSSL's cms_deenvelop_and_verify refuses all input)"
+		S encrypt -in "$work/in.txt" -recip "$pki/server_enc.pem" -signer "$pki/server_sign.pem" -inkey "$pki/server_sign.key" -out "$w/ours_std.sed"
+		H open "$pki/server_enc.pem" "$work/gm_server_enc.key" interop "$w/ours_std.sed" "$w/out11"
+		known "smtool cms encrypt -signer (GB/T 35275 form) -> GmSSL decipher+verify" $? "GmSSL wants its sm2encrypt OID and no-Z signature"
+		key=000102030405060708090a0b0c0d0e0f
+		H encrypt $key "$work/in.txt" "$w/theirs.enc" &&
+			S decrypt -in "$w/theirs.enc" -secretkey $key -out "$w/out12" && same "$w/out12"
+		result "GmSSL cms_encrypt -> smtool cms decrypt -secretkey" $? "EncryptedData"
+		S encrypt -secretkey $key -in "$work/in.txt" -out "$w/ours.enc" &&
+			H decrypt $key "$w/ours.enc" "$w/out13" && same "$w/out13"
+		result "smtool cms encrypt -secretkey -> GmSSL cms_decrypt" $? "EncryptedData"
+	else
+		echo "SKIP  GmSSL library cells: cannot build gmsslcms.c (see $w/cc.log)"
+	fi
+	echo "----  GmSSL has no DigestedData"
 else
 	echo "SKIP  GmSSL: SHANGMI_GMSSL not set"
 fi

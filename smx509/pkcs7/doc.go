@@ -33,7 +33,9 @@
 //   - SM3 of the content: OpenSSL and Tongsuo (openssl cms -sign -noattr);
 //     SignOptions.WithoutZ writes it;
 //   - SM3 of the DER of the encapsulated ContentInfo: GmSSL 3's cmssign,
-//     the only form its cmsverify accepts; SignOptions.GmSSL writes it.
+//     the only form its cmsverify accepts; SignOptions.GmSSL writes it. In
+//     a SignedAndEnvelopedData GmSSL's [0] holds the content's octets
+//     without their OCTET STRING header, and that is what is hashed there.
 //
 // A signature without Z over a content that begins with some Z is also a
 // GB/T 32918 signature over the rest of that content, so a verifier that
@@ -62,9 +64,12 @@
 //     specifies, and raw C1C3C2 or C1C2C3 (older CFCA and Java writers);
 //   - PKCS #7 v1.5 encapsulated content that is not wrapped in an OCTET
 //     STRING;
-//   - EnvelopedData and SignedAndEnvelopedData versions 0 to 4 (GmSSL
-//     writes 1 where CMS has 0), and recipient kinds other than key
-//     transport, which are counted and skipped.
+//   - any version number (GmSSL writes and requires 1 where CMS has 0 in
+//     EnvelopedData, its recipients and EncryptedData, so the GM/T 0010
+//     family writes 1 there), and recipient kinds other than key
+//     transport, which are counted and skipped;
+//   - the sharedInfo1 and sharedInfo2 fields GB/T 35275 adds to
+//     EncryptedContentInfo (GmSSL's API writes them).
 //
 // Output is always DER, with SET OF elements sorted.
 //

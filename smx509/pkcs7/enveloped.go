@@ -46,6 +46,9 @@ type EncryptedContentInfo struct {
 	Algorithm   pkix.AlgorithmIdentifier
 	// Ciphertext is nil when the content is absent (carried elsewhere).
 	Ciphertext []byte
+	// SharedInfo1 and SharedInfo2 are GB/T 35275's optional [1] and [2]
+	// fields, which GmSSL's API can write; nil when absent.
+	SharedInfo1, SharedInfo2 []byte
 }
 
 func parseEnvelopedData(s cryptobyte.String) (*EnvelopedData, error) {
@@ -145,6 +148,16 @@ func readEncryptedContentInfo(s *cryptobyte.String, out *EncryptedContentInfo) e
 			joined = append(joined, chunk...)
 		}
 		out.Ciphertext = joined
+	}
+	for i, field := range []*[]byte{&out.SharedInfo1, &out.SharedInfo2} {
+		var v cryptobyte.String
+		var present bool
+		if !in.ReadOptionalASN1(&v, &present, cbasn1.Tag(i+1).ContextSpecific()) {
+			return malformed("EncryptedContentInfo sharedInfo")
+		}
+		if present {
+			*field = v
+		}
 	}
 	if !in.Empty() {
 		return malformed("EncryptedContentInfo: trailing data")

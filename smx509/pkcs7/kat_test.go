@@ -119,6 +119,39 @@ func TestKnownAnswerEnveloped(t *testing.T) {
 	}
 }
 
+func TestKnownAnswerGmSSLLibrary(t *testing.T) {
+	want := katMessage(t)
+	m := loadKAT(t, "gmssl_signed_and_enveloped.pem")
+	if m.Type != SignedAndEnvelopedDataType || m.Family != GMT0010 {
+		t.Fatalf("got %v %v", m.Type, m.Family)
+	}
+	p := tlcpParty(t, "server_enc")
+	opts := VerifyOptions{Roots: tlcpRoots(t), CurrentTime: testTime}
+	got, err := m.SignedAndEnveloped.Open(p.cert, p.key, opts)
+	must(t, err)
+	if !bytes.Equal(got, want) {
+		t.Errorf("got %q", got)
+	}
+	opts.StrictZ = true
+	if _, err := m.SignedAndEnveloped.Open(p.cert, p.key, opts); !errors.Is(err, ErrBadSignature) {
+		t.Errorf("GmSSL's no-Z signature with StrictZ: %v", err)
+	}
+	other := tlcpParty(t, "client_enc")
+	if _, err := m.SignedAndEnveloped.Open(other.cert, other.key, VerifyOptions{Roots: tlcpRoots(t), CurrentTime: testTime}); !errors.Is(err, ErrNoRecipient) {
+		t.Errorf("wrong recipient: %v", err)
+	}
+
+	m = loadKAT(t, "gmssl_encrypted.pem")
+	if m.Type != EncryptedDataType || m.Family != GMT0010 || m.Encrypted.Version != 1 {
+		t.Fatalf("got %v %v version %d", m.Type, m.Family, m.Encrypted.Version)
+	}
+	got, err = m.Encrypted.Decrypt([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	must(t, err)
+	if !bytes.Equal(got, want) {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestKnownAnswerEncryptedAndDigested(t *testing.T) {
 	want := katMessage(t)
 	m := loadKAT(t, "tongsuo_encrypted.pem")

@@ -79,7 +79,7 @@ func (sed *SignedAndEnvelopedData) Open(cert *smx509.Certificate, key crypto.Dec
 		Certificates: sed.Certificates,
 		CRLs:         sed.CRLs,
 		Signers:      sed.Signers,
-		rawEncap:     encapsulated(sed.EncryptedContent.ContentType, content, false),
+		gmsslInput:   gmsslSealInput(sed.EncryptedContent.ContentType, content),
 	}
 	if err := sd.Verify(opts); err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func SignAndEncrypt(content []byte, signers []Signer, recipients []Recipient, so
 	}
 	so := *sopts
 	so.Family, so.NoAttributes, so.Detached, so.ContentType, so.Rand = eopts.Family, true, false, contentType, eopts.Rand
-	signed, err := Sign(content, signers, &so)
+	signed, err := sign(bytes.NewReader(content), content, signers, &so, gmsslSealInput(contentType, content))
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +137,18 @@ func SignAndEncrypt(content []byte, signers []Signer, recipients []Recipient, so
 		})
 	})
 	return b.Bytes()
+}
+
+// gmsslSealInput is what GmSSL 3 signs (by SM3, without Z) in a
+// SignedAndEnvelopedData: a ContentInfo whose [0] holds the content's
+// octets directly, without the OCTET STRING of its SignedData.
+func gmsslSealInput(contentType asn1.ObjectIdentifier, content []byte) []byte {
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1ObjectIdentifier(contentType)
+		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) { b.AddBytes(content) })
+	})
+	return b.BytesOrPanic()
 }
 
 // EncryptedData is a parsed EncryptedData (RFC 5652, 8; GB/T 35275, 11):
@@ -196,7 +208,12 @@ func EncryptWithKey(content, key []byte, opts *EncryptOptions) ([]byte, error) {
 		b.AddASN1ObjectIdentifier(opts.Family.oid(EncryptedDataType))
 		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
 			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1Int64(0)
+				// RFC 5652 has version 0; GmSSL writes and requires 1.
+				version := int64(0)
+				if opts.Family == GMT0010 {
+					version = 1
+				}
+				b.AddASN1Int64(version)
 				b.AddBytes(eci)
 			})
 		})

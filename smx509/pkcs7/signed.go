@@ -34,9 +34,11 @@ type SignedData struct {
 	CRLs         []*smx509.RevocationList
 	Signers      []*SignerInfo
 
-	// rawEncap is the DER of the encapsulated ContentInfo, which GmSSL's
-	// signatures cover (see the package documentation).
+	// rawEncap is the DER of the encapsulated ContentInfo as written.
 	rawEncap []byte
+	// gmsslInput, if set, is what GmSSL's signatures cover instead of the
+	// encapsulated ContentInfo (SignedAndEnvelopedData: see gmsslSealInput).
+	gmsslInput []byte
 }
 
 // SignerInfo is one signer of a SignedData or SignedAndEnvelopedData.
@@ -412,7 +414,11 @@ func (sd *SignedData) checkSignature(c *signerCheck, digest []byte, attached, st
 		}
 		// GmSSL 3 signs SM3 of the encapsulated ContentInfo, without Z.
 		if attached {
-			e := sm3.Sum(encapsulated(sd.ContentType, sd.Content, false))
+			input := sd.gmsslInput
+			if input == nil {
+				input = encapsulated(sd.ContentType, sd.Content, false)
+			}
+			e := sm3.Sum(input)
 			if sm2.VerifyDigestASN1(c.pub, e[:], si.Signature) {
 				return nil
 			}
@@ -599,7 +605,7 @@ func Sign(content []byte, signers []Signer, opts *SignOptions) ([]byte, error) {
 	if opts == nil {
 		opts = &SignOptions{}
 	}
-	return sign(bytes.NewReader(content), content, signers, opts)
+	return sign(bytes.NewReader(content), content, signers, opts, nil)
 }
 
 // SignDetached makes a detached SignedData over the content read from
@@ -611,10 +617,12 @@ func SignDetached(content io.Reader, signers []Signer, opts *SignOptions) ([]byt
 		o = *opts
 	}
 	o.Detached = true
-	return sign(content, nil, signers, &o)
+	return sign(content, nil, signers, &o, nil)
 }
 
-func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions) ([]byte, error) {
+// sign makes a SignedData. gmsslInput, if not nil, replaces the
+// encapsulated ContentInfo as what GmSSL's signature form covers.
+func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmsslInput []byte) ([]byte, error) {
 	if len(signers) == 0 {
 		return nil, errors.New("pkcs7: no signers")
 	}
@@ -680,7 +688,11 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions) ([]b
 		var err error
 		switch {
 		case opts.GmSSL:
-			e := sm3.Sum(encap)
+			input := encap
+			if gmsslInput != nil {
+				input = gmsslInput
+			}
+			e := sm3.Sum(input)
 			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), e[:])
 		case withoutZ:
 			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), plain.Sum(nil))

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Regenerates the known-answer messages of this directory with the peers'
-# command-line tools (see README.md). Usage, from this directory:
+# command-line tools, and GmSSL's library where its tools lack a type (see
+# README.md). Usage, from this directory:
 #   GMSSL=/work/peers/gmssl/bin/gmssl TONGSUO=/work/peers/tongsuo/bin/tongsuo \
 #   LD_LIBRARY_PATH=/work/peers/tongsuo/lib64 SMTOOL=smtool bash gen.sh
 # SMTOOL is only used to write the PKI keys encrypted, as GmSSL wants them.
@@ -16,6 +17,14 @@ printf 'shangmi CMS known-answer message\n' > message.txt
 # GmSSL 3: GM/T 0010 identifiers, no signed attributes.
 "$GMSSL" cmssign -key "$tmp/server_sign.key" -pass 1234 -cert $P/server_sign.pem -in message.txt -out gmssl_signed.pem
 "$GMSSL" cmsencrypt -rcptcert $P/server_enc.pem -rcptcert $P/client_enc.pem -in message.txt -out gmssl_enveloped.pem
+
+# GmSSL 3's library for the types its command line lacks, through the helper
+# of examples/interop (GMSSL_PREFIX is the directory with include/ and lib/).
+G=$(dirname "$(dirname "$GMSSL")")
+cc -O1 -DENABLE_SM9 -DENABLE_SECP256R1 -DENABLE_SECP384R1 -DENABLE_LMS -DENABLE_XMSS -DENABLE_SPHINCS -DENABLE_KYBER \
+  -o "$tmp/gmsslcms" ../../../examples/interop/gmsslcms/gmsslcms.c -I"$G/include" -L"$G/lib" -lgmssl -Wl,-rpath,"$G/lib"
+"$tmp/gmsslcms" seal $P/server_sign.pem "$tmp/server_sign.key" 1234 $P/server_enc.pem message.txt gmssl_signed_and_enveloped.pem
+"$tmp/gmsslcms" encrypt 000102030405060708090a0b0c0d0e0f message.txt gmssl_encrypted.pem
 
 # Tongsuo: PKCS #7 identifiers.
 T="$TONGSUO"
