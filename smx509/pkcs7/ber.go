@@ -1,11 +1,6 @@
 package pkcs7
 
-import (
-	"errors"
-
-	"golang.org/x/crypto/cryptobyte"
-	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
-)
+import "errors"
 
 // Java writers (BouncyCastle, CFCA's SDK) stream their messages and write
 // BER: indefinite lengths closed by end-of-contents octets, OCTET STRINGs
@@ -80,8 +75,14 @@ func isStringTag(tag byte) bool {
 // normalize returns in unchanged if it is one DER element (in the sense
 // above: definite minimal lengths, primitive strings), and otherwise a DER
 // rewriting of it. Trailing bytes after the element are an error.
+//
+// The rewriting takes two passes over the input: the first records the DER
+// content length of every constructed element, in the order they start,
+// the second writes. Its allocations are the output, at most the input's
+// size plus four bytes per indefinite-length element, and one int per
+// constructed element.
 func normalize(in []byte) ([]byte, error) {
-	n, der, err := scanBER(in, 0)
+	n, der, constructed, err := scanBER(in, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -91,116 +92,155 @@ func normalize(in []byte) ([]byte, error) {
 	if der {
 		return in, nil
 	}
-	b := cryptobyte.NewBuilder(make([]byte, 0, len(in)+len(in)/8+16))
-	if _, err := convertBER(b, in, 0); err != nil {
-		return nil, err
-	}
-	return b.Bytes()
+	c := berConverter{lengths: make([]int, 0, constructed)}
+	_, total := c.measure(in)
+	c.out = make([]byte, 0, total)
+	c.emit(in)
+	return c.out, nil
 }
 
 // scanBER walks the element at the start of in and returns its encoded
-// length and whether it (and everything in it) is already DER.
-func scanBER(in []byte, depth int) (int, bool, error) {
+// length, whether it (and everything in it) is already DER, and how many
+// constructed elements it holds (itself included).
+func scanBER(in []byte, depth int) (n int, der bool, constructed int, err error) {
 	if depth > maxBERDepth {
-		return 0, false, errors.New("pkcs7: encoding nested too deeply")
+		return 0, false, 0, errors.New("pkcs7: encoding nested too deeply")
 	}
 	tag, length, hdr, der, err := berHeader(in)
 	if err != nil {
-		return 0, false, err
+		return 0, false, 0, err
 	}
 	if isStringTag(tag) {
 		der = false
 	}
-	if length >= 0 {
-		if tag&0x20 != 0 {
-			for content := in[hdr : hdr+length]; len(content) > 0; {
-				n, d, err := scanBER(content, depth+1)
-				if err != nil {
-					return 0, false, err
-				}
-				der = der && d
-				content = content[n:]
-			}
-		}
-		return hdr + length, der, nil
-	}
-	off := hdr
-	for {
-		if len(in)-off >= 2 && in[off] == 0 && in[off+1] == 0 {
-			return off + 2, false, nil
-		}
-		if off >= len(in) {
-			return 0, false, errBER
-		}
-		n, _, err := scanBER(in[off:], depth+1)
-		if err != nil {
-			return 0, false, err
-		}
-		off += n
-	}
-}
-
-// convertBER writes the element at the start of in, already checked by
-// scanBER, to b as DER and returns its encoded length.
-func convertBER(b *cryptobyte.Builder, in []byte, depth int) (int, error) {
-	tag, length, hdr, _, err := berHeader(in)
-	if err != nil {
-		return 0, err
-	}
-	total := hdr + length
-	if isStringTag(tag) {
-		var n int
-		b.AddASN1(cbasn1.Tag(tag&^0x20), func(b *cryptobyte.Builder) {
-			n, err = joinChunks(b, in, depth)
-		})
-		return n, err
-	}
 	if tag&0x20 == 0 {
-		b.AddASN1(cbasn1.Tag(tag), func(b *cryptobyte.Builder) { b.AddBytes(in[hdr:total]) })
-		return total, nil
+		return hdr + length, der, 0, nil
 	}
-	off := hdr
-	b.AddASN1(cbasn1.Tag(tag), func(b *cryptobyte.Builder) {
-		for err == nil {
-			if length >= 0 && off == total {
-				return
-			}
-			if length < 0 && in[off] == 0 && in[off+1] == 0 {
-				off += 2
-				return
-			}
-			var n int
-			n, err = convertBER(b, in[off:], depth+1)
-			off += n
-		}
-	})
-	return off, err
-}
-
-// joinChunks writes the contents of the string element at the start of in,
-// primitive or constructed from chunks (themselves possibly constructed),
-// and returns the element's encoded length.
-func joinChunks(b *cryptobyte.Builder, in []byte, depth int) (int, error) {
-	tag, length, hdr, _, err := berHeader(in)
-	if err != nil {
-		return 0, err
-	}
-	if tag&0x20 == 0 {
-		b.AddBytes(in[hdr : hdr+length])
-		return hdr + length, nil
-	}
+	constructed = 1
 	off := hdr
 	for {
 		if length >= 0 && off == hdr+length {
-			return off, nil
+			return off, der, constructed, nil
+		}
+		if length < 0 && len(in)-off >= 2 && in[off] == 0 && in[off+1] == 0 {
+			return off + 2, false, constructed, nil
+		}
+		end := len(in)
+		if length >= 0 {
+			end = hdr + length
+		}
+		if off >= end {
+			return 0, false, 0, errBER
+		}
+		n, d, c, err := scanBER(in[off:end], depth+1)
+		if err != nil {
+			return 0, false, 0, err
+		}
+		der = der && d
+		constructed += c
+		off += n
+	}
+}
+
+// berConverter rewrites BER that scanBER has checked as DER.
+type berConverter struct {
+	lengths []int // DER content length of each constructed element, in pre-order
+	next    int   // the next entry of lengths emit uses
+	out     []byte
+}
+
+// derHeaderLen is the length of a DER header for content of length n.
+func derHeaderLen(n int) int {
+	if n < 0x80 {
+		return 2
+	}
+	h := 2
+	for ; n > 0; n >>= 8 {
+		h++
+	}
+	return h
+}
+
+// children calls f for each element inside the constructed element at the
+// start of in and returns in's encoded length.
+func children(in []byte, f func(child []byte) int) int {
+	_, length, hdr, _, _ := berHeader(in)
+	off := hdr
+	for {
+		if length >= 0 && off == hdr+length {
+			return off
 		}
 		if length < 0 && in[off] == 0 && in[off+1] == 0 {
-			return off + 2, nil
+			return off + 2
 		}
-		n, err := joinChunks(b, in[off:], depth+1)
-		if err != nil {
-			return 0, err
-		}
-		off += n
+		off += f(in[off:])
+	}
+}
+
+// measure returns the encoded length of the element at the start of in and
+// the length of its DER encoding, recording constructed elements' lengths.
+func (c *berConverter) measure(in []byte) (n, der int) {
+	tag, length, hdr, _, _ := berHeader(in)
+	if tag&0x20 == 0 {
+		return hdr + length, derHeaderLen(length) + length
+	}
+	slot := len(c.lengths)
+	c.lengths = append(c.lengths, 0)
+	content := 0
+	if isStringTag(tag) {
+		n = joined(in, func(chunk []byte) { content += len(chunk) })
+	} else {
+		n = children(in, func(child []byte) int {
+			cn, cd := c.measure(child)
+			content += cd
+			return cn
+		})
+	}
+	c.lengths[slot] = content
+	return n, derHeaderLen(content) + content
+}
+
+// joined walks the chunks of the string element at the start of in,
+// primitive or constructed (of chunks that may be constructed in turn),
+// calls f with each primitive chunk's content, and returns in's encoded
+// length.
+func joined(in []byte, f func(chunk []byte)) int {
+	tag, length, hdr, _, _ := berHeader(in)
+	if tag&0x20 == 0 {
+		f(in[hdr : hdr+length])
+		return hdr + length
+	}
+	return children(in, func(child []byte) int { return joined(child, f) })
+}
+
+// emit writes the element at the start of in as DER and returns its
+// encoded length.
+func (c *berConverter) emit(in []byte) int {
+	tag, length, hdr, _, _ := berHeader(in)
+	if tag&0x20 == 0 {
+		c.header(tag, length)
+		c.out = append(c.out, in[hdr:hdr+length]...)
+		return hdr + length
+	}
+	content := c.lengths[c.next]
+	c.next++
+	if isStringTag(tag) {
+		c.header(tag&^0x20, content)
+		return joined(in, func(chunk []byte) { c.out = append(c.out, chunk...) })
+	}
+	c.header(tag, content)
+	return children(in, c.emit)
+}
+
+func (c *berConverter) header(tag byte, n int) {
+	c.out = append(c.out, tag)
+	if n < 0x80 {
+		c.out = append(c.out, byte(n))
+		return
+	}
+	l := derHeaderLen(n) - 2
+	c.out = append(c.out, 0x80|byte(l))
+	for i := l - 1; i >= 0; i-- {
+		c.out = append(c.out, byte(n>>(8*i)))
 	}
 }

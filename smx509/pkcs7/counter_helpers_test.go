@@ -1,6 +1,7 @@
 package pkcs7
 
 import (
+	"encoding/pem"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
@@ -45,4 +46,12 @@ func rebuildSignedData(t *testing.T, sd *SignedData, pki *testPKI, si []byte) []
 		})
 	})
 	return b.BytesOrPanic()
+}
+
+func pemBody(t *testing.T, data []byte) []byte {
+	block, _ := pem.Decode(data)
+	if block == nil {
+		t.Fatal("not PEM")
+	}
+	return block.Bytes
 }

@@ -165,6 +165,11 @@ func hostileMessages(size int) map[string][]byte {
 	}
 	ber = append(ber, 0, 0, 0, 0, 0, 0)
 	out["BER chunked data"] = ber
+	ber = []byte{0x30, 0x80}
+	for range size / 4 {
+		ber = append(ber, 0x30, 0x80, 0, 0)
+	}
+	out["BER indefinite elements"] = append(ber, 0, 0)
 	return out
 }
 
