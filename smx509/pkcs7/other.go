@@ -105,15 +105,10 @@ func SignAndEncrypt(content []byte, signers []Signer, recipients []Recipient, so
 	}
 	so := *sopts
 	so.Family, so.NoAttributes, so.Detached, so.ContentType, so.Rand = eopts.Family, true, false, contentType, eopts.Rand
-	signed, err := sign(bytes.NewReader(content), content, signers, &so, gmsslSealInput(contentType, content))
+	_, signed, err := signerInfos(bytes.NewReader(content), content, signers, &so, gmsslSealInput(contentType, content))
 	if err != nil {
 		return nil, err
 	}
-	m, err := Parse(signed)
-	if err != nil {
-		return nil, err
-	}
-	sd := m.Signed
 	infos, eci, err := envelope(content, recipients, eopts)
 	if err != nil {
 		return nil, err
@@ -127,12 +122,8 @@ func SignAndEncrypt(content []byte, signers []Signer, recipients []Recipient, so
 				addSetOf(b, cbasn1.SET, infos)
 				b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) { addSM3Algorithm(b) })
 				b.AddBytes(eci)
-				addCertificatesAndCRLs(b, sd.Certificates, sd.CRLs)
-				raws := make([][]byte, len(sd.Signers))
-				for i, si := range sd.Signers {
-					raws[i] = signerInfo(signers[i], eopts.Family, nil, si.Signature, nil)
-				}
-				addSetOf(b, cbasn1.SET, raws)
+				addCertificatesAndCRLs(b, certificatesToCarry(signers, &so), so.CRLs)
+				addSetOf(b, cbasn1.SET, signed)
 			})
 		})
 	})

@@ -473,9 +473,9 @@ func TestCounterSignature(t *testing.T) {
 	attrs := counterAttributes(digest)
 	sig, err := sm2.SignASN1(rand.Reader, pki.signer2.key, attrs, nil)
 	must(t, err)
-	cs := signerInfo(pki.signer2.signer(), PKCS7, attrs, sig, nil)
+	cs := signerInfo(pki.signer2.signer(), attrs, sig, nil)
 	unsigned := attributeWithTag(OIDAttributeCounterSignature, cs)
-	si := signerInfo(pki.signer.signer(), PKCS7, attrsOf(parent), parent.Signature, unsigned)
+	si := signerInfo(pki.signer.signer(), attrsOf(parent), parent.Signature, unsigned)
 	msg := rebuildSignedData(t, sd, pki, si)
 
 	m := parseOK(t, msg)
@@ -492,5 +492,45 @@ func TestCounterSignature(t *testing.T) {
 	got.Signature[5] ^= 1
 	if err := got.VerifyCounterSignature(got.CounterSignatures[0], pki.signer2.cert, nil); !errors.Is(err, ErrDigestMismatch) {
 		t.Errorf("counter-signature over an altered signature: %v", err)
+	}
+}
+
+// TestSignAndEncryptSigners seals for two recipients with two signers, one
+// with its own identifier, and checks each signer is verified.
+func TestSignAndEncryptSigners(t *testing.T) {
+	pki := newTestPKI(t)
+	content := []byte("sealed by two")
+	signers := []Signer{pki.signer2.signer(), pki.signer.signer()}
+	signers[0].UID = []byte("bob")
+	for _, family := range []Family{GMT0010, PKCS7} {
+		der, err := SignAndEncrypt(content, signers, []Recipient{{Certificate: pki.encLeaf.cert}, {Certificate: pki.encLeaf2.cert}},
+			&SignOptions{Certificates: []*smx509.Certificate{pki.inter.cert}}, &EncryptOptions{Family: family})
+		must(t, err)
+		m := parseOK(t, der)
+		sed := m.SignedAndEnveloped
+		if len(sed.Signers) != 2 || len(sed.Recipients) != 2 || len(sed.Certificates) != 3 {
+			t.Fatalf("%d signers, %d recipients, %d certificates", len(sed.Signers), len(sed.Recipients), len(sed.Certificates))
+		}
+		opts := pki.verifyOptions()
+		_, err = sed.Open(pki.encLeaf.cert, pki.encLeaf.key, opts)
+		var se *SignerError
+		if !errors.As(err, &se) || !se.Certificate.Equal(pki.signer2.cert) {
+			t.Fatalf("bob's signer with the default identifier: %v", err)
+		}
+		opts.UID = []byte("bob")
+		_, err = sed.Open(pki.encLeaf2.cert, pki.encLeaf2.key, opts)
+		if !errors.As(err, &se) || !se.Certificate.Equal(pki.signer.cert) {
+			t.Fatalf("the default signer with bob's identifier: %v", err)
+		}
+		signers[0].UID = nil
+		der, err = SignAndEncrypt(content, signers, []Recipient{{Certificate: pki.encLeaf.cert}}, nil, &EncryptOptions{Family: family})
+		must(t, err)
+		opts.UID = nil
+		got, err := parseOK(t, der).SignedAndEnveloped.Open(nil, pki.encLeaf.key, opts)
+		must(t, err)
+		if !bytes.Equal(got, content) {
+			t.Error("wrong content")
+		}
+		signers[0].UID = []byte("bob")
 	}
 }

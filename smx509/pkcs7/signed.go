@@ -623,93 +623,14 @@ func SignDetached(content io.Reader, signers []Signer, opts *SignOptions) ([]byt
 // sign makes a SignedData. gmsslInput, if not nil, replaces the
 // encapsulated ContentInfo as what GmSSL's signature form covers.
 func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmsslInput []byte) ([]byte, error) {
-	if len(signers) == 0 {
-		return nil, errors.New("pkcs7: no signers")
-	}
-	noAttrs := opts.NoAttributes || opts.GmSSL
-	if opts.GmSSL && (opts.Detached || content == nil) {
-		return nil, errors.New("pkcs7: GmSSL's signature form needs attached content")
+	encap, infos, err := signerInfos(r, content, signers, opts, gmsslInput)
+	if err != nil {
+		return nil, err
 	}
 	contentType := opts.ContentType
 	if contentType == nil {
 		contentType = opts.Family.oid(Data)
 	}
-	for _, s := range signers {
-		if s.Certificate == nil || s.Key == nil {
-			return nil, errors.New("pkcs7: a signer needs a certificate and a key")
-		}
-		if _, ok := s.Certificate.PublicKey.(*sm2.PublicKey); !ok {
-			return nil, fmt.Errorf("pkcs7: the signer's certificate holds a %T key, not SM2", s.Certificate.PublicKey)
-		}
-		if !s.Certificate.PublicKey.(*sm2.PublicKey).Equal(s.Key.Public()) {
-			return nil, errors.New("pkcs7: the signer's key does not match its certificate")
-		}
-		if s.BySubjectKeyId && len(s.Certificate.SubjectKeyId) == 0 {
-			return nil, errors.New("pkcs7: the signer's certificate has no subject key identifier")
-		}
-		if _, ok := s.Key.(*sm2.PrivateKey); !ok && noAttrs && (content == nil || opts.GmSSL || opts.WithoutZ) {
-			return nil, errors.New("pkcs7: this signature form needs an *sm2.PrivateKey")
-		}
-	}
-
-	encap := encapsulated(contentType, content, opts.Detached)
-
-	// One pass over the content feeds every hash that needs it.
-	var plain hash.Hash
-	direct := make([]hash.Hash, len(signers))
-	var writers []io.Writer
-	withoutZ := noAttrs && opts.WithoutZ && !opts.GmSSL
-	if !noAttrs || withoutZ {
-		plain = sm3.New()
-		writers = append(writers, plain)
-	} else if !opts.GmSSL {
-		for i, s := range signers {
-			if _, ok := s.Key.(*sm2.PrivateKey); ok {
-				direct[i] = sm3.New()
-				direct[i].Write(s.Certificate.PublicKey.(*sm2.PublicKey).Z(s.UID))
-				writers = append(writers, direct[i])
-			}
-		}
-	}
-	if len(writers) > 0 {
-		if _, err := io.Copy(io.MultiWriter(writers...), r); err != nil {
-			return nil, fmt.Errorf("pkcs7: reading the content: %w", err)
-		}
-	}
-
-	signingTime := opts.SigningTime
-	if signingTime.IsZero() {
-		signingTime = time.Now()
-	}
-	infos := make([][]byte, len(signers))
-	for i, s := range signers {
-		var attrs []byte
-		var sig []byte
-		var err error
-		switch {
-		case opts.GmSSL:
-			input := encap
-			if gmsslInput != nil {
-				input = gmsslInput
-			}
-			e := sm3.Sum(input)
-			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), e[:])
-		case withoutZ:
-			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), plain.Sum(nil))
-		case noAttrs && direct[i] != nil:
-			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), direct[i].Sum(nil))
-		case noAttrs:
-			sig, err = s.Key.Sign(randOrDefault(opts.Rand), content, &sm2.SignerOpts{UID: s.UID})
-		default:
-			attrs = signedAttributes(contentType, plain.Sum(nil), signingTime, !opts.NoSigningTime)
-			sig, err = s.Key.Sign(randOrDefault(opts.Rand), attrs, &sm2.SignerOpts{UID: s.UID})
-		}
-		if err != nil {
-			return nil, fmt.Errorf("pkcs7: signer %d: %w", i, err)
-		}
-		infos[i] = signerInfo(s, opts.Family, attrs, sig, nil)
-	}
-
 	certs := certificatesToCarry(signers, opts)
 	version := 1
 	if opts.Family == PKCS7 {
@@ -737,6 +658,98 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmss
 		})
 	})
 	return b.Bytes()
+}
+
+// signerInfos reads the content from r once and returns the encapsulated
+// ContentInfo and one SignerInfo per signer, in the signers' order.
+func signerInfos(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmsslInput []byte) (encap []byte, infos [][]byte, err error) {
+	if len(signers) == 0 {
+		return nil, nil, errors.New("pkcs7: no signers")
+	}
+	noAttrs := opts.NoAttributes || opts.GmSSL
+	if opts.GmSSL && (opts.Detached || content == nil) {
+		return nil, nil, errors.New("pkcs7: GmSSL's signature form needs attached content")
+	}
+	contentType := opts.ContentType
+	if contentType == nil {
+		contentType = opts.Family.oid(Data)
+	}
+	for _, s := range signers {
+		if s.Certificate == nil || s.Key == nil {
+			return nil, nil, errors.New("pkcs7: a signer needs a certificate and a key")
+		}
+		if _, ok := s.Certificate.PublicKey.(*sm2.PublicKey); !ok {
+			return nil, nil, fmt.Errorf("pkcs7: the signer's certificate holds a %T key, not SM2", s.Certificate.PublicKey)
+		}
+		if !s.Certificate.PublicKey.(*sm2.PublicKey).Equal(s.Key.Public()) {
+			return nil, nil, errors.New("pkcs7: the signer's key does not match its certificate")
+		}
+		if s.BySubjectKeyId && len(s.Certificate.SubjectKeyId) == 0 {
+			return nil, nil, errors.New("pkcs7: the signer's certificate has no subject key identifier")
+		}
+		if _, ok := s.Key.(*sm2.PrivateKey); !ok && noAttrs && (content == nil || opts.GmSSL || opts.WithoutZ) {
+			return nil, nil, errors.New("pkcs7: this signature form needs an *sm2.PrivateKey")
+		}
+	}
+
+	encap = encapsulated(contentType, content, opts.Detached)
+
+	// One pass over the content feeds every hash that needs it.
+	var plain hash.Hash
+	direct := make([]hash.Hash, len(signers))
+	var writers []io.Writer
+	withoutZ := noAttrs && opts.WithoutZ && !opts.GmSSL
+	if !noAttrs || withoutZ {
+		plain = sm3.New()
+		writers = append(writers, plain)
+	} else if !opts.GmSSL {
+		for i, s := range signers {
+			if _, ok := s.Key.(*sm2.PrivateKey); ok {
+				direct[i] = sm3.New()
+				direct[i].Write(s.Certificate.PublicKey.(*sm2.PublicKey).Z(s.UID))
+				writers = append(writers, direct[i])
+			}
+		}
+	}
+	if len(writers) > 0 {
+		if _, err := io.Copy(io.MultiWriter(writers...), r); err != nil {
+			return nil, nil, fmt.Errorf("pkcs7: reading the content: %w", err)
+		}
+	}
+
+	signingTime := opts.SigningTime
+	if signingTime.IsZero() {
+		signingTime = time.Now()
+	}
+	infos = make([][]byte, len(signers))
+	for i, s := range signers {
+		var attrs []byte
+		var sig []byte
+		var err error
+		switch {
+		case opts.GmSSL:
+			input := encap
+			if gmsslInput != nil {
+				input = gmsslInput
+			}
+			e := sm3.Sum(input)
+			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), e[:])
+		case withoutZ:
+			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), plain.Sum(nil))
+		case noAttrs && direct[i] != nil:
+			sig, err = sm2.SignDigestASN1(opts.Rand, s.Key.(*sm2.PrivateKey), direct[i].Sum(nil))
+		case noAttrs:
+			sig, err = s.Key.Sign(randOrDefault(opts.Rand), content, &sm2.SignerOpts{UID: s.UID})
+		default:
+			attrs = signedAttributes(contentType, plain.Sum(nil), signingTime, !opts.NoSigningTime)
+			sig, err = s.Key.Sign(randOrDefault(opts.Rand), attrs, &sm2.SignerOpts{UID: s.UID})
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("pkcs7: signer %d: %w", i, err)
+		}
+		infos[i] = signerInfo(s, attrs, sig, nil)
+	}
+	return encap, infos, nil
 }
 
 func randOrDefault(r io.Reader) io.Reader {
@@ -829,7 +842,7 @@ func addIdentifier(b *cryptobyte.Builder, cert *smx509.Certificate, bySKI bool) 
 
 // signerInfo returns the DER of a SignerInfo; attrs is the SET OF signed
 // attributes or nil.
-func signerInfo(s Signer, f Family, attrs, sig, unsigned []byte) []byte {
+func signerInfo(s Signer, attrs, sig, unsigned []byte) []byte {
 	version := int64(1)
 	if s.BySubjectKeyId {
 		version = 3
