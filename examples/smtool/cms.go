@@ -105,6 +105,18 @@ func addCMSIO(fs *flagSet, inHelp string) *cmsIO {
 	return c
 }
 
+// parse parses the flags; one argument is taken as -in.
+func (c *cmsIO) parse(fs *flagSet, e *env, args []string) error {
+	rest, err := fs.parse(e, args)
+	if err != nil {
+		return err
+	}
+	if *c.in == "" && len(rest) == 1 {
+		*c.in, rest = rest[0], nil
+	}
+	return noArgs(rest)
+}
+
 // readMessage reads and parses a message from -in (or stdin).
 func (c *cmsIO) readMessage(e *env) (*pkcs7.Message, error) {
 	data, err := c.readInput(e)
@@ -237,14 +249,7 @@ func cmsSign(e *env, cmd *command, args []string) error {
 	digest := fs.Bool("digest_create", false, "make a DigestedData (SM3) instead: no signers")
 	fs.Bool("binary", true, "accepted: content is always signed as given, never as canonical text")
 	fs.Bool("nosmimecap", true, "accepted: no S/MIME capabilities are written")
-	rest, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
-	if *io.in == "" && len(rest) == 1 {
-		*io.in, rest = rest[0], nil
-	}
-	if err := noArgs(rest); err != nil {
+	if err := io.parse(fs, e, args); err != nil {
 		return err
 	}
 	if strings.ToLower(*md) != "sm3" {
@@ -387,14 +392,7 @@ func cmsVerify(e *env, cmd *command, args []string) error {
 	io := addCMSIO(fs, "the message `FILE` (default: standard input)")
 	content := fs.String("content", "", "the signed content `FILE`, for a detached signature")
 	v := addVerifyFlags(fs)
-	rest, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
-	if *io.in == "" && len(rest) == 1 {
-		*io.in, rest = rest[0], nil
-	}
-	if err := noArgs(rest); err != nil {
+	if err := io.parse(fs, e, args); err != nil {
 		return err
 	}
 	m, err := io.readMessage(e)
@@ -540,14 +538,7 @@ func cmsDecrypt(e *env, cmd *command, args []string) error {
 	fs.alias("passin", "pass")
 	secret := fs.String("secretkey", "", "the SM4 key of an EncryptedData (32 `hex` digits)")
 	v := addVerifyFlags(fs)
-	rest, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
-	if *io.in == "" && len(rest) == 1 {
-		*io.in, rest = rest[0], nil
-	}
-	if err := noArgs(rest); err != nil {
+	if err := io.parse(fs, e, args); err != nil {
 		return err
 	}
 	m, err := io.readMessage(e)
@@ -612,14 +603,7 @@ func cmsDecrypt(e *env, cmd *command, args []string) error {
 func cmsShow(e *env, cmd *command, args []string) error {
 	fs := newFlags(cmd)
 	io := addCMSIO(fs, "the message `FILE` (default: standard input)")
-	rest, err := fs.parse(e, args)
-	if err != nil {
-		return err
-	}
-	if *io.in == "" && len(rest) == 1 {
-		*io.in, rest = rest[0], nil
-	}
-	if err := noArgs(rest); err != nil {
+	if err := io.parse(fs, e, args); err != nil {
 		return err
 	}
 	m, err := io.readMessage(e)

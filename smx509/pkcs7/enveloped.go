@@ -71,12 +71,8 @@ func parseEnvelopedData(s cryptobyte.String) (*EnvelopedData, error) {
 	if err := readEncryptedContentInfo(&in, &ed.EncryptedContent); err != nil {
 		return nil, err
 	}
-	var attrs cryptobyte.String
-	var present, ok bool
-	if !in.ReadOptionalASN1(&attrs, &present, cbasn1.Tag(1).Constructed().ContextSpecific()) || !in.Empty() {
-		return nil, malformed("EnvelopedData unprotectedAttrs")
-	}
-	if ed.UnprotectedAttributes, ok = readAttributes(attrs); !ok {
+	var ok bool
+	if ed.UnprotectedAttributes, ok = readFinalAttributes(&in); !ok {
 		return nil, malformed("EnvelopedData unprotectedAttrs")
 	}
 	return ed, nil

@@ -162,12 +162,8 @@ func parseEncryptedData(s cryptobyte.String) (*EncryptedData, error) {
 	if err := readEncryptedContentInfo(&in, &out.EncryptedContent); err != nil {
 		return nil, err
 	}
-	var attrs cryptobyte.String
-	var present, ok bool
-	if !in.ReadOptionalASN1(&attrs, &present, cbasn1.Tag(1).Constructed().ContextSpecific()) || !in.Empty() {
-		return nil, malformed("EncryptedData unprotectedAttrs")
-	}
-	if out.UnprotectedAttributes, ok = readAttributes(attrs); !ok {
+	var ok bool
+	if out.UnprotectedAttributes, ok = readFinalAttributes(&in); !ok {
 		return nil, malformed("EncryptedData unprotectedAttrs")
 	}
 	return out, nil

@@ -203,6 +203,17 @@ func readAttributes(set cryptobyte.String) ([]Attribute, bool) {
 	return out, true
 }
 
+// readFinalAttributes reads the optional [1] IMPLICIT attribute set that
+// ends a SignerInfo, EnvelopedData or EncryptedData; nothing may follow.
+func readFinalAttributes(s *cryptobyte.String) ([]Attribute, bool) {
+	var attrs cryptobyte.String
+	var present bool
+	if !s.ReadOptionalASN1(&attrs, &present, cbasn1.Tag(1).Constructed().ContextSpecific()) || !s.Empty() {
+		return nil, false
+	}
+	return readAttributes(attrs)
+}
+
 // find returns the values of the attribute of type oid, and whether it
 // occurs exactly once.
 func findAttribute(attrs []Attribute, oid asn1.ObjectIdentifier) (values [][]byte, present bool, err error) {

@@ -171,12 +171,8 @@ func readSignerInfo(s *cryptobyte.String, depth int) (*SignerInfo, error) {
 		return nil, malformed("SignerInfo signature")
 	}
 	si.Signature = sig
-	var unsigned cryptobyte.String
-	var present, ok bool
-	if !in.ReadOptionalASN1(&unsigned, &present, cbasn1.Tag(1).Constructed().ContextSpecific()) || !in.Empty() {
-		return nil, malformed("SignerInfo unsignedAttrs")
-	}
-	if si.UnsignedAttributes, ok = readAttributes(unsigned); !ok {
+	var ok bool
+	if si.UnsignedAttributes, ok = readFinalAttributes(&in); !ok {
 		return nil, malformed("SignerInfo unsignedAttrs")
 	}
 	for _, a := range si.UnsignedAttributes {
