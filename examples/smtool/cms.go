@@ -100,7 +100,7 @@ func addCMSIO(fs *flagSet, inHelp string) *cmsIO {
 		in:      fs.String("in", "", inHelp),
 		out:     fs.String("out", "", "write to `FILE` (default: standard output)"),
 		inform:  fs.String("inform", "", "input `format`: PEM or DER (default: recognised)"),
-		outform: fs.String("outform", "PEM", "output `format`: PEM (\"CMS\") or DER"),
+		outform: fs.String("outform", "PEM", "output `format`: PEM (\"CMS\" label), PKCS7 (PEM, \"PKCS7\" label) or DER"),
 	}
 	return c
 }
@@ -162,11 +162,13 @@ func (c *cmsIO) readInput(e *env) ([]byte, error) {
 // writeMessage writes der in -outform.
 func (c *cmsIO) writeMessage(e *env, der []byte) error {
 	switch strings.ToUpper(*c.outform) {
-	case "PEM", "SMIME":
+	case "PEM", "SMIME", "CMS":
 		der = pkcs7.EncodePEM(der, pkcs7.PEMTypeCMS)
+	case "PKCS7":
+		der = pkcs7.EncodePEM(der, pkcs7.PEMTypePKCS7)
 	case "DER":
 	default:
-		return usagef("-outform: unknown %q (want PEM or DER)", *c.outform)
+		return usagef("-outform: unknown %q (want PEM, PKCS7 or DER)", *c.outform)
 	}
 	return writeOutput(e, *c.out, der, 0o644)
 }

@@ -49,7 +49,9 @@ func (e *ParseError) Error() string { return "pkcs7: malformed " + e.Field }
 func malformed(field string) error { return &ParseError{Field: field} }
 
 // Parse parses a DER (or BER, see the package documentation) ContentInfo of
-// any of the six content types. Use ParsePEM for PEM input.
+// any of the six content types. Use ParsePEM for PEM input. The Message
+// refers to data (unless it was BER and converted): data must not be
+// modified while the Message is in use.
 func Parse(data []byte) (*Message, error) {
 	der, err := normalize(data)
 	if err != nil {
