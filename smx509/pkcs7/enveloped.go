@@ -14,6 +14,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
@@ -231,7 +232,7 @@ func (eci *EncryptedContentInfo) decrypt(key []byte) ([]byte, error) {
 	alg := eci.Algorithm
 	params := cryptobyte.String(alg.Parameters.FullBytes)
 	switch {
-	case alg.Algorithm.Equal(oidSM4CBC):
+	case alg.Algorithm.Equal(x509.OIDSM4CBC):
 		var iv cryptobyte.String
 		if !params.ReadASN1(&iv, cbasn1.OCTET_STRING) || !params.Empty() || len(iv) != sm4.BlockSize {
 			return nil, malformed("SM4-CBC parameters")
@@ -243,7 +244,7 @@ func (eci *EncryptedContentInfo) decrypt(key []byte) ([]byte, error) {
 		pt := make([]byte, len(ct))
 		cipher.NewCBCDecrypter(block, iv).CryptBlocks(pt, ct)
 		return unpad(pt)
-	case alg.Algorithm.Equal(oidSM4GCM):
+	case alg.Algorithm.Equal(x509.OIDSM4GCM):
 		// GCMParameters (RFC 5084): nonce, and the tag length (default 12).
 		var seq, nonce cryptobyte.String
 		tagLen := 12
@@ -328,7 +329,7 @@ type EncryptOptions struct {
 	Family Family
 	Cipher Cipher
 	// GmSSL writes GmSSL 3's key encryption identifier, sm2-2
-	// (OIDSM2EncryptGmSSL), which its cmsdecrypt requires.
+	// (x509.OIDSM2KeyExchange), which its cmsdecrypt requires.
 	GmSSL bool
 	// ContentType is the type of the content; nil means data.
 	ContentType asn1.ObjectIdentifier
@@ -338,9 +339,9 @@ type EncryptOptions struct {
 
 func (o *EncryptOptions) keyEncryption() asn1.ObjectIdentifier {
 	if o.GmSSL {
-		return OIDSM2EncryptGmSSL
+		return x509.OIDSM2KeyExchange
 	}
-	return OIDSM2Encrypt
+	return x509.OIDSM2Encryption
 }
 
 // Encrypt makes an EnvelopedData of content for the recipients, with a
@@ -460,7 +461,7 @@ func encryptContent(content, key []byte, opts *EncryptOptions) ([]byte, error) {
 		}
 		cipher.NewCBCEncrypter(block, iv).CryptBlocks(ct, ct)
 		alg = func(b *cryptobyte.Builder) {
-			b.AddASN1ObjectIdentifier(oidSM4CBC)
+			b.AddASN1ObjectIdentifier(x509.OIDSM4CBC)
 			b.AddASN1OctetString(iv)
 		}
 	case SM4GCM:
@@ -474,7 +475,7 @@ func encryptContent(content, key []byte, opts *EncryptOptions) ([]byte, error) {
 		}
 		ct = aead.Seal(nil, nonce, content, nil)
 		alg = func(b *cryptobyte.Builder) {
-			b.AddASN1ObjectIdentifier(oidSM4GCM)
+			b.AddASN1ObjectIdentifier(x509.OIDSM4GCM)
 			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 				b.AddASN1OctetString(nonce)
 				b.AddASN1Int64(16)

@@ -2,6 +2,8 @@ package pkcs7
 
 import (
 	"encoding/asn1"
+
+	"github.com/shangmi-go/shangmi/x509"
 )
 
 // Family selects which object identifiers name the content types in written
@@ -85,28 +87,6 @@ var (
 	OIDAttributeCounterSignature = asn1.ObjectIdentifier{1, 2, 840, 113549, 1, 9, 6}
 )
 
-// SM2 algorithm identifiers that appear in signer and recipient infos.
-var (
-	// OIDSM2Sign is sm2-1, the SM2 signature (GM/T 0006), which gmsm and
-	// CFCA's SDK write as digestEncryptionAlgorithm.
-	OIDSM2Sign = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301, 1}
-	// OIDSM2Encrypt is sm2-3, SM2 public key encryption (GM/T 0006), the
-	// keyEncryptionAlgorithm of GM/T 0010 and gmsm.
-	OIDSM2Encrypt = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301, 3}
-	// OIDSM2EncryptGmSSL is sm2-2 (the key exchange in GM/T 0006), which
-	// GmSSL 3 names sm2encrypt, writes as keyEncryptionAlgorithm and
-	// requires when decrypting.
-	OIDSM2EncryptGmSSL = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301, 2}
-	// oidSM2Curve is sm2p256v1, which some writers put where an SM2
-	// algorithm belongs.
-	oidSM2Curve = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301}
-	// oidSM2WithSM3 is sm2-with-sm3 (x509.OIDSignatureSM2WithSM3).
-	oidSM2WithSM3 = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 501}
-	oidSM3        = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 401}
-	oidSM4CBC     = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 104, 2}
-	oidSM4GCM     = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 104, 8}
-)
-
 type typeOIDs struct {
 	t       ContentType
 	pkcs7   asn1.ObjectIdentifier
@@ -152,11 +132,11 @@ func (f Family) oid(t ContentType) asn1.ObjectIdentifier {
 // SM2: sm2-with-sm3 (GmSSL, Tongsuo, this package), sm2-1 (gmsm, CFCA) or
 // the curve identifier (older Java writers).
 func isSM2SignatureAlgorithm(oid asn1.ObjectIdentifier) bool {
-	return oid.Equal(oidSM2WithSM3) || oid.Equal(OIDSM2Sign) || oid.Equal(oidSM2Curve)
+	return oid.Equal(x509.OIDSignatureSM2WithSM3) || oid.Equal(x509.OIDSM2Signing) || oid.Equal(x509.OIDNamedCurveSM2)
 }
 
 // isSM2EncryptionAlgorithm reports whether a keyEncryptionAlgorithm names
-// SM2 encryption: sm2-3 (GM/T 0010, gmsm), sm2-2 (GmSSL) or the curve.
+// SM2 encryption: sm2-3 (GB/T 35275, gmsm), sm2-2 (GmSSL) or the curve.
 func isSM2EncryptionAlgorithm(oid asn1.ObjectIdentifier) bool {
-	return oid.Equal(OIDSM2Encrypt) || oid.Equal(OIDSM2EncryptGmSSL) || oid.Equal(oidSM2Curve)
+	return oid.Equal(x509.OIDSM2Encryption) || oid.Equal(x509.OIDSM2KeyExchange) || oid.Equal(x509.OIDNamedCurveSM2)
 }

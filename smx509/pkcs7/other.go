@@ -11,6 +11,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
@@ -245,7 +246,7 @@ var ErrUnsupportedDigest = errors.New("pkcs7: unsupported digest algorithm")
 // Verify checks the digest against the content: the message's own, or
 // the detached content given (nil: the message's).
 func (dd *DigestedData) Verify(detached []byte) error {
-	if !dd.DigestAlgorithm.Algorithm.Equal(oidSM3) || !hasNoParameters(dd.DigestAlgorithm) {
+	if !dd.DigestAlgorithm.Algorithm.Equal(x509.OIDSM3) || !hasNoParameters(dd.DigestAlgorithm) {
 		return ErrUnsupportedDigest
 	}
 	content := dd.Content

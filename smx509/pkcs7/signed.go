@@ -16,6 +16,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/x509"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
@@ -382,7 +383,7 @@ func findSigner(si *SignerInfo, lists ...[]*smx509.Certificate) (*smx509.Certifi
 }
 
 func checkSignerAlgorithms(si *SignerInfo) error {
-	if !si.DigestAlgorithm.Algorithm.Equal(oidSM3) || !hasNoParameters(si.DigestAlgorithm) {
+	if !si.DigestAlgorithm.Algorithm.Equal(x509.OIDSM3) || !hasNoParameters(si.DigestAlgorithm) {
 		return fmt.Errorf("pkcs7: unsupported digest algorithm %v", si.DigestAlgorithm.Algorithm)
 	}
 	if !isSM2SignatureAlgorithm(si.SignatureAlgorithm.Algorithm) || !hasNoParameters(si.SignatureAlgorithm) {
@@ -770,11 +771,11 @@ func encapsulated(contentType asn1.ObjectIdentifier, content []byte, detached bo
 }
 
 func addSM3Algorithm(b *cryptobyte.Builder) {
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(oidSM3) })
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(x509.OIDSM3) })
 }
 
 func addSM2SignatureAlgorithm(b *cryptobyte.Builder) {
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(oidSM2WithSM3) })
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(x509.OIDSignatureSM2WithSM3) })
 }
 
 // signedAttributes returns the DER SET OF the signed attributes, as
