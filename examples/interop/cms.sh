@@ -164,6 +164,9 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	S sign -family pkcs7 -outform DER -in "$work/big.bin" -signer "$pki/server_sign.pem" -inkey "$pki/server_sign.key" -out "$w/s2" &&
 		TV -in "$w/s2" -inform DER -binary -content "$work/big.bin"
 	result "smtool cms sign -family pkcs7 (detached, DER) -> Tongsuo cms -verify" $? "100 kB, streamed"
+	S sign -family pkcs7 -nodetach -sm2-1 -in "$work/in.txt" -signer "$pki/server_sign.pem" -inkey "$pki/server_sign.key" -out "$w/s21" &&
+		TV -in "$w/s21" -inform PEM -out "$w/so21" && same "$w/so21"
+	result "smtool cms sign -family pkcs7 -sm2-1 -> Tongsuo cms -verify" $? "signature algorithm sm2-1 (gmsm's, CFCA's)"
 	S sign -family pkcs7 -nodetach -noattr -noZ -in "$work/in.txt" -signer "$pki/server_sign.pem" -inkey "$pki/server_sign.key" -out "$w/s3" &&
 		TV -in "$w/s3" -inform PEM -out "$w/so3" && same "$w/so3"
 	result "smtool cms sign -family pkcs7 -noattr -noZ -> Tongsuo cms -verify" $? "OpenSSL's no-Z form"

@@ -17,6 +17,7 @@ import (
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/smx509/pkcs7"
+	smx "github.com/shangmi-go/shangmi/x509"
 )
 
 const cmsGroup = "Signed and enveloped messages (CMS, PKCS #7, GB/T 35275)"
@@ -243,6 +244,7 @@ func cmsSign(e *env, cmd *command, args []string) error {
 	noZ := fs.Bool("noZ", false, "with -noattr, sign without Z, as openssl cms -noattr does")
 	nocerts := fs.Bool("nocerts", false, "do not carry the signers' certificates")
 	keyid := fs.Bool("keyid", false, "name signers by subject key identifier")
+	sm21 := fs.Bool("sm2-1", false, "write the signature algorithm as sm2-1 (GB/T 35275; gmsm and CFCA need it), not sm2-with-sm3")
 	gmssl := fs.Bool("gmssl", false, "GmSSL 3's form: GM/T 0010, attached, no attributes, no Z")
 	family := fs.String("family", "gm", "content type identifiers: `gm` (GM/T 0010) or pkcs7")
 	uid := fs.String("uid", "", "signers' SM2 `ID` (default 1234567812345678)")
@@ -286,6 +288,9 @@ func cmsSign(e *env, cmd *command, args []string) error {
 	opts := &pkcs7.SignOptions{
 		Family: f, NoAttributes: *noattr, NoSigningTime: *nosigningtime, WithoutZ: *noZ,
 		NoCertificates: *nocerts, Certificates: extra, GmSSL: *gmssl,
+	}
+	if *sm21 {
+		opts.SignatureAlgorithm = smx.OIDSM2Signing
 	}
 	var der []byte
 	if *nodetach || *gmssl {

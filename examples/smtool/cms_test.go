@@ -55,7 +55,7 @@ func TestCMS(t *testing.T) {
 		{"-nodetach", "-noattr"},
 		{"-nodetach", "-noattr", "-noZ", "-keyid"},
 		{"-gmssl"},
-		{"-nodetach", "-outform", "PKCS7"},
+		{"-nodetach", "-outform", "PKCS7", "-sm2-1"},
 	} {
 		msg := path("signed")
 		ok(append(append([]string{"cms", "sign", "-in", in, "-out", msg}, signer...), variant...)...)

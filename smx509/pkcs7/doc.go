@@ -53,9 +53,11 @@
 //     non-minimal lengths, from Java writers (BouncyCastle, CFCA's SDK) and
 //     openssl cms -stream. Such input is rewritten as DER in one bounded
 //     pass before parsing; DER input is parsed in place;
-//   - digestEncryptionAlgorithm sm2-with-sm3 (GmSSL, Tongsuo, this
-//     package), sm2-1 1.2.156.10197.1.301.1 (gmsm, CFCA) or the curve
-//     identifier 1.2.156.10197.1.301 (older Java writers);
+//   - digestEncryptionAlgorithm sm2-with-sm3 (GmSSL and Tongsuo write it,
+//     GmSSL requires it, and it is written by default), sm2-1
+//     1.2.156.10197.1.301.1 (GB/T 35275's; gmsm and CFCA write and require
+//     it, Tongsuo reads it; SignOptions.SignatureAlgorithm writes it) or the
+//     curve identifier 1.2.156.10197.1.301 (older Java writers);
 //   - keyEncryptionAlgorithm sm2-3 1.2.156.10197.1.301.3 (GB/T 35275, gmsm),
 //     GmSSL's 1.2.156.10197.1.301.2, or the curve identifier;
 //   - absent or NULL parameters of SM3 (GmSSL writes none, Tongsuo NULL)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/x509"
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
@@ -63,7 +64,7 @@ func tinySignerInfo(attrs func(b *cryptobyte.Builder), unsigned func(b *cryptoby
 			if attrs != nil {
 				b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), attrs)
 			}
-			addSM2SignatureAlgorithm(b)
+			addSM2SignatureAlgorithm(b, x509.OIDSM2Signing)
 			b.AddASN1OctetString(nil)
 			if unsigned != nil {
 				b.AddASN1(cbasn1.Tag(1).Constructed().ContextSpecific(), unsigned)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/x509"
 )
 
 func parseOK(t *testing.T, der []byte) *Message {
@@ -50,6 +51,10 @@ func TestSignRoundTrip(t *testing.T) {
 						case "GmSSL":
 							opts.GmSSL = true
 						}
+						if ski {
+							// Vary the identifier too: sm2-1 with the subject key identifier.
+							opts.SignatureAlgorithm = x509.OIDSM2Signing
+						}
 						signers := []Signer{pki.signer.signer(), pki.signer2.signer()}
 						signers[0].BySubjectKeyId = ski
 						signers[1].UID = []byte("alice@example.cn")
@@ -60,6 +65,13 @@ func TestSignRoundTrip(t *testing.T) {
 							t.Fatalf("got %v %v", m.Type, m.Family)
 						}
 						sd := m.Signed
+						wantAlg := x509.OIDSignatureSM2WithSM3
+						if ski {
+							wantAlg = x509.OIDSM2Signing
+						}
+						if got := sd.Signers[0].SignatureAlgorithm.Algorithm; !got.Equal(wantAlg) {
+							t.Errorf("signature algorithm %v, want %v", got, wantAlg)
+						}
 						if sd.Detached != detached || len(sd.Signers) != 2 || len(sd.Certificates) != 3 {
 							t.Fatalf("detached %v, %d signers, %d certificates", sd.Detached, len(sd.Signers), len(sd.Certificates))
 						}
@@ -473,9 +485,9 @@ func TestCounterSignature(t *testing.T) {
 	attrs := counterAttributes(digest)
 	sig, err := sm2.SignASN1(rand.Reader, pki.signer2.key, attrs, nil)
 	must(t, err)
-	cs := signerInfo(pki.signer2.signer(), attrs, sig, nil)
+	cs := signerInfo(pki.signer2.signer(), x509.OIDSM2Signing, attrs, sig, nil)
 	unsigned := attributeWithTag(OIDAttributeCounterSignature, cs)
-	si := signerInfo(pki.signer.signer(), attrsOf(parent), parent.Signature, unsigned)
+	si := signerInfo(pki.signer.signer(), x509.OIDSignatureSM2WithSM3, attrsOf(parent), parent.Signature, unsigned)
 	msg := rebuildSignedData(t, sd, pki, si)
 
 	m := parseOK(t, msg)

@@ -585,6 +585,12 @@ type SignOptions struct {
 	// OpenSSL and Tongsuo do (openssl cms -sign -noattr), for verifiers
 	// that expect that form. Its keys must be *sm2.PrivateKey.
 	WithoutZ bool
+	// SignatureAlgorithm is the digestEncryptionAlgorithm written: nil
+	// means sm2-with-sm3 (x509.OIDSignatureSM2WithSM3), which GmSSL and
+	// Tongsuo write and GmSSL requires; x509.OIDSM2Signing (sm2-1) is the
+	// identifier of GB/T 35275, which gmsm and CFCA's SDK require and
+	// Tongsuo also reads.
+	SignatureAlgorithm asn1.ObjectIdentifier
 	// ContentType is the type of the content; nil means data.
 	ContentType asn1.ObjectIdentifier
 	// NoCertificates leaves the signers' certificates out.
@@ -662,6 +668,9 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmss
 func signerInfos(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmsslInput []byte) (encap []byte, infos [][]byte, err error) {
 	if len(signers) == 0 {
 		return nil, nil, errors.New("pkcs7: no signers")
+	}
+	if a := opts.signatureAlgorithm(); !a.Equal(x509.OIDSignatureSM2WithSM3) && !a.Equal(x509.OIDSM2Signing) {
+		return nil, nil, fmt.Errorf("pkcs7: signature algorithm %v is not sm2-with-sm3 or sm2-1", a)
 	}
 	noAttrs := opts.NoAttributes || opts.GmSSL
 	if opts.GmSSL && (opts.Detached || content == nil) {
@@ -744,9 +753,16 @@ func signerInfos(r io.Reader, content []byte, signers []Signer, opts *SignOption
 		if err != nil {
 			return nil, nil, fmt.Errorf("pkcs7: signer %d: %w", i, err)
 		}
-		infos[i] = signerInfo(s, attrs, sig, nil)
+		infos[i] = signerInfo(s, opts.signatureAlgorithm(), attrs, sig, nil)
 	}
 	return encap, infos, nil
+}
+
+func (o *SignOptions) signatureAlgorithm() asn1.ObjectIdentifier {
+	if o.SignatureAlgorithm == nil {
+		return x509.OIDSignatureSM2WithSM3
+	}
+	return o.SignatureAlgorithm
 }
 
 func randOrDefault(r io.Reader) io.Reader {
@@ -774,8 +790,8 @@ func addSM3Algorithm(b *cryptobyte.Builder) {
 	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(x509.OIDSM3) })
 }
 
-func addSM2SignatureAlgorithm(b *cryptobyte.Builder) {
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(x509.OIDSignatureSM2WithSM3) })
+func addSM2SignatureAlgorithm(b *cryptobyte.Builder, oid asn1.ObjectIdentifier) {
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddASN1ObjectIdentifier(oid) })
 }
 
 // signedAttributes returns the DER SET OF the signed attributes, as
@@ -839,7 +855,7 @@ func addIdentifier(b *cryptobyte.Builder, cert *smx509.Certificate, bySKI bool) 
 
 // signerInfo returns the DER of a SignerInfo; attrs is the SET OF signed
 // attributes or nil.
-func signerInfo(s Signer, attrs, sig, unsigned []byte) []byte {
+func signerInfo(s Signer, sigAlg asn1.ObjectIdentifier, attrs, sig, unsigned []byte) []byte {
 	version := int64(1)
 	if s.BySubjectKeyId {
 		version = 3
@@ -854,7 +870,7 @@ func signerInfo(s Signer, attrs, sig, unsigned []byte) []byte {
 				b.AddBytes(attrs[headerLen(attrs):])
 			})
 		}
-		addSM2SignatureAlgorithm(b)
+		addSM2SignatureAlgorithm(b, sigAlg)
 		b.AddASN1OctetString(sig)
 		if unsigned != nil {
 			b.AddBytes(unsigned)
