@@ -232,6 +232,12 @@ func FuzzParse(f *testing.F) {
 	seeds(f)
 	pki := newTestPKI(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// What the BER pass writes is DER: a second pass leaves it alone.
+		if der, err := normalize(data); err == nil {
+			if again, err := normalize(der); err != nil || !bytes.Equal(again, der) {
+				t.Fatalf("normalize is not idempotent on %x: %x, %v", der, again, err)
+			}
+		}
 		m, err := Parse(data)
 		if err != nil {
 			return
