@@ -75,6 +75,14 @@
 //
 // Output is always DER, with SET OF elements sorted.
 //
+// # Confidentiality without integrity
+//
+// An EnvelopedData with SM4-CBC, the only cipher GmSSL and Tongsuo read,
+// is not authenticated: anyone can alter the ciphertext, and a receiver
+// that reports padding errors differently from other failures can be used
+// to decrypt it. Sign what is enveloped (a SignedData inside, or a
+// SignedAndEnvelopedData) or use SM4-GCM where the peer reads it.
+//
 // # Bounds
 //
 // A message comes from an untrusted sender, so parsing allocates in

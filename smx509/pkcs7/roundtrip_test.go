@@ -546,3 +546,23 @@ func TestSignAndEncryptSigners(t *testing.T) {
 		signers[0].UID = []byte("bob")
 	}
 }
+
+func TestEmptyContent(t *testing.T) {
+	pki := newTestPKI(t)
+	for _, opts := range []*SignOptions{nil, {NoAttributes: true}, {GmSSL: true}} {
+		der, err := Sign(nil, []Signer{pki.signer.signer()}, opts)
+		must(t, err)
+		m := parseOK(t, der)
+		if m.Signed.Detached || len(m.Signed.Content) != 0 {
+			t.Fatalf("detached %v, %d bytes", m.Signed.Detached, len(m.Signed.Content))
+		}
+		must(t, m.Signed.Verify(pki.verifyOptions()))
+	}
+	der, err := Encrypt(nil, []Recipient{{Certificate: pki.encLeaf.cert}}, nil)
+	must(t, err)
+	got, err := parseOK(t, der).Enveloped.Decrypt(pki.encLeaf.cert, pki.encLeaf.key)
+	must(t, err)
+	if len(got) != 0 {
+		t.Errorf("got %q", got)
+	}
+}

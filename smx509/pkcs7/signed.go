@@ -608,6 +608,9 @@ func Sign(content []byte, signers []Signer, opts *SignOptions) ([]byte, error) {
 	if opts == nil {
 		opts = &SignOptions{}
 	}
+	if content == nil {
+		content = []byte{} // nil stands for streamed content below
+	}
 	return sign(bytes.NewReader(content), content, signers, opts, nil)
 }
 
