@@ -326,7 +326,9 @@ type Recipient struct {
 // EncryptWithKey. The zero value (and nil) means GM/T 0010 identifiers,
 // SM4-CBC and the GB/T 35275 key encryption identifier sm2-3.
 type EncryptOptions struct {
+	// Family selects the content type identifiers written.
 	Family Family
+	// Cipher is the content-encryption algorithm.
 	Cipher Cipher
 	// GmSSL writes GmSSL 3's key encryption identifier, sm2-2
 	// (x509.OIDSM2KeyExchange), which its cmsdecrypt requires.

@@ -567,6 +567,7 @@ type Signer struct {
 // content-type, message-digest and signing-time attributes, the signers'
 // certificates carried.
 type SignOptions struct {
+	// Family selects the content type identifiers written.
 	Family Family
 	// Detached leaves the content out of the message.
 	Detached bool
