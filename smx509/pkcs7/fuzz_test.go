@@ -6,10 +6,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/internal/alloctest"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/x509"
 
@@ -17,18 +17,8 @@ import (
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
-// allocated returns the bytes f allocates, the least of a few runs.
-func allocated(f func()) uint64 {
-	best := ^uint64(0)
-	for range 3 {
-		var a, b runtime.MemStats
-		runtime.ReadMemStats(&a)
-		f()
-		runtime.ReadMemStats(&b)
-		best = min(best, b.TotalAlloc-a.TotalAlloc)
-	}
-	return best
-}
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 { return alloctest.Bytes(f) }
 
 // allocationLimit is what parsing a message may allocate (the package
 // documentation promises it): 24 bytes per input byte and 64 KiB.
