@@ -357,18 +357,10 @@ func Encrypt(content []byte, recipients []Recipient, opts *EncryptOptions) ([]by
 		return nil, err
 	}
 	version, _ := recipientVersions(recipients, opts.Family)
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1ObjectIdentifier(opts.Family.oid(EnvelopedDataType))
-		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1Int64(int64(version))
-				addSetOf(b, cbasn1.SET, infos)
-				b.AddBytes(eci)
-			})
-		})
+	return marshalContentInfo(opts.Family.oid(EnvelopedDataType), version, func(b *cryptobyte.Builder) {
+		addSetOf(b, cbasn1.SET, infos)
+		b.AddBytes(eci)
 	})
-	return b.Bytes()
 }
 
 // recipientVersions returns the EnvelopedData version and each

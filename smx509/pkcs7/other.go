@@ -114,21 +114,13 @@ func SignAndEncrypt(content []byte, signers []Signer, recipients []Recipient, so
 	if err != nil {
 		return nil, err
 	}
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1ObjectIdentifier(eopts.Family.oid(SignedAndEnvelopedDataType))
-		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1Int64(1)
-				addSetOf(b, cbasn1.SET, infos)
-				b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) { addSM3Algorithm(b) })
-				b.AddBytes(eci)
-				addCertificatesAndCRLs(b, certificatesToCarry(signers, &so), so.CRLs)
-				addSetOf(b, cbasn1.SET, signed)
-			})
-		})
+	return marshalContentInfo(eopts.Family.oid(SignedAndEnvelopedDataType), 1, func(b *cryptobyte.Builder) {
+		addSetOf(b, cbasn1.SET, infos)
+		b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) { addSM3Algorithm(b) })
+		b.AddBytes(eci)
+		addCertificatesAndCRLs(b, certificatesToCarry(signers, &so), so.CRLs)
+		addSetOf(b, cbasn1.SET, signed)
 	})
-	return b.Bytes()
 }
 
 // gmsslSealInput is what GmSSL 3 signs (by SM3, without Z) in a
@@ -191,22 +183,12 @@ func EncryptWithKey(content, key []byte, opts *EncryptOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1ObjectIdentifier(opts.Family.oid(EncryptedDataType))
-		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				// RFC 5652 has version 0; GmSSL writes and requires 1.
-				version := int64(0)
-				if opts.Family == GMT0010 {
-					version = 1
-				}
-				b.AddASN1Int64(version)
-				b.AddBytes(eci)
-			})
-		})
-	})
-	return b.Bytes()
+	// RFC 5652 has version 0; GmSSL writes and requires 1.
+	version := 0
+	if opts.Family == GMT0010 {
+		version = 1
+	}
+	return marshalContentInfo(opts.Family.oid(EncryptedDataType), version, func(b *cryptobyte.Builder) { b.AddBytes(eci) })
 }
 
 // DigestedData is a parsed DigestedData (RFC 5652, 7).
@@ -268,17 +250,9 @@ func (dd *DigestedData) Verify(detached []byte) error {
 // 0010 has no digestedData type).
 func Digest(content []byte, f Family) ([]byte, error) {
 	d := sm3.Sum(content)
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1ObjectIdentifier(OIDDigestedData)
-		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1Int64(0)
-				addSM3Algorithm(b)
-				b.AddBytes(encapsulated(f.oid(Data), content, false))
-				b.AddASN1OctetString(d[:])
-			})
-		})
+	return marshalContentInfo(OIDDigestedData, 0, func(b *cryptobyte.Builder) {
+		addSM3Algorithm(b)
+		b.AddBytes(encapsulated(f.oid(Data), content, false))
+		b.AddASN1OctetString(d[:])
 	})
-	return b.Bytes()
 }

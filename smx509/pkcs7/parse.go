@@ -106,6 +106,23 @@ func Parse(data []byte) (*Message, error) {
 	return m, nil
 }
 
+// marshalContentInfo returns the DER of a ContentInfo of type oid whose
+// content is SEQUENCE { version, what body writes }, the shape of every
+// content type but data.
+func marshalContentInfo(oid asn1.ObjectIdentifier, version int, body func(b *cryptobyte.Builder)) ([]byte, error) {
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1ObjectIdentifier(oid)
+		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				b.AddASN1Int64(int64(version))
+				body(b)
+			})
+		})
+	})
+	return b.Bytes()
+}
+
 // readAlgorithm reads an AlgorithmIdentifier. Parameters, when present,
 // are kept as their DER (FullBytes); an explicit NULL is kept too.
 func readAlgorithm(s *cryptobyte.String, out *pkix.AlgorithmIdentifier) bool {
@@ -282,46 +299,25 @@ func (id *Identifier) String() string {
 	return fmt.Sprintf("subject key id %x", id.SubjectKeyId)
 }
 
-// readCertificates reads [0] IMPLICIT CertificateSet, parsing each
-// certificate; other choices (attribute certificates) are skipped.
-func readCertificates(set cryptobyte.String) ([]*smx509.Certificate, error) {
-	var out []*smx509.Certificate
+// readSetOf parses each SEQUENCE of set with parse and skips the other
+// choices, which CMS allows in certificate sets (attribute certificates)
+// and revocation sets (other formats).
+func readSetOf[T any](set cryptobyte.String, what string, parse func([]byte) (T, error)) ([]T, error) {
+	var out []T
 	for !set.Empty() {
 		var elem cryptobyte.String
 		var tag cbasn1.Tag
 		if !set.ReadAnyASN1Element(&elem, &tag) {
-			return nil, malformed("certificates")
+			return nil, malformed(what + "s")
 		}
 		if tag != cbasn1.SEQUENCE {
 			continue
 		}
-		c, err := smx509.ParseCertificate(elem)
+		v, err := parse(elem)
 		if err != nil {
-			return nil, fmt.Errorf("pkcs7: certificate %d: %w", len(out), err)
+			return nil, fmt.Errorf("pkcs7: %s %d: %w", what, len(out), err)
 		}
-		out = append(out, c)
-	}
-	return out, nil
-}
-
-// readCRLs reads [1] IMPLICIT RevocationInfoChoices, parsing each CRL;
-// other revocation formats are skipped.
-func readCRLs(set cryptobyte.String) ([]*smx509.RevocationList, error) {
-	var out []*smx509.RevocationList
-	for !set.Empty() {
-		var elem cryptobyte.String
-		var tag cbasn1.Tag
-		if !set.ReadAnyASN1Element(&elem, &tag) {
-			return nil, malformed("crls")
-		}
-		if tag != cbasn1.SEQUENCE {
-			continue
-		}
-		crl, err := smx509.ParseRevocationList(elem)
-		if err != nil {
-			return nil, fmt.Errorf("pkcs7: CRL %d: %w", len(out), err)
-		}
-		out = append(out, crl)
+		out = append(out, v)
 	}
 	return out, nil
 }
@@ -335,11 +331,11 @@ func readCertificatesAndCRLs(s *cryptobyte.String) ([]*smx509.Certificate, []*sm
 		!s.ReadOptionalASN1(&crlSet, &hasCRLs, cbasn1.Tag(1).Constructed().ContextSpecific()) {
 		return nil, nil, malformed("certificates or crls")
 	}
-	certs, err := readCertificates(certSet)
+	certs, err := readSetOf(certSet, "certificate", smx509.ParseCertificate)
 	if err != nil {
 		return nil, nil, err
 	}
-	crls, err := readCRLs(crlSet)
+	crls, err := readSetOf(crlSet, "CRL", smx509.ParseRevocationList)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -651,20 +651,12 @@ func sign(r io.Reader, content []byte, signers []Signer, opts *SignOptions, gmss
 			}
 		}
 	}
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1ObjectIdentifier(opts.Family.oid(SignedDataType))
-		b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
-			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-				b.AddASN1Int64(int64(version))
-				b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) { addSM3Algorithm(b) })
-				b.AddBytes(encap)
-				addCertificatesAndCRLs(b, certs, opts.CRLs)
-				addSetOf(b, cbasn1.SET, infos)
-			})
-		})
+	return marshalContentInfo(opts.Family.oid(SignedDataType), version, func(b *cryptobyte.Builder) {
+		b.AddASN1(cbasn1.SET, func(b *cryptobyte.Builder) { addSM3Algorithm(b) })
+		b.AddBytes(encap)
+		addCertificatesAndCRLs(b, certs, opts.CRLs)
+		addSetOf(b, cbasn1.SET, infos)
 	})
-	return b.Bytes()
 }
 
 // signerInfos reads the content from r once and returns the encapsulated
