@@ -566,3 +566,31 @@ func TestEmptyContent(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestMaxSigners: a message with more signers than VerifyOptions.MaxSigners
+// is refused before any signature is checked; the default allows 16.
+func TestMaxSigners(t *testing.T) {
+	pki := newTestPKI(t)
+	var signers []Signer
+	for range DefaultMaxSigners + 1 {
+		signers = append(signers, pki.signer.signer())
+	}
+	for _, n := range []int{DefaultMaxSigners, DefaultMaxSigners + 1} {
+		der, err := Sign([]byte("content"), signers[:n], nil)
+		must(t, err)
+		err = parseOK(t, der).Signed.Verify(pki.verifyOptions())
+		if n <= DefaultMaxSigners && err != nil {
+			t.Errorf("%d signers: %v", n, err)
+		}
+		if n > DefaultMaxSigners && (err == nil || !strings.Contains(err.Error(), "more than VerifyOptions.MaxSigners")) {
+			t.Errorf("%d signers: %v", n, err)
+		}
+	}
+	opts := pki.verifyOptions()
+	opts.MaxSigners = 2
+	der, err := Sign([]byte("content"), signers[:3], nil)
+	must(t, err)
+	if err := parseOK(t, der).Signed.Verify(opts); err == nil {
+		t.Error("MaxSigners 2 let 3 signers through")
+	}
+}

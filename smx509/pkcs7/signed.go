@@ -277,7 +277,17 @@ type VerifyOptions struct {
 	// NoChainVerification checks the signatures only, as openssl cms
 	// -noverify does: the signers' certificates are not verified.
 	NoChainVerification bool
+	// MaxSigners bounds the signers verified: a message with more is
+	// refused before any work, since each costs up to four SM2
+	// verifications and, without signed attributes, two hashes of the
+	// content. Zero means DefaultMaxSigners.
+	MaxSigners int
 }
+
+// DefaultMaxSigners is VerifyOptions.MaxSigners when it is zero: more than
+// the co-signers of any document seen in practice, few enough that a
+// hostile message costs a bounded amount of work.
+const DefaultMaxSigners = 16
 
 // Verify checks every signer of an attached SignedData: its signature,
 // its signed attributes, and its certificate's chain and key usage. The
@@ -310,6 +320,13 @@ type signerCheck struct {
 func (sd *SignedData) verify(content io.Reader, attached bool, opts VerifyOptions) error {
 	if len(sd.Signers) == 0 {
 		return ErrNoSigners
+	}
+	maxSigners := opts.MaxSigners
+	if maxSigners <= 0 {
+		maxSigners = DefaultMaxSigners
+	}
+	if len(sd.Signers) > maxSigners {
+		return fmt.Errorf("pkcs7: the message has %d signers, more than VerifyOptions.MaxSigners (%d)", len(sd.Signers), maxSigners)
 	}
 	checks := make([]*signerCheck, len(sd.Signers))
 	var plain hash.Hash
