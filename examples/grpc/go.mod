@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/shangmi-go/shangmi v0.0.0
+	github.com/tjfoc/gmsm v1.4.1
 	google.golang.org/grpc v1.85.0
 )
 

@@ -62,6 +62,6 @@ func (a AuthInfo) GetSecurityValue() credentials.ChannelzSecurityValue {
 }
 
 var (
-	_ credentials.AuthorityValidator  = AuthInfo{}
+	_ credentials.AuthorityValidator   = AuthInfo{}
 	_ credentials.ChannelzSecurityInfo = AuthInfo{}
 )

@@ -34,7 +34,7 @@ type autoCreds struct {
 //
 // Connections served by crypto/tls carry a credentials.TLSInfo, the others
 // an AuthInfo. Info() names all three protocols.
-func NewAutoServer(config *tlcp.Config, tlsConfig *tls.Config) credentials.TransportCredentials {
+func NewAutoServer(config *tlcp.Config, tlsConfig *tls.Config, opts ...Option) credentials.TransportCredentials {
 	if tlsConfig == nil {
 		tlsConfig = &tls.Config{}
 	}
@@ -45,7 +45,7 @@ func NewAutoServer(config *tlcp.Config, tlsConfig *tls.Config) credentials.Trans
 	if t.MinVersion == 0 {
 		t.MinVersion = tls.VersionTLS12 // RFC 7540 §9.2
 	}
-	return &autoCreds{creds: creds{config: withH2(config)}, tlsConfig: t}
+	return &autoCreds{creds: newCreds(config, false, opts), tlsConfig: t}
 }
 
 func (c *autoCreds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.AuthInfo, error) {
@@ -60,7 +60,7 @@ func (c *autoCreds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.Aut
 			conn.Close()
 			return nil, nil, err
 		}
-		info, err := authInfo(conn, c.config)
+		info, err := c.authInfo(conn)
 		if err != nil {
 			conn.Close()
 			return nil, nil, err
@@ -72,9 +72,9 @@ func (c *autoCreds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.Aut
 			return nil, nil, err
 		}
 		st := conn.ConnectionState()
-		if st.NegotiatedProtocol != alpnH2 {
+		if err := c.checkALPN(st.NegotiatedProtocol); err != nil {
 			conn.Close()
-			return nil, nil, fmt.Errorf("tlcpcreds: the TLS client negotiated ALPN protocol %q; gRPC needs \"h2\"", st.NegotiatedProtocol)
+			return nil, nil, err
 		}
 		return conn, credentials.TLSInfo{
 			State:          st,
@@ -92,7 +92,7 @@ func (c *autoCreds) Info() credentials.ProtocolInfo {
 }
 
 func (c *autoCreds) Clone() credentials.TransportCredentials {
-	return &autoCreds{creds: creds{config: c.config.Clone()}, tlsConfig: c.tlsConfig.Clone()}
+	return &autoCreds{creds: creds{config: c.config.Clone(), allowNoALPN: c.allowNoALPN}, tlsConfig: c.tlsConfig.Clone()}
 }
 
 // classify hands rawConn to a tlcp.NewAutoListener of its own and returns

@@ -16,7 +16,10 @@
 //
 // As grpc-go's own TLS credentials do, both sides offer ALPN "h2" and
 // refuse a peer that negotiated no protocol: HTTP/2 over TLS requires
-// ALPN (RFC 7540 §3.3).
+// ALPN (RFC 7540 §3.3). [AllowMissingALPN], or grpc-go's own switch
+// GRPC_ENFORCE_ALPN_ENABLED=false in the environment, lets through a peer
+// that sent no ALPN at all: tjfoc's gmtls, and so its gmcredentials, never
+// sends ALPN in a TLCP ClientHello.
 //
 // The peer's identity reaches handlers through peer.FromContext: its
 // AuthInfo is an [AuthInfo] holding the connection's full
@@ -30,7 +33,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"slices"
+	"strconv"
 
 	"google.golang.org/grpc/credentials"
 
@@ -52,6 +57,30 @@ const (
 type creds struct {
 	config   *tlcp.Config
 	isClient bool
+	// allowNoALPN lets a handshake without ALPN through.
+	allowNoALPN bool
+}
+
+// An Option adjusts credentials.
+type Option func(*creds)
+
+// AllowMissingALPN accepts a peer that negotiated no ALPN protocol, as
+// grpc-go's TLS credentials do with GRPC_ENFORCE_ALPN_ENABLED=false. A
+// server needs it for gRPC clients built on tjfoc's gmtls
+// (gmcredentials), whose TLCP ClientHello carries no extension. A peer
+// that negotiated a protocol other than "h2" is still refused.
+func AllowMissingALPN() Option { return func(c *creds) { c.allowNoALPN = true } }
+
+func newCreds(config *tlcp.Config, isClient bool, opts []Option) creds {
+	c := creds{config: withH2(config), isClient: isClient}
+	// grpc-go's own switch, read as its envconfig reads it.
+	if v, err := strconv.ParseBool(os.Getenv("GRPC_ENFORCE_ALPN_ENABLED")); err == nil && !v {
+		c.allowNoALPN = true
+	}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
 }
 
 // NewClient returns client credentials that run the handshake with
@@ -61,8 +90,9 @@ type creds struct {
 // grpc.WithAuthority says otherwise), as with grpc's TLS credentials.
 // config.ClientSessionCache, if set, resumes sessions across
 // reconnections.
-func NewClient(config *tlcp.Config) credentials.TransportCredentials {
-	return &creds{config: withH2(config), isClient: true}
+func NewClient(config *tlcp.Config, opts ...Option) credentials.TransportCredentials {
+	c := newCreds(config, true, opts)
+	return &c
 }
 
 // NewServer returns server credentials that run the handshake with config
@@ -71,8 +101,9 @@ func NewClient(config *tlcp.Config) credentials.TransportCredentials {
 //
 // The handshake is bounded by the deadline grpc.Server sets on every new
 // connection (grpc.ConnectionTimeout, 120 s by default).
-func NewServer(config *tlcp.Config) credentials.TransportCredentials {
-	return &creds{config: withH2(config)}
+func NewServer(config *tlcp.Config, opts ...Option) credentials.TransportCredentials {
+	c := newCreds(config, false, opts)
+	return &c
 }
 
 // withH2 returns a copy of config that offers "h2" among its protocols.
@@ -103,7 +134,7 @@ func (c *creds) ClientHandshake(ctx context.Context, authority string, rawConn n
 		conn.Close()
 		return nil, nil, err
 	}
-	info, err := authInfo(conn, cfg)
+	info, err := c.authInfo(conn)
 	if err != nil {
 		conn.Close()
 		return nil, nil, err
@@ -118,7 +149,7 @@ func (c *creds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.AuthInf
 		conn.Close()
 		return nil, nil, err
 	}
-	info, err := authInfo(conn, c.config)
+	info, err := c.authInfo(conn)
 	if err != nil {
 		conn.Close()
 		return nil, nil, err
@@ -127,21 +158,30 @@ func (c *creds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.AuthInf
 }
 
 // authInfo describes an established connection, refusing one that did not
-// negotiate "h2". A client that sends no extensions at all
-// (Config.ClientHelloNoExtensions, for GmSSL 3.1.1 servers) cannot offer
-// ALPN, and is let through without it.
-func authInfo(conn *tlcp.Conn, cfg *tlcp.Config) (AuthInfo, error) {
+// negotiate "h2" (see AllowMissingALPN). A client that sends no extensions
+// at all (Config.ClientHelloNoExtensions, for GmSSL 3.1.1 servers) cannot
+// offer ALPN, and is let through without it.
+func (c *creds) authInfo(conn *tlcp.Conn) (AuthInfo, error) {
 	st := conn.ConnectionState()
-	if st.NegotiatedProtocol != alpnH2 && !cfg.ClientHelloNoExtensions {
-		if st.NegotiatedProtocol == "" {
-			return AuthInfo{}, errors.New("tlcpcreds: the peer negotiated no ALPN protocol; gRPC needs \"h2\"")
-		}
-		return AuthInfo{}, fmt.Errorf("tlcpcreds: the peer negotiated ALPN protocol %q; gRPC needs \"h2\"", st.NegotiatedProtocol)
+	if err := c.checkALPN(st.NegotiatedProtocol); err != nil {
+		return AuthInfo{}, err
 	}
 	return AuthInfo{
 		CommonAuthInfo: credentials.CommonAuthInfo{SecurityLevel: credentials.PrivacyAndIntegrity},
 		State:          st,
 	}, nil
+}
+
+func (c *creds) checkALPN(proto string) error {
+	switch {
+	case proto == alpnH2:
+		return nil
+	case proto != "":
+		return fmt.Errorf("tlcpcreds: the peer negotiated ALPN protocol %q; gRPC needs \"h2\"", proto)
+	case c.allowNoALPN || (c.isClient && c.config.ClientHelloNoExtensions):
+		return nil
+	}
+	return errors.New("tlcpcreds: the peer negotiated no ALPN protocol; gRPC needs \"h2\" (see tlcpcreds.AllowMissingALPN)")
 }
 
 // Info names the protocols these credentials may speak: "tlcp",
@@ -192,7 +232,7 @@ func protocols(cfg *tlcp.Config, isClient bool) (doTLCP, doTLS13 bool) {
 }
 
 func (c *creds) Clone() credentials.TransportCredentials {
-	return &creds{config: c.config.Clone(), isClient: c.isClient}
+	return &creds{config: c.config.Clone(), isClient: c.isClient, allowNoALPN: c.allowNoALPN}
 }
 
 // OverrideServerName sets the name checked on the server's certificate and

@@ -91,7 +91,7 @@ func describe(p *peer.Peer) string {
 			}
 			return c.Subject.CommonName
 		}
-		return fmt.Sprintf("type=%s version=%#04x suite=%s alpn=%s resumed=%v sign=%q enc=%q chains=%d level=%v",
+		return fmt.Sprintf("type=%s version=%#04x suite=%s alpn=%s, resumed=%v sign=%q enc=%q chains=%d level=%v",
 			a.AuthType(), st.Version, tlcp.CipherSuiteName(st.CipherSuite), st.NegotiatedProtocol, st.DidResume,
 			cn(st.PeerSignCertificate), cn(st.PeerEncCertificate), len(st.VerifiedChains), a.SecurityLevel)
 	case credentials.TLSInfo:

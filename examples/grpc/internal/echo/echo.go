@@ -74,7 +74,9 @@ func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.ForceCodec(Codec{}))}
 }
 
-type server interface{ unary(context.Context, []byte) ([]byte, error) }
+type server interface {
+	unary(context.Context, []byte) ([]byte, error)
+}
 
 var serviceDesc = grpc.ServiceDesc{
 	ServiceName: "shangmi.test.Echo",
