@@ -176,12 +176,16 @@ func freePort(t testing.TB) string {
 // startCaddy adapts the Caddyfile and runs Caddy in this process until
 // the test ends; it returns the JSON config, for reloading.
 func startCaddy(t testing.TB, dir, port, backendURL string) []byte {
+	return startCaddyWith(t, testCaddyfile, dir, port, backendURL)
+}
+
+func startCaddyWith(t testing.TB, tmpl, dir, port, backendURL string) []byte {
 	t.Helper()
 	t.Setenv("HOME", dir)
 	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
 	src := strings.NewReplacer("{DIR}", dir, "{PORT}", port, "{BACKEND}", backendURL,
-		"{CA}", filepath.Join(testdata, "tlcp", "ca.pem")).Replace(testCaddyfile)
+		"{CA}", filepath.Join(testdata, "tlcp", "ca.pem")).Replace(tmpl)
 	cfg, warnings, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(src), nil)
 	if err != nil {
 		t.Fatalf("adapting the Caddyfile: %v", err)
@@ -362,4 +366,39 @@ func readAccessLog(t testing.TB, path string) []map[string]any {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return out
+}
+
+// TestCaddyRefusals: a client without a certificate where one is
+// required is refused in the handshake; a configuration without
+// tlcp_after_tls refuses ShangMi connections with a reason in the log
+// and still serves ordinary TLS.
+func TestCaddyRefusals(t *testing.T) {
+	dir := t.TempDir()
+	installServerPair(t, "tlcp", dir)
+	stdRoots := writeECDSA(t, dir)
+	port := freePort(t)
+	strict := strings.Replace(testCaddyfile, "client_auth verify_if_given", "client_auth require_and_verify", 1)
+	startCaddyWith(t, strict, dir, port, backend(t).URL)
+	url := "https://127.0.0.1:" + port + "/"
+	_, err := (&http.Client{Transport: tlcp.NewHTTPTransport(&tlcp.Config{RootCAs: smRoots(t, "tlcp")})}).Get(url)
+	if err == nil || !strings.Contains(err.Error(), "tlcp") {
+		t.Errorf("client without a certificate: %v, want tlcp's refusal", err)
+	}
+	got, _ := fetch(t, smClient(t, ciphersuite.ECC_SM4_GCM_SM3, smRoots(t, "tlcp")), url)
+	want(t, got, "X-Tlcp-Protocol", "TLCP")
+
+	port = freePort(t)
+	broken := strings.Replace(testCaddyfile, "\t\t\ttlcp_after_tls\n", "", 1)
+	if broken == testCaddyfile {
+		t.Fatal("the test's Caddyfile has changed")
+	}
+	startCaddyWith(t, broken, dir, port, backend(t).URL)
+	url = "https://127.0.0.1:" + port + "/"
+	if _, err := smClient(t, ciphersuite.ECC_SM4_GCM_SM3, smRoots(t, "tlcp")).Get(url); err == nil {
+		t.Error("without tlcp_after_tls a TLCP request went through")
+	}
+	tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: stdRoots}}
+	got, _ = fetch(t, &http.Client{Transport: tr}, url)
+	want(t, got, "X-Tlcp-Protocol", "")
+	tr.CloseIdleConnections()
 }
