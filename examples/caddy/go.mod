@@ -6,7 +6,6 @@ require (
 	github.com/caddyserver/caddy/v2 v2.11.9
 	github.com/shangmi-go/shangmi v0.0.0
 	go.uber.org/zap v1.28.0
-	golang.org/x/net v0.62.0
 )
 
 require (
@@ -157,6 +156,7 @@ require (
 	golang.org/x/crypto v0.59.0 // indirect
 	golang.org/x/crypto/x509roots/fallback v0.0.0-20261030153154-30a33513ff6d // indirect
 	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
+	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect

@@ -104,13 +104,12 @@ func (c *Conn) TLCPState() tlcp.ConnectionState {
 // fields, not verification, which tlcp has done.
 func stdState(s *tlcp.ConnectionState) tls.ConnectionState {
 	st := tls.ConnectionState{
-		Version:                    s.Version,
-		HandshakeComplete:          s.HandshakeComplete,
-		DidResume:                  s.DidResume,
-		CipherSuite:                s.CipherSuite,
-		NegotiatedProtocol:         s.NegotiatedProtocol,
-		NegotiatedProtocolIsMutual: true,
-		ServerName:                 s.ServerName,
+		Version:            s.Version,
+		HandshakeComplete:  s.HandshakeComplete,
+		DidResume:          s.DidResume,
+		CipherSuite:        s.CipherSuite,
+		NegotiatedProtocol: s.NegotiatedProtocol,
+		ServerName:         s.ServerName,
 	}
 	if s.PeerSignCertificate != nil {
 		st.PeerCertificates = append(st.PeerCertificates, describe(s.PeerSignCertificate))

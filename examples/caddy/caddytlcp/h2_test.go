@@ -6,14 +6,11 @@ package caddytlcp
 
 import (
 	"context"
-	"crypto/tls"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/net/http2"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/tlcp"
@@ -37,7 +34,12 @@ func TestCaddyHTTP2(t *testing.T) {
 			RootCAs: smRoots(t, "tlcp"), Certificates: []tlcp.CertificatePair{clientPair(t)},
 			CipherSuites: []uint16{suite}, NextProtos: []string{"h2"}, ServerName: "127.0.0.1",
 		}
-		tr := &http2.Transport{DialTLSContext: func(ctx context.Context, network, addr string, _ *tls.Config) (net.Conn, error) {
+		// net/http speaks HTTP/2 over a connection it did not make with
+		// crypto/tls only as prior-knowledge ("unencrypted") HTTP/2, for
+		// an http:// URL: the TLCP connection comes from DialContext.
+		var protos http.Protocols
+		protos.SetUnencryptedHTTP2(true)
+		tr := &http.Transport{Protocols: &protos, DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := (&tlcp.Dialer{Config: cfg}).DialContext(ctx, network, addr)
 			if err != nil {
 				return nil, err
@@ -48,7 +50,7 @@ func TestCaddyHTTP2(t *testing.T) {
 			}
 			return c, nil
 		}}
-		got, resp := fetch(t, &http.Client{Transport: tr, Timeout: 10 * time.Second}, url)
+		got, resp := fetch(t, &http.Client{Transport: tr, Timeout: 10 * time.Second}, strings.Replace(url, "https:", "http:", 1))
 		if resp.ProtoMajor != 2 {
 			t.Errorf("%s: served %s, want HTTP/2", tlcp.CipherSuiteName(suite), resp.Proto)
 		}
