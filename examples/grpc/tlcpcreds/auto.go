@@ -56,16 +56,7 @@ func (c *autoCreds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.Aut
 	}
 	switch conn := conn.(type) {
 	case *tlcp.Conn:
-		if err := conn.Handshake(); err != nil {
-			conn.Close()
-			return nil, nil, err
-		}
-		info, err := c.authInfo(conn)
-		if err != nil {
-			conn.Close()
-			return nil, nil, err
-		}
-		return conn, info, nil
+		return c.serverHandshake(conn)
 	case *tls.Conn:
 		if err := conn.Handshake(); err != nil {
 			conn.Close()

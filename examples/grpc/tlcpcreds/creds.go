@@ -143,8 +143,12 @@ func (c *creds) ClientHandshake(ctx context.Context, authority string, rawConn n
 }
 
 func (c *creds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.AuthInfo, error) {
-	conn := tlcp.Server(rawConn, c.config)
-	// grpc.Server bounds the handshake with a deadline on rawConn.
+	return c.serverHandshake(tlcp.Server(rawConn, c.config))
+}
+
+// serverHandshake runs a server connection's handshake, which grpc.Server
+// bounds with a deadline on the connection.
+func (c *creds) serverHandshake(conn *tlcp.Conn) (net.Conn, credentials.AuthInfo, error) {
 	if err := conn.Handshake(); err != nil {
 		conn.Close()
 		return nil, nil, err

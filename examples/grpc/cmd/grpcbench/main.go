@@ -19,16 +19,10 @@ package main
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"flag"
 	"fmt"
 	"log"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
@@ -43,6 +37,7 @@ import (
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/examples/grpc/internal/echo"
+	"github.com/shangmi-go/shangmi/examples/grpc/internal/stdtls"
 	"github.com/shangmi-go/shangmi/examples/grpc/tlcpcreds"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/tlcp"
@@ -62,7 +57,11 @@ func main() {
 		{name: "TLCP ECDHE_SM4_GCM_SM3", client: tlcpcreds.NewClient(smClient(*certs, ciphersuite.ECDHE_SM4_GCM_SM3)), server: tlcpcreds.NewServer(smServer(*certs))},
 		{name: "TLS 1.3-SM TLS_SM4_GCM_SM3", client: tlcpcreds.NewClient(smClient(*certs, ciphersuite.TLS_SM4_GCM_SM3)), server: tlcpcreds.NewServer(smServer(*certs))},
 	}
-	stdServer, stdClient := ecdsaTLS()
+	stdServer, stdClient, err := stdtls.Configs()
+	if err != nil {
+		log.Fatal(err)
+	}
+	stdServer.MinVersion, stdClient.MinVersion = tls.VersionTLS13, tls.VersionTLS13
 	std := &proto{name: "crypto/tls TLS 1.3 (AES-128-GCM)", client: credentials.NewTLS(stdClient), server: credentials.NewTLS(stdServer)}
 	protos = append(protos, std)
 
@@ -188,26 +187,4 @@ func smClient(dir string, suite uint16) *tlcp.Config {
 		// The ECDHE suites need the client's double certificate.
 		Certificates: []tlcp.CertificatePair{load(dir, "client")},
 	}
-}
-
-func ecdsaTLS() (server, client *tls.Config) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		log.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "bench"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, BasicConstraintsValid: true, IsCA: true,
-		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		log.Fatal(err)
-	}
-	cert, _ := x509.ParseCertificate(der)
-	roots := x509.NewCertPool()
-	roots.AddCert(cert)
-	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}, MinVersion: tls.VersionTLS13},
-		&tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS13}
 }
