@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -33,7 +34,10 @@ type Conn struct {
 	err   error
 	state tlcp.ConnectionState
 	std   tls.ConnectionState
-	key   string
+
+	// registered says the connection is in conns; closed that Close has
+	// run. Close may run in another goroutine than the handshake.
+	registered, closed atomic.Bool
 }
 
 func (c *Conn) handshake() error {
@@ -53,8 +57,11 @@ func (c *Conn) handshake() error {
 		}
 		c.state = c.Conn.ConnectionState()
 		c.std = stdState(&c.state)
-		c.key = connKey(c.LocalAddr().String(), c.RemoteAddr().String())
-		conns.Store(c.key, c)
+		conns.Store(c.key(), c)
+		c.registered.Store(true)
+		if c.closed.Load() {
+			conns.CompareAndDelete(c.key(), c)
+		}
 	})
 	return c.err
 }
@@ -74,11 +81,14 @@ func (c *Conn) Write(b []byte) (int, error) {
 }
 
 func (c *Conn) Close() error {
-	if c.key != "" {
-		conns.CompareAndDelete(c.key, c)
+	c.closed.Store(true)
+	if c.registered.Load() {
+		conns.CompareAndDelete(c.key(), c)
 	}
 	return c.Conn.Close()
 }
+
+func (c *Conn) key() string { return connKey(c.LocalAddr().String(), c.RemoteAddr().String()) }
 
 // ConnectionState describes the connection to net/http and Caddy, which
 // fill r.TLS with it: see stdState.
