@@ -29,9 +29,11 @@ import (
 //	  "handshake_timeout": "10s"
 //	}
 type Config struct {
-	// Certificates are the server's double certificates, PEM files; the
-	// first pair is used (TLS 1.3-SM uses its signing half). A file may
-	// hold both halves (GmSSL's layout): name it for both.
+	// Certificates are the server's double certificates, PEM files. A
+	// client's SNI chooses the first pair whose signing certificate is
+	// valid for it; without SNI, or with a name none is valid for, the
+	// first pair is used. TLS 1.3-SM uses a pair's signing half. A file
+	// may hold both halves (GmSSL's layout): name it for both.
 	Certificates []CertificatePair `json:"certificates,omitempty"`
 	// ClientAuth asks clients for certificates.
 	ClientAuth *ClientAuth `json:"client_auth,omitempty"`
@@ -109,6 +111,13 @@ func (c *Config) build(repl *caddy.Replacer) (*tlcp.Config, error) {
 			return nil, fmt.Errorf("tlcp: certificate pair %d: %w", i, err)
 		}
 		cfg.Certificates = append(cfg.Certificates, pair)
+	}
+	if len(cfg.Certificates) > 1 {
+		get, err := bySNI(cfg.Certificates)
+		if err != nil {
+			return nil, err
+		}
+		cfg.GetCertificate = get
 	}
 	if ca := c.ClientAuth; ca != nil {
 		mode, ok := clientAuthModes[ca.Mode]
@@ -273,3 +282,28 @@ var (
 	_ caddyfile.Unmarshaler = (*Listener)(nil)
 	_ caddyfile.Unmarshaler = (*AfterTLS)(nil)
 )
+
+// bySNI chooses among pairs by the name the client sent.
+func bySNI(pairs []tlcp.CertificatePair) (func(*tlcp.ClientHelloInfo) (*tlcp.CertificatePair, error), error) {
+	leaves := make([]*smx509.Certificate, len(pairs))
+	for i := range pairs {
+		leaf := pairs[i].Sign.Leaf
+		if leaf == nil {
+			var err error
+			if leaf, err = smx509.ParseCertificate(pairs[i].Sign.Certificate[0]); err != nil {
+				return nil, fmt.Errorf("tlcp: certificate pair %d: %w", i, err)
+			}
+		}
+		leaves[i] = leaf
+	}
+	return func(hello *tlcp.ClientHelloInfo) (*tlcp.CertificatePair, error) {
+		if hello.ServerName != "" {
+			for i, leaf := range leaves {
+				if leaf.VerifyHostname(hello.ServerName) == nil {
+					return &pairs[i], nil
+				}
+			}
+		}
+		return &pairs[0], nil
+	}, nil
+}
