@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -32,11 +33,21 @@ func TestBenchCaddy(t *testing.T) {
 	if secs <= 0 {
 		t.Skip("set CADDYTLCP_BENCH=<seconds per protocol> to run")
 	}
+	// The full route is TestCaddy's (tlcp_vars, log_append, header_up
+	// with placeholders, a JSON access log); the bare one has
+	// reverse_proxy alone, and so measures the protocols.
+	bare := testCaddyfile[:strings.Index(testCaddyfile, "\ttlcp_vars\n")] + "\treverse_proxy {BACKEND}\n}\n"
+	for _, route := range []struct{ name, tmpl string }{{"full", testCaddyfile}, {"bare", bare}} {
+		t.Run(route.name, func(t *testing.T) { benchRoute(t, route.tmpl, secs) })
+	}
+}
+
+func benchRoute(t *testing.T, tmpl string, secs int) {
 	dir := t.TempDir()
 	installServerPair(t, "tlcp", dir)
 	stdRoots := writeECDSA(t, dir)
 	port := freePort(t)
-	startCaddy(t, dir, port, backend(t).URL)
+	startCaddyWith(t, tmpl, dir, port, backend(t).URL)
 	url := "https://127.0.0.1:" + port + "/bench"
 	roots := smRoots(t, "tlcp")
 
