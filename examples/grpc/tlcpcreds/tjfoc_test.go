@@ -72,6 +72,12 @@ func TestTjfocClient(t *testing.T) {
 		t.Errorf("strict server and a client without ALPN: %v, want Unavailable", err)
 	}
 
+	// And through the one-port server.
+	stdServer, _ := ecdsaTLS(t)
+	_, auto := startServer(t, NewAutoServer(serverConfig(t), stdServer, AllowMissingALPN()), nil)
+	got, _ = who(t, dial(t, auto, creds))
+	mustContain(t, got, "type=tlcp", "suite=ECC_SM4_CBC_SM3", `sign="shangmi test client"`)
+
 	st, err := echo.Bidi(ctxT(t, 10*time.Second), cc)
 	if err != nil {
 		t.Fatal(err)
