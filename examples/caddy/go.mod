@@ -5,7 +5,9 @@ go 1.26.0
 require (
 	github.com/caddyserver/caddy/v2 v2.11.9
 	github.com/shangmi-go/shangmi v0.0.0
+	github.com/shangmi-go/shangmi/examples/grpc v0.0.0
 	go.uber.org/zap v1.28.0
+	google.golang.org/grpc v1.85.0
 )
 
 require (
@@ -166,7 +168,6 @@ require (
 	google.golang.org/api v0.298.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260921155816-b14227669459 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260921155816-b14227669459 // indirect
-	google.golang.org/grpc v1.83.2 // indirect
 	google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
@@ -174,3 +175,5 @@ require (
 )
 
 replace github.com/shangmi-go/shangmi => ../..
+
+replace github.com/shangmi-go/shangmi/examples/grpc => ../grpc
