@@ -82,8 +82,8 @@ func clientConfig(suite uint16, clientCert bool) *tlcp.Config {
 // relay forwards datagrams between a client and a server through a
 // socket of its own, losing, duplicating, reordering and delaying some.
 type relay struct {
-	front *net.UDPConn // the client's side
-	back  *net.UDPConn // connected to the server
+	front              *net.UDPConn // the client's side
+	back               *net.UDPConn // connected to the server
 	loss, dup, reorder float64
 
 	mu      sync.Mutex

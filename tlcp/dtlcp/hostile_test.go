@@ -1,0 +1,208 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dtlcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/tlcp/internal/dgram"
+)
+
+// clientHello returns a minimal DTLCP ClientHello datagram with cookie.
+func clientHello(random byte, cookie []byte) []byte {
+	body := append([]byte{1, 1}, make([]byte, 32)...)
+	body[2] = random
+	body = append(body, 0)
+	body = append(body, byte(len(cookie)))
+	body = append(body, cookie...)
+	body = append(body, 0, 2, 0xe0, 0x13, 1, 0)
+	b := make([]byte, dgram.RecordHeaderLen+dgram.HandshakeHeaderLen+len(body))
+	dgram.PutRecordHeader(b, dgram.TypeHandshake, 0, 0, dgram.HandshakeHeaderLen+len(body))
+	dgram.PutHandshakeHeader(b[dgram.RecordHeaderLen:], dgram.HandshakeHeader{Type: dgram.TypeClientHello, Length: len(body), FragLen: len(body)})
+	copy(b[dgram.RecordHeaderLen+dgram.HandshakeHeaderLen:], body)
+	return b
+}
+
+// TestCookieFlood: ClientHellos without a valid cookie, from many
+// addresses, are answered with HelloVerifyRequests no larger than they are
+// and leave the listener with nothing; a real client still gets in.
+func TestCookieFlood(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	ln := l.(*listener)
+	var socks []*net.UDPConn
+	for range 8 {
+		s, err := net.DialUDP("udp", nil, l.Addr().(*net.UDPAddr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		socks = append(socks, s)
+	}
+	answered := 0
+	buf := make([]byte, 2048)
+	for i := range 400 {
+		s := socks[i%len(socks)]
+		cookie := []byte(nil)
+		if i%3 == 0 {
+			cookie = []byte(strings.Repeat("f", 32)) // forged
+		}
+		ch := clientHello(byte(i), cookie)
+		if _, err := s.Write(ch); err != nil {
+			t.Fatal(err)
+		}
+		s.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		n, err := s.Read(buf)
+		if err != nil {
+			continue
+		}
+		answered++
+		rh, body, _, err := dgram.ParseRecord(buf[:n])
+		if err != nil || rh.Type != dgram.TypeHandshake || body[0] != dgram.TypeHelloVerifyRequest {
+			t.Fatalf("answer to a cookie-less ClientHello: %x", buf[:n])
+		}
+		if n > len(ch) {
+			t.Fatalf("HelloVerifyRequest of %d bytes for a ClientHello of %d: amplification", n, len(ch))
+		}
+		if got := ln.connCount(); got != 0 {
+			t.Fatalf("after %d ClientHellos without a cookie the listener holds %d connections", i+1, got)
+		}
+	}
+	if answered < 300 {
+		t.Fatalf("only %d of 400 ClientHellos answered", answered)
+	}
+	go serve(t, l)
+	c, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false), fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	echo(t, c, []byte("after the flood"))
+	if got := ln.connCount(); got != 1 {
+		t.Fatalf("listener holds %d connections, want 1", got)
+	}
+}
+
+// TestReplayDropped: after the handshake every datagram from the client is
+// delivered twice and the first one again later, and an epoch-0
+// application data record is slipped in; the server's echo shows it read
+// each record once and nothing of the old epoch.
+func TestReplayDropped(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	r := newRelay(t, l.Addr(), 0, 0, 0, 1)
+	c := handshakeVia(t, r, clientConfig(ciphersuite.ECC_SM4_CBC_SM3, false))
+	defer c.Close()
+	var mu sync.Mutex
+	var first []byte
+	r.mu.Lock()
+	r.tamper = func(toServer bool, b []byte) [][]byte {
+		if !toServer || b[0] != 23 {
+			return [][]byte{b}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if first == nil {
+			first = b
+			return [][]byte{b, b}
+		}
+		old := make([]byte, dgram.RecordHeaderLen+4)
+		dgram.PutRecordHeader(old, 23, 0, 99, 4)
+		copy(old[dgram.RecordHeaderLen:], "evil")
+		return [][]byte{b, b, first, old}
+	}
+	r.mu.Unlock()
+	buf := make([]byte, 100)
+	for i := range 80 {
+		msg := fmt.Sprint("m", i)
+		if _, err := c.Write([]byte(msg)); err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		n, err := c.Read(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(buf[:n]) != msg {
+			t.Fatalf("echo %d: %q, want %q: a replayed or old-epoch record was taken", i, buf[:n], msg)
+		}
+	}
+	// Nothing more comes: no second copy of any echo.
+	c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	if n, err := c.Read(buf); err == nil {
+		t.Fatalf("extra echo %q", buf[:n])
+	}
+}
+
+// TestFragmentedLossy: an MTU of 256 cuts the certificates into many
+// fragments, which a lossy, reordering link scrambles.
+func TestFragmentedLossy(t *testing.T) {
+	loadPKI(t)
+	opts := fastOptions()
+	opts.MTU = 256
+	l := listen(t, serverConfig(true), opts)
+	go serve(t, l)
+	r := newRelay(t, l.Addr(), 0.1, 0.1, 0.2, 42)
+	c, err := DialWithOptions(context.Background(), "udp", r.addr().String(), clientConfig(ciphersuite.ECDHE_SM4_GCM_SM3, true), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	echo(t, c, []byte("fragmented"))
+}
+
+// TestHandshakeTimeout: with no server, the client retransmits its
+// ClientHello with a doubling timer and gives up at the deadline.
+func TestHandshakeTimeout(t *testing.T) {
+	loadPKI(t)
+	sink, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	var times []time.Time
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 2048)
+		for {
+			if _, _, err := sink.ReadFrom(buf); err != nil {
+				return
+			}
+			times = append(times, time.Now())
+		}
+	}()
+	opts := &Options{RetransmitTimeout: 50 * time.Millisecond, MaxRetransmitTimeout: 200 * time.Millisecond, HandshakeTimeout: 900 * time.Millisecond}
+	start := time.Now()
+	_, err = DialWithOptions(context.Background(), "udp", sink.LocalAddr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false), opts)
+	elapsed := time.Since(start)
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("Dial: %v, want a deadline error", err)
+	}
+	if elapsed < 850*time.Millisecond || elapsed > 2*time.Second {
+		t.Fatalf("gave up after %v, want about 900ms", elapsed)
+	}
+	sink.Close()
+	<-done
+	// 0, 50, 150, 350, 550, 750: the gaps double up to the cap.
+	if len(times) < 5 || len(times) > 7 {
+		t.Fatalf("%d ClientHellos sent, want 5 to 7", len(times))
+	}
+	for i := 2; i < len(times); i++ {
+		if g, p := times[i].Sub(times[i-1]), times[i-1].Sub(times[i-2]); g < p*3/2 && g < 180*time.Millisecond {
+			t.Fatalf("gap %d is %v after %v: the timer does not double", i, g, p)
+		}
+	}
+}
