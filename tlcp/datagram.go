@@ -240,7 +240,11 @@ func (c *Conn) dgSendFlightLocked() error {
 		if buf, err = c.dgAppendRecordLocked(buf, r.epoch, r.typ, r.data); err != nil {
 			return err
 		}
-		if len(buf) > d.mtu && mark > 0 {
+		// A ChangeCipherSpec starts a datagram: gotlcp v1.5.0's client
+		// refuses any record but a handshake one behind the
+		// ServerHello of a resumed handshake in the same datagram
+		// (INTEROP.md, DTLCP).
+		if (len(buf) > d.mtu || r.typ == recordTypeChangeCipherSpec) && mark > 0 {
 			// This record does not fit behind the others: send them
 			// and start the next datagram with it.
 			rec := append(d.rec[:0], buf[mark:]...)
@@ -465,9 +469,15 @@ func (c *Conn) dgCheckCookie(seq uint16, body []byte) (bool, error) {
 	}
 	addr := c.conn.RemoteAddr().String()
 	if d.cookies.Verify(addr, tlcpBody, cookie) {
+		// The ServerHello's record takes the ClientHello's record
+		// sequence number, as the HelloVerifyRequest took the first
+		// one's: a client that has seen our HelloVerifyRequest would
+		// otherwise drop our first records as replays (RFC 6347
+		// §4.2.1).
 		d.awaitingHello = false
 		c.out.Lock()
 		d.sendSeq = seq
+		d.wSeq[0] = max(d.wSeq[0], d.recSeq)
 		c.out.Unlock()
 		return true, nil
 	}
