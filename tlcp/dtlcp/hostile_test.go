@@ -206,3 +206,80 @@ func TestHandshakeTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestListenerLifetime: an accepted connection outlives the listener's
+// Close, as with TCP; a connection idle for IdleTimeout is closed and
+// forgotten.
+func TestListenerLifetime(t *testing.T) {
+	loadPKI(t)
+	opts := fastOptions()
+	opts.IdleTimeout = 300 * time.Millisecond
+	l := listen(t, serverConfig(false), opts)
+	ln := l.(*listener)
+	go serve(t, l)
+	c, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false), fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	echo(t, c, []byte("before Close"))
+	l.Close()
+	echo(t, c, []byte("after Close"))
+	if _, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false),
+		&Options{RetransmitTimeout: 20 * time.Millisecond, HandshakeTimeout: 200 * time.Millisecond}); err == nil {
+		t.Fatal("a closed listener accepted a new client")
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for ln.connCount() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the idle connection was not expired")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	select {
+	case <-ln.sockDone:
+	case <-time.After(time.Second):
+		t.Fatal("the socket stayed open after the last connection went")
+	}
+}
+
+// TestServerHelloRecordSeq: after a HelloVerifyRequest sent with the first
+// ClientHello's record sequence number, the server's first record takes
+// the second ClientHello's, so that a client with a replay window does not
+// drop it (RFC 6347 §4.2.1).
+func TestServerHelloRecordSeq(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	r := newRelay(t, l.Addr(), 0, 0, 0, 1)
+	var mu sync.Mutex
+	var fromClient, fromServer []dgram.RecordHeader
+	r.mu.Lock()
+	r.tamper = func(toServer bool, b []byte) [][]byte {
+		h, _, _, err := dgram.ParseRecord(b)
+		if err == nil && h.Epoch == 0 && h.Type == dgram.TypeHandshake {
+			mu.Lock()
+			if toServer {
+				fromClient = append(fromClient, h)
+			} else {
+				fromServer = append(fromServer, h)
+			}
+			mu.Unlock()
+		}
+		return [][]byte{b}
+	}
+	r.mu.Unlock()
+	c := handshakeVia(t, r, clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false))
+	defer c.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(fromClient) < 2 || len(fromServer) < 2 {
+		t.Fatalf("%d client and %d server datagrams", len(fromClient), len(fromServer))
+	}
+	if fromServer[0].Seq != fromClient[0].Seq {
+		t.Errorf("HelloVerifyRequest record %d, first ClientHello's %d", fromServer[0].Seq, fromClient[0].Seq)
+	}
+	if fromServer[1].Seq != fromClient[1].Seq {
+		t.Errorf("ServerHello record %d, second ClientHello's %d", fromServer[1].Seq, fromClient[1].Seq)
+	}
+}

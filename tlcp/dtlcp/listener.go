@@ -49,11 +49,12 @@ func ListenWithOptions(network, laddr string, config *tlcp.Config, opts *Options
 // closed.
 func NewListener(pc net.PacketConn, config *tlcp.Config, opts *Options) net.Listener {
 	l := &listener{
-		pc:      pc,
-		config:  tlcpOnly(config),
-		conns:   make(map[string]*peerConn),
-		closed:  make(chan struct{}),
-		cookies: new(dgram.CookieJar),
+		pc:       pc,
+		config:   tlcpOnly(config),
+		conns:    make(map[string]*peerConn),
+		closed:   make(chan struct{}),
+		sockDone: make(chan struct{}),
+		cookies:  new(dgram.CookieJar),
 	}
 	if opts != nil {
 		l.opts = *opts
@@ -82,12 +83,14 @@ type listener struct {
 	dopts   dgram.Options
 	cookies *dgram.CookieJar
 
-	mu     sync.Mutex
-	conns  map[string]*peerConn
-	accept chan *Conn
-	closed chan struct{}
-	once   sync.Once
-	err    error
+	mu       sync.Mutex
+	conns    map[string]*peerConn
+	accept   chan *Conn
+	closed   chan struct{}
+	once     sync.Once
+	sockOnce sync.Once
+	sockDone chan struct{} // closed with the socket
+	err      error
 }
 
 func (l *listener) Accept() (net.Conn, error) {
@@ -103,33 +106,62 @@ func (l *listener) Accept() (net.Conn, error) {
 
 func (l *listener) Addr() net.Addr { return l.pc.LocalAddr() }
 
-// Close stops the listener and closes the socket, and with it every
-// connection it made.
+// Close stops the listener from accepting: connections not yet accepted
+// are closed, ClientHellos from new addresses go unanswered. As with a TCP
+// listener, the connections already accepted live on; the socket they
+// share is closed when the last of them is.
 func (l *listener) Close() error {
-	return l.shut(net.ErrClosed, true)
-}
-
-func (l *listener) shut(reason error, closeSocket bool) error {
 	first := false
 	l.once.Do(func() {
 		first = true
 		l.mu.Lock()
-		l.err = reason
-		conns := l.conns
-		l.conns = map[string]*peerConn{}
-		l.mu.Unlock()
+		l.err = net.ErrClosed
 		close(l.closed)
-		for _, pc := range conns {
-			pc.shut()
-		}
+		l.mu.Unlock()
 	})
 	if !first {
 		return net.ErrClosed
 	}
-	if closeSocket {
-		return l.pc.Close()
+	for {
+		select {
+		case c := <-l.accept:
+			c.Close()
+			continue
+		default:
+		}
+		break
+	}
+	l.mu.Lock()
+	idle := len(l.conns) == 0
+	l.mu.Unlock()
+	if idle {
+		return l.closeSocket()
 	}
 	return nil
+}
+
+func (l *listener) closeSocket() error {
+	var err error
+	l.sockOnce.Do(func() { err = l.pc.Close(); close(l.sockDone) })
+	return err
+}
+
+// fail ends everything after the socket failed.
+func (l *listener) fail(err error) {
+	l.once.Do(func() {
+		l.mu.Lock()
+		l.err = err
+		close(l.closed)
+		l.mu.Unlock()
+	})
+	l.mu.Lock()
+	conns := l.conns
+	l.conns = map[string]*peerConn{}
+	l.mu.Unlock()
+	for _, pc := range conns {
+		pc.shut()
+	}
+	l.closeSocket()
 }
 
 // conns counts the connections, for tests.
@@ -147,7 +179,7 @@ func (l *listener) readLoop() {
 			if ne, ok := err.(net.Error); ok && ne.Timeout() {
 				continue
 			}
-			l.shut(err, true)
+			l.fail(err)
 			return
 		}
 		l.handle(buf[:n], addr)
@@ -163,6 +195,11 @@ func (l *listener) handle(b []byte, addr net.Addr) {
 	if pc != nil {
 		pc.deliver(b)
 		return
+	}
+	select {
+	case <-l.closed:
+		return // not accepting
+	default:
 	}
 	h, ok := dgram.ParseHello(b)
 	if !ok {
@@ -195,9 +232,17 @@ func (l *listener) handle(b []byte, addr net.Addr) {
 
 func (l *listener) remove(key string, pc *peerConn) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.conns[key] == pc {
 		delete(l.conns, key)
+	}
+	last := len(l.conns) == 0
+	l.mu.Unlock()
+	select {
+	case <-l.closed:
+		if last {
+			l.closeSocket()
+		}
+	default:
 	}
 }
 
@@ -207,7 +252,7 @@ func (l *listener) expire() {
 	defer t.Stop()
 	for {
 		select {
-		case <-l.closed:
+		case <-l.sockDone:
 			return
 		case now := <-t.C:
 			var idle []*peerConn
