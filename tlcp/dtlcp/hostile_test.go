@@ -283,3 +283,120 @@ func TestServerHelloRecordSeq(t *testing.T) {
 		t.Errorf("ServerHello record %d, second ClientHello's %d", fromServer[1].Seq, fromClient[1].Seq)
 	}
 }
+
+// TestAlerts: a client that cannot verify the server sends
+// unknown_ca, which the server's handshake reports; a server that
+// requires a certificate the client lacks sends bad_certificate.
+func TestAlerts(t *testing.T) {
+	loadPKI(t)
+	for _, tc := range []struct {
+		name           string
+		auth, clientOK bool
+		clientWant     string
+		serverWant     string
+	}{
+		{"unverifiable server", false, false, "certificate", "remote error: tlcp: unknown certificate authority"},
+		{"missing client certificate", true, true, "remote error: tlcp: bad certificate", "the client sent no certificate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := listen(t, serverConfig(tc.auth), fastOptions())
+			serverErr := make(chan error, 1)
+			go func() {
+				c, err := l.Accept()
+				if err != nil {
+					serverErr <- err
+					return
+				}
+				defer c.Close()
+				serverErr <- c.(*Conn).Handshake()
+			}()
+			cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false)
+			if !tc.clientOK {
+				cfg.RootCAs = nil
+			}
+			_, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), cfg, fastOptions())
+			if err == nil || !strings.Contains(err.Error(), tc.clientWant) {
+				t.Fatalf("client: %v, want an error containing %q", err, tc.clientWant)
+
+			}
+			select {
+			case err := <-serverErr:
+				if err == nil || !strings.Contains(err.Error(), tc.serverWant) {
+					t.Fatalf("server: %v, want an error containing %q", err, tc.serverWant)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server's handshake did not end")
+			}
+		})
+	}
+}
+
+// TestMaxConns: a listener keeps at most MaxConns connections; a client
+// beyond them gets no answer until one goes.
+func TestMaxConns(t *testing.T) {
+	loadPKI(t)
+	opts := fastOptions()
+	opts.MaxConns = 1
+	l := listen(t, serverConfig(false), opts)
+	go serve(t, l)
+	cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false)
+	c1, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), cfg, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := &Options{RetransmitTimeout: 20 * time.Millisecond, HandshakeTimeout: 300 * time.Millisecond}
+	if _, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), cfg, short); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("second client: %v, want a handshake timeout", err)
+	}
+	c1.Close()
+	deadline := time.Now().Add(2 * time.Second)
+	for l.(*listener).connCount() != 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	c2, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), cfg, fastOptions())
+	if err != nil {
+		t.Fatal("after the first left:", err)
+	}
+	c2.Close()
+}
+
+// TestUnconnectedSocket: Client and Server on unconnected sockets, each
+// for one peer, the way gotlcp is used; datagrams from a third address
+// are ignored.
+func TestUnconnectedSocket(t *testing.T) {
+	loadPKI(t)
+	a, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	noise, err := net.DialUDP("udp", nil, b.LocalAddr().(*net.UDPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer noise.Close()
+	noise.Write(clientHello(1, nil))
+	s := ServerWithOptions(b, a.LocalAddr(), serverConfig(false), fastOptions())
+	c := ClientWithOptions(a, b.LocalAddr(), clientConfig(ciphersuite.ECDHE_SM4_GCM_SM3, true), fastOptions())
+	errc := make(chan error, 1)
+	go func() {
+		err := s.Handshake()
+		if err == nil {
+			buf := make([]byte, 100)
+			var n int
+			if n, err = s.Read(buf); err == nil {
+				_, err = s.Write(buf[:n])
+			}
+		}
+		errc <- err
+	}()
+	echo(t, c, []byte("unconnected"))
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+}
