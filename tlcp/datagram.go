@@ -416,6 +416,11 @@ func (c *Conn) dgReadHandshake(transcript *transcriptHash) (handshakeMessage, er
 		// hashes these two itself.
 		switch m := msg.(type) {
 		case *clientHelloMsg:
+			if m.tls13.offersTLS13() {
+				// Whatever GetConfigForClient returns: TLS 1.3 over
+				// datagrams is DTLS 1.3, another protocol.
+				return nil, errorf(alertProtocolVersion, "tlcp: the DTLCP ClientHello offers TLS 1.3 (supported_versions); DTLCP is TLCP over datagrams only")
+			}
 			m.original = whole
 		case *finishedMsg:
 			m.original = whole

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -298,4 +299,28 @@ func FuzzDatagramServer(f *testing.F) {
 		s := newDatagramConn(fc, scfg, false, opts)
 		s.Handshake() // with the recorded flights it gets as far as the client's ChangeCipherSpec
 	})
+}
+
+// TestDatagramRefusesTLS13: a ClientHello that offers TLS 1.3 over
+// datagrams is refused with protocol_version, whatever the server's
+// Config allows: that would be DTLS 1.3, another protocol.
+func TestDatagramRefusesTLS13(t *testing.T) {
+	ccfg, scfg := datagramConfigs(t)
+	ccfg.CipherSuites = nil
+	ccfg.MinVersion, ccfg.MaxVersion = VersionTLCP, VersionTLS13
+	scfg.MinVersion, scfg.MaxVersion = VersionTLCP, VersionTLS13
+	ce, se := memDatagramPair()
+	defer ce.Close()
+	client := newDatagramConn(ce, ccfg, true, fastDatagram)
+	server := newDatagramConn(se, scfg, false, fastDatagram)
+	errc := make(chan error, 1)
+	go func() { errc <- server.Handshake() }()
+	cerr := client.Handshake()
+	serr := <-errc
+	if serr == nil || !strings.Contains(serr.Error(), "DTLCP is TLCP over datagrams only") {
+		t.Fatalf("server: %v", serr)
+	}
+	if cerr == nil || !strings.Contains(cerr.Error(), "protocol version") {
+		t.Fatalf("client: %v, want the server's protocol_version alert", cerr)
+	}
 }
