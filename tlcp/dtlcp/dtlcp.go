@@ -70,7 +70,10 @@ func (o *Options) internal() dgram.Options {
 
 // Conn is a DTLCP connection. Its methods are tlcp.Conn's: Read, Write,
 // Close, Handshake, HandshakeContext, ConnectionState and those of
-// net.Conn.
+// net.Conn. During the handshake the connection sets its transport's read
+// deadline itself, for the retransmission timer; bound a handshake with
+// HandshakeContext or Options.HandshakeTimeout, and set deadlines for Read
+// after it.
 type Conn struct {
 	*tlcp.Conn
 }
