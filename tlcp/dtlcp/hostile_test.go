@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/tlcp"
 	"github.com/shangmi-go/shangmi/tlcp/internal/dgram"
 )
 
@@ -398,5 +399,45 @@ func TestUnconnectedSocket(t *testing.T) {
 	echo(t, c, []byte("unconnected"))
 	if err := <-errc; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestLastFlightRetransmitted: the side that sends a handshake's last
+// flight keeps it, and sends it again when the peer, not having seen it,
+// retransmits its own: the server's ChangeCipherSpec and Finished in a full
+// handshake, the client's in a resumed one. The relay drops that flight
+// once.
+func TestLastFlightRetransmitted(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	r := newRelay(t, l.Addr(), 0, 0, 0, 1)
+	cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false)
+	cfg.ClientSessionCache = tlcp.NewLRUClientSessionCache(2)
+	for _, resumed := range []bool{false, true} {
+		dropped := 0
+		r.mu.Lock()
+		r.tamper = func(toServer bool, b []byte) [][]byte {
+			// A datagram that starts with a ChangeCipherSpec: in a full
+			// handshake the server's is its last flight, in a resumed
+			// one the client's.
+			if b[0] == 20 && toServer == resumed && dropped == 0 {
+				dropped++
+				return nil
+			}
+			return [][]byte{b}
+		}
+		r.mu.Unlock()
+		c := handshakeVia(t, r, cfg)
+		echo(t, c, []byte("after the lost flight"))
+		if c.ConnectionState().DidResume != resumed {
+			t.Fatalf("DidResume = %v, want %v", c.ConnectionState().DidResume, resumed)
+		}
+		c.Close()
+		r.mu.Lock()
+		if dropped != 1 {
+			t.Fatalf("resumed=%v: the relay dropped %d flights, want 1", resumed, dropped)
+		}
+		r.mu.Unlock()
 	}
 }
