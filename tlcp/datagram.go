@@ -81,6 +81,7 @@ type dgConn struct {
 	deadline   time.Time // of the handshake, once started
 	out        []byte    // datagram being packed
 	rec        []byte    // record scratch
+	frag       []byte    // handshake fragment scratch
 
 	// Client: the ClientHello in its TLCP form and the transcript it
 	// goes into once the server has answered with a ServerHello; which
@@ -336,13 +337,16 @@ func (c *Conn) dgQueueMessageLocked(typ uint8, body []byte, transcript *transcri
 	seq := d.sendSeq
 	d.sendSeq++
 	if transcript != nil {
-		transcript.Write(dgram.WholeMessage(typ, seq, body))
+		writeWhole(transcript, typ, seq, body)
 	}
 	room := c.dgMaxPayload() - dgram.HandshakeHeaderLen
-	frag := make([]byte, 0, dgram.HandshakeHeaderLen+min(room, len(body)))
+	// The flight keeps a copy of each fragment: one scratch buffer serves.
+	frag := d.frag[:0]
+	defer func() { d.frag = frag[:0] }()
 	for off := 0; ; {
 		n := min(room, len(body)-off)
-		frag = frag[:dgram.HandshakeHeaderLen]
+		var hdr [dgram.HandshakeHeaderLen]byte
+		frag = append(frag[:0], hdr[:]...)
 		dgram.PutHandshakeHeader(frag, dgram.HandshakeHeader{Type: typ, Length: len(body), Seq: seq, Offset: off, FragLen: n})
 		frag = append(frag, body[off:off+n]...)
 		if _, err := c.dgWriteRecordLocked(recordTypeHandshake, frag); err != nil {
@@ -380,7 +384,7 @@ func (c *Conn) dgReadHandshake(transcript *transcriptHash) (handshakeMessage, er
 			if err != nil {
 				return nil, err
 			}
-			d.helloTranscript.Write(dgram.WholeMessage(typeClientHello, d.helloSeq, hello))
+			writeWhole(d.helloTranscript, typeClientHello, d.helloSeq, hello)
 			d.hello, d.helloTranscript = nil, nil
 		case !c.isClient && typ == typeClientHello && d.awaitingHello:
 			ok, err := c.dgCheckCookie(seq, body)
@@ -745,4 +749,13 @@ func (c *Conn) dgFinishFlight() error {
 		return err
 	}
 	return c.conn.SetReadDeadline(time.Time{})
+}
+
+// writeWhole adds a message to t in its unfragmented DTLCP form, the form
+// the transcript holds (RFC 6347 §4.2.6).
+func writeWhole(t *transcriptHash, typ uint8, seq uint16, body []byte) {
+	var hdr [dgram.HandshakeHeaderLen]byte
+	dgram.PutHandshakeHeader(hdr[:], dgram.HandshakeHeader{Type: typ, Length: len(body), Seq: seq, FragLen: len(body)})
+	t.Write(hdr[:])
+	t.Write(body)
 }

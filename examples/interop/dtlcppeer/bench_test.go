@@ -68,7 +68,7 @@ func (p *pipeEnd) Read(b []byte) (int, error) {
 	select {
 	case d := <-p.in:
 		n := copy(b, d)
-		p.inFree <- d[:cap(d)]
+		p.inFree <- d
 		return n, nil
 	case <-timeout:
 		return 0, os.ErrDeadlineExceeded
@@ -80,8 +80,8 @@ func (p *pipeEnd) Read(b []byte) (int, error) {
 func (p *pipeEnd) Write(b []byte) (int, error) {
 	select {
 	case buf := <-p.free:
-		n := copy(buf, b)
-		p.data <- buf[:n]
+		buf = append(buf[:0], b...)
+		p.data <- buf
 		return len(b), nil
 	case <-p.done:
 		return 0, net.ErrClosed
@@ -91,7 +91,7 @@ func (p *pipeEnd) Write(b []byte) (int, error) {
 	// recycled: a handshake needs a few, a stream of records the lot.
 	var buf []byte
 	if p.made.Add(1) <= int32(cap(p.free)) {
-		buf = make([]byte, 18<<10)
+		buf = make([]byte, 0, max(len(b), 2048))
 	} else {
 		select {
 		case buf = <-p.free:
@@ -99,8 +99,9 @@ func (p *pipeEnd) Write(b []byte) (int, error) {
 			return 0, net.ErrClosed
 		}
 	}
-	n := copy(buf, b)
-	p.data <- buf[:n]
+	// A recycled buffer too small for b grows once.
+	buf = append(buf[:0], b...)
+	p.data <- buf
 	return len(b), nil
 }
 

@@ -34,7 +34,9 @@ type partial struct {
 	filled int
 }
 
-func (p *partial) has(i int) bool { return p.have[i>>3]&(1<<(i&7)) != 0 }
+// has reports whether byte i is in. A message that came whole in its
+// first fragment has no bitmap: every byte is.
+func (p *partial) has(i int) bool { return p.have == nil || p.have[i>>3]&(1<<(i&7)) != 0 }
 
 // Reassembler puts the peer's handshake messages together from their
 // fragments, which may come out of order, duplicated, or overlapping (a
@@ -90,9 +92,16 @@ func (r *Reassembler) AddAs(h HandshakeHeader, frag []byte, seq uint16) (Status,
 		if r.buffered+h.Length > MaxBuffered {
 			return Ahead, nil
 		}
-		p = &partial{typ: h.Type, seq: h.Seq, body: make([]byte, h.Length), have: make([]byte, (h.Length+7)/8)}
+		p = &partial{typ: h.Type, seq: h.Seq, body: make([]byte, h.Length)}
 		r.slots[ahead] = p
 		r.buffered += h.Length
+		if h.Offset == 0 && h.FragLen == h.Length {
+			// Whole at once, the usual case: no bitmap needed.
+			copy(p.body, frag)
+			p.filled = h.Length
+			return Stored, nil
+		}
+		p.have = make([]byte, (h.Length+7)/8)
 	}
 	if h.Type != p.typ || h.Length != len(p.body) {
 		return 0, fmt.Errorf("dtlcp: fragments of handshake message %d disagree on its type or length", seq)
