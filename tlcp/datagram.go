@@ -75,6 +75,7 @@ type dgConn struct {
 	wSeq       [2]uint64
 	sendSeq    uint16
 	flight     []dgRecord
+	flightData []byte // the flight's plaintexts, end to end
 	flightSent bool
 	timeout    time.Duration
 	lastSend   time.Time
@@ -95,9 +96,9 @@ type dgConn struct {
 // dgRecord is one record of a flight, kept in the clear: a retransmitted
 // record is sealed again, under a fresh sequence number.
 type dgRecord struct {
-	epoch uint16
-	typ   recordType
-	data  []byte
+	epoch      uint16
+	typ        recordType
+	start, end int // of its plaintext in dgConn.flightData
 }
 
 // Limits.
@@ -177,10 +178,12 @@ func (c *Conn) dgWriteRecordLocked(typ recordType, data []byte) (int, error) {
 		if d.flightSent {
 			// The peer has answered the flight sent before: this
 			// record starts the next one.
-			d.flight, d.flightSent = nil, false
+			d.flight, d.flightData, d.flightSent = d.flight[:0], d.flightData[:0], false
 			d.timeout = d.retransmit
 		}
-		d.flight = append(d.flight, dgRecord{epoch: d.wEpoch, typ: typ, data: append([]byte(nil), data...)})
+		start := len(d.flightData)
+		d.flightData = append(d.flightData, data...)
+		d.flight = append(d.flight, dgRecord{epoch: d.wEpoch, typ: typ, start: start, end: len(d.flightData)})
 		if typ == recordTypeChangeCipherSpec {
 			d.wEpoch = 1 // writeChangeCipherSpec installs the keys next
 		}
@@ -207,7 +210,8 @@ func (c *Conn) dgAppendRecordLocked(dst []byte, epoch uint16, typ recordType, da
 	}
 	d.wSeq[epoch]++
 	start := len(dst)
-	out := append(dst, make([]byte, dgram.RecordHeaderLen)...)
+	var hdr [dgram.RecordHeaderLen]byte // written below, once the length is known
+	out := append(dst, hdr[:]...)
 	if epoch == 0 {
 		out = append(out, data...)
 	} else {
@@ -238,7 +242,7 @@ func (c *Conn) dgSendFlightLocked() error {
 	for _, r := range d.flight {
 		mark := len(buf)
 		var err error
-		if buf, err = c.dgAppendRecordLocked(buf, r.epoch, r.typ, r.data); err != nil {
+		if buf, err = c.dgAppendRecordLocked(buf, r.epoch, r.typ, d.flightData[r.start:r.end]); err != nil {
 			return err
 		}
 		// A ChangeCipherSpec starts a datagram: gotlcp v1.5.0's client
@@ -369,8 +373,11 @@ func (c *Conn) dgReadHandshake(transcript *transcriptHash) (handshakeMessage, er
 			}
 		}
 		typ, seq, body, _ := d.reasm.Take()
-		whole := dgram.WholeMessage(typ, seq, body)
-		c.traceMessage(false, recordTypeHandshake, whole)
+		var whole []byte // the DTLCP form, made where it is kept
+		if c.config.MessageTrace != nil {
+			whole = dgram.WholeMessage(typ, seq, body)
+			c.traceMessage(false, recordTypeHandshake, whole)
+		}
 		switch {
 		case c.isClient && d.hello != nil && typ == dgram.TypeHelloVerifyRequest:
 			if err := c.dgAnswerHelloVerifyRequest(body); err != nil {
@@ -418,6 +425,9 @@ func (c *Conn) dgReadHandshake(transcript *transcriptHash) (handshakeMessage, er
 		}
 		// What the transcript holds is the DTLCP form; the handshake
 		// hashes these two itself.
+		if (typ == typeClientHello || typ == typeFinished) && whole == nil {
+			whole = dgram.WholeMessage(typ, seq, body)
+		}
 		switch m := msg.(type) {
 		case *clientHelloMsg:
 			if m.tls13.offersTLS13() {
@@ -430,7 +440,7 @@ func (c *Conn) dgReadHandshake(transcript *transcriptHash) (handshakeMessage, er
 			m.original = whole
 		}
 		if transcript != nil {
-			transcript.Write(whole)
+			writeWhole(transcript, typ, seq, body)
 		}
 		return msg, nil
 	}
@@ -457,7 +467,7 @@ func (c *Conn) dgAnswerHelloVerifyRequest(body []byte) error {
 	}
 	c.out.Lock()
 	defer c.out.Unlock()
-	d.flight, d.flightSent = nil, false
+	d.flight, d.flightData, d.flightSent = d.flight[:0], d.flightData[:0], false
 	d.timeout = d.retransmit
 	d.helloSeq = d.sendSeq
 	if err := c.dgQueueMessageLocked(typeClientHello, hello, nil); err != nil {

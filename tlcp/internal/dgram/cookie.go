@@ -30,10 +30,8 @@ type CookieJar struct {
 	Now  func() time.Time // nil: time.Now
 
 	mu        sync.Mutex
-	cur, prev [32]byte
-	havePrev  bool
+	cur, prev *sm3.HMACKey // prepared: a cookie costs its message's blocks only
 	rotated   time.Time
-	started   bool
 }
 
 func (j *CookieJar) now() time.Time {
@@ -43,43 +41,44 @@ func (j *CookieJar) now() time.Time {
 	return time.Now()
 }
 
-// secrets returns the current and, if there is one, previous secret,
-// rotating first if the current one is old.
-func (j *CookieJar) secrets() (cur, prev [32]byte, havePrev bool, err error) {
+// keys returns the current secret's key and the previous one's (nil if
+// there is none, or it is too old), rotating first if the current one is
+// old.
+func (j *CookieJar) keys() (cur, prev *sm3.HMACKey, err error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	now := j.now()
-	if !j.started || now.Sub(j.rotated) >= CookieRotation {
+	if j.cur == nil || now.Sub(j.rotated) >= CookieRotation {
 		r := j.Rand
 		if r == nil {
 			r = rand.Reader
 		}
-		var next [32]byte
-		if _, err := io.ReadFull(r, next[:]); err != nil {
-			return cur, prev, false, err
+		var secret [32]byte
+		if _, err := io.ReadFull(r, secret[:]); err != nil {
+			return nil, nil, err
 		}
-		j.prev, j.havePrev = j.cur, j.started && now.Sub(j.rotated) < 2*CookieRotation
-		j.cur, j.rotated, j.started = next, now, true
+		j.prev = nil
+		if j.cur != nil && now.Sub(j.rotated) < 2*CookieRotation {
+			j.prev = j.cur
+		}
+		j.cur, j.rotated = sm3.NewHMACKey(secret[:]), now
+		clear(secret[:])
 	}
-	return j.cur, j.prev, j.havePrev, nil
+	return j.cur, j.prev, nil
 }
 
-func cookieMAC(secret []byte, addr string, hello []byte) []byte {
-	m := hmac.New(sm3.New, secret)
-	m.Write([]byte{byte(len(addr) >> 8), byte(len(addr))})
-	m.Write([]byte(addr))
-	m.Write(hello)
-	return m.Sum(nil)
+func cookieMAC(k *sm3.HMACKey, addr string, hello []byte) []byte {
+	return k.MAC(make([]byte, 0, sm3.Size), []byte{byte(len(addr) >> 8), byte(len(addr))}, []byte(addr), hello)
 }
 
 // Cookie returns the cookie for a client at addr whose ClientHello body,
 // in its TLCP form (SplitCookie), is hello.
 func (j *CookieJar) Cookie(addr string, hello []byte) ([]byte, error) {
-	cur, _, _, err := j.secrets()
+	cur, _, err := j.keys()
 	if err != nil {
 		return nil, err
 	}
-	return cookieMAC(cur[:], addr, hello), nil
+	return cookieMAC(cur, addr, hello), nil
 }
 
 // Verify reports whether cookie is one this jar made, under its current
@@ -88,14 +87,14 @@ func (j *CookieJar) Verify(addr string, hello, cookie []byte) bool {
 	if len(cookie) != sm3.Size {
 		return false
 	}
-	cur, prev, havePrev, err := j.secrets()
+	cur, prev, err := j.keys()
 	if err != nil {
 		return false
 	}
-	if hmac.Equal(cookie, cookieMAC(cur[:], addr, hello)) {
+	if hmac.Equal(cookie, cookieMAC(cur, addr, hello)) {
 		return true
 	}
-	return havePrev && hmac.Equal(cookie, cookieMAC(prev[:], addr, hello))
+	return prev != nil && hmac.Equal(cookie, cookieMAC(prev, addr, hello))
 }
 
 // Hello is what CheckHello learns from a datagram that starts with a
