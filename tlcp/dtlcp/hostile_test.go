@@ -441,3 +441,27 @@ func TestLastFlightRetransmitted(t *testing.T) {
 		r.mu.Unlock()
 	}
 }
+
+// TestSameAddressNewHandshake: a client that starts a new handshake from
+// the address of a connection the listener still has (a restart on the
+// same port) gets a new connection after the cookie exchange; the old one
+// ends.
+func TestSameAddressNewHandshake(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	sock, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sock.Close()
+	cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false)
+	first := ClientWithOptions(sock, l.Addr(), cfg, fastOptions())
+	echo(t, first, []byte("first"))
+	// The same socket, a new client: as if the process had restarted.
+	second := ClientWithOptions(sock, l.Addr(), cfg, fastOptions())
+	echo(t, second, []byte("second"))
+	if n := l.(*listener).connCount(); n != 1 {
+		t.Fatalf("the listener holds %d connections, want 1", n)
+	}
+}

@@ -192,7 +192,8 @@ func (l *listener) handle(b []byte, addr net.Addr) {
 	l.mu.Lock()
 	pc := l.conns[key]
 	l.mu.Unlock()
-	if pc != nil {
+	h, isHello := dgram.ParseHello(b)
+	if pc != nil && (!isHello || pc.sameHello(h)) {
 		pc.deliver(b)
 		return
 	}
@@ -201,8 +202,7 @@ func (l *listener) handle(b []byte, addr net.Addr) {
 		return // not accepting
 	default:
 	}
-	h, ok := dgram.ParseHello(b)
-	if !ok {
+	if !isHello {
 		return // not a ClientHello: nothing to answer, nothing to keep
 	}
 	if !l.cookies.Verify(key, h.TLCPBody, h.Cookie) {
@@ -219,11 +219,20 @@ func (l *listener) handle(b []byte, addr net.Addr) {
 		return
 	default:
 	}
-	if l.conns[key] != nil || len(l.conns) >= l.opts.MaxConns || len(l.accept) == cap(l.accept) {
+	if old := l.conns[key]; old != nil {
+		// A new handshake, its cookie valid, from an address that has a
+		// connection: the client restarted on the same port (RFC 6347
+		// §4.2.8). The address is the new client's now; the old
+		// connection ends.
+		delete(l.conns, key)
+		old.shut()
+	}
+	if len(l.conns) >= l.opts.MaxConns || len(l.accept) == cap(l.accept) {
 		l.mu.Unlock()
 		return
 	}
 	pc = newPeerConn(l, addr, key)
+	copy(pc.random[:], h.TLCPBody[2:34])
 	l.conns[key] = pc
 	l.mu.Unlock()
 	pc.deliver(b)
@@ -290,6 +299,8 @@ type peerConn struct {
 	done chan struct{}
 	once sync.Once
 
+	random [32]byte // of the ClientHello that made the connection
+
 	mu       sync.Mutex
 	deadline time.Time
 	wake     chan struct{} // closed when the deadline changes
@@ -300,6 +311,12 @@ type peerConn struct {
 func newPeerConn(l *listener, addr net.Addr, key string) *peerConn {
 	return &peerConn{l: l, addr: addr, key: key, in: make(chan queued, peerQueue),
 		done: make(chan struct{}), wake: make(chan struct{}), last: time.Now()}
+}
+
+// sameHello reports whether h belongs to the handshake that made the
+// connection (a retransmission) rather than to a new one.
+func (p *peerConn) sameHello(h dgram.Hello) bool {
+	return len(h.TLCPBody) >= 34 && [32]byte(h.TLCPBody[2:34]) == p.random
 }
 
 func (p *peerConn) lastRecv() time.Time {
