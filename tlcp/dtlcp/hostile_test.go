@@ -465,3 +465,21 @@ func TestSameAddressNewHandshake(t *testing.T) {
 		t.Fatalf("the listener holds %d connections, want 1", n)
 	}
 }
+
+// TestHandshakeContext: a context that ends first ends the handshake with
+// its error.
+func TestHandshakeContext(t *testing.T) {
+	loadPKI(t)
+	sink, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = DialWithOptions(ctx, "udp", sink.LocalAddr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false), nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+		t.Fatalf("Dial: %v after %v, want the context's deadline", err, time.Since(start))
+	}
+}
