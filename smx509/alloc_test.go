@@ -3,27 +3,16 @@ package smx509
 import (
 	"bytes"
 	"maps"
-	"runtime"
 	"slices"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/internal/alloctest"
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
-// allocated returns the bytes f allocates, the least of a few runs (a
-// collection or another goroutine can only add to a run).
-func allocated(f func()) uint64 {
-	best := ^uint64(0)
-	for range 3 {
-		var a, b runtime.MemStats
-		runtime.ReadMemStats(&a)
-		f()
-		runtime.ReadMemStats(&b)
-		best = min(best, b.TotalAlloc-a.TotalAlloc)
-	}
-	return best
-}
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 { return alloctest.Bytes(f) }
 
 // hostileCert builds the DER of a certificate around the given issuer and
 // subject Names (SEQUENCE contents) and extension list (the contents of the

@@ -29,8 +29,36 @@ const VersionTLCP = 0x0101
 
 // VersionTLS13 is TLS 1.3 (RFC 8446), which this package speaks with the
 // ShangMi cipher suites of RFC 8998 only: TLS_SM4_GCM_SM3 and
-// TLS_SM4_CCM_SM3, key shares on curveSM2, sm2sig_sm3 signatures.
+// TLS_SM4_CCM_SM3, key shares on curveSM2MLKEM768 or curveSM2,
+// sm2sig_sm3 signatures.
 const VersionTLS13 = 0x0304
+
+// CurveID is a TLS 1.3 key exchange group, a NamedGroup of RFC 8446
+// §4.2.7, as crypto/tls's CurveID is.
+type CurveID uint16
+
+const (
+	// CurveSM2 is ECDHE on the SM2 curve, RFC 8998 §3.2.1's curveSM2:
+	// the only group of TLS 1.3-SM before the hybrid. Its code point is
+	// that of curveSM2 in TLCP's ECDHE parameters.
+	CurveSM2 CurveID = 41
+	// CurveSM2MLKEM768 is the post-quantum hybrid of
+	// draft-yang-tls-hybrid-sm2-mlkem, as Tongsuo 8.5 and OpenSSL 4 have
+	// it: curveSM2 ECDHE and ML-KEM-768 (FIPS 203) together, the SM2 part
+	// first in the key shares and in the shared secret (TLS13.md §10).
+	CurveSM2MLKEM768 CurveID = 0x11EE
+)
+
+// String returns the group's name as OpenSSL and Tongsuo spell it.
+func (id CurveID) String() string {
+	switch id {
+	case CurveSM2:
+		return "curveSM2"
+	case CurveSM2MLKEM768:
+		return "curveSM2MLKEM768"
+	}
+	return fmt.Sprintf("CurveID(%d)", uint16(id))
+}
 
 // Record layer constants (INTEROP.md §1).
 const (
@@ -155,8 +183,13 @@ type ClientHelloInfo struct {
 	// VersionTLS13 or both. A TLS 1.3 handshake uses only the Sign half
 	// of the pair GetCertificate returns.
 	SupportedVersions []uint16
-	Conn              net.Conn
-	ctx               context.Context
+	// SupportedCurves are the TLS 1.3 key exchange groups the client
+	// lists, in its order, known to this package or not; empty for a
+	// TLCP ClientHello. A GetConfigForClient that requires the
+	// post-quantum hybrid can refuse a client without CurveSM2MLKEM768.
+	SupportedCurves []CurveID
+	Conn            net.Conn
+	ctx             context.Context
 }
 
 // Context returns the context of the handshake in progress.
@@ -220,6 +253,13 @@ type ConnectionState struct {
 	// VerifiedChains are the chains built for PeerSignCertificate, if it
 	// was verified.
 	VerifiedChains [][]*smx509.Certificate
+	// CurveID is the key exchange group: in TLS 1.3 the group of the key
+	// shares (after a resumption too, which is psk_dhe_ke), in TLCP
+	// CurveSM2 after a full handshake with an ECDHE suite (the SM2 key
+	// exchange), and zero with the ECC suites, whose premaster secret is
+	// encrypted to the server's encryption key, and on a resumed TLCP
+	// session, which exchanges no key.
+	CurveID CurveID
 }
 
 // ClientSessionState is a resumable session held by a client.
@@ -435,6 +475,19 @@ type Config struct {
 	// ChangeCipherSpec for its Certificate under client authentication
 	// (TLS13.md §7).
 	TLS13NoMiddleboxCompat bool
+	// CurvePreferences lists the TLS 1.3 key exchange groups this side
+	// accepts, most preferred first: CurveSM2MLKEM768 and CurveSM2;
+	// other values are ignored. nil means both, the hybrid first, so
+	// that a session recorded today cannot be decrypted by a quantum
+	// computer tomorrow. A client lists these groups in supported_groups
+	// and sends a key share for the first, and also for CurveSM2 when the
+	// first is the hybrid and CurveSM2 is listed, so that a server
+	// without the hybrid needs no HelloRetryRequest (as crypto/tls sends
+	// X25519 beside X25519MLKEM768). A server takes the first of its
+	// groups that the client lists, and asks for its share with a
+	// HelloRetryRequest if the client sent none, so that a client that
+	// lists the hybrid gets it. TLCP's ECDHE suites always use curveSM2.
+	CurvePreferences []CurveID
 
 	mu          sync.Mutex
 	serverCache *serverSessionCache
@@ -485,6 +538,7 @@ func (c *Config) Clone() *Config {
 		SessionTicketsDisabled:         c.SessionTicketsDisabled,
 		TLS13DefaultSM2ID:              c.TLS13DefaultSM2ID,
 		TLS13NoMiddleboxCompat:         c.TLS13NoMiddleboxCompat,
+		CurvePreferences:               c.CurvePreferences,
 		serverCache:                    c.serverCache,
 		sessionKeys:                    c.sessionKeys,
 		sessionKeysSet:                 c.sessionKeysSet,
@@ -696,6 +750,25 @@ func (c *Config) tls13CipherSuites() []uint16 {
 	var out []uint16
 	for _, id := range ids {
 		if ciphersuite.LookupTLS13(id) != nil && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// defaultCurvePreferences is CurvePreferences when it is nil.
+var defaultCurvePreferences = []CurveID{CurveSM2MLKEM768, CurveSM2}
+
+// curvePreferences is CurvePreferences without the groups this package
+// does not implement, or the default; it is empty if every listed group
+// is unknown.
+func (c *Config) curvePreferences() []CurveID {
+	if c.CurvePreferences == nil {
+		return defaultCurvePreferences
+	}
+	var out []CurveID
+	for _, id := range c.CurvePreferences {
+		if (id == CurveSM2 || id == CurveSM2MLKEM768) && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
 	}

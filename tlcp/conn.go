@@ -36,6 +36,7 @@ type Conn struct {
 	vers             uint16
 	didResume        bool
 	cipherSuite      uint16
+	curveID          CurveID // the key exchange group, for ConnectionState
 	peerCertificates []*smx509.Certificate
 	peerSignCert     *smx509.Certificate
 	peerEncCert      *smx509.Certificate
@@ -376,6 +377,7 @@ func (c *Conn) connectionStateLocked() ConnectionState {
 	s.Version = c.vers
 	s.DidResume = c.didResume
 	s.CipherSuite = c.cipherSuite
+	s.CurveID = c.curveID
 	s.NegotiatedProtocol = c.clientProtocol
 	s.ServerName = c.serverName
 	s.PeerCertificates = c.peerCertificates

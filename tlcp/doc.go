@@ -18,7 +18,9 @@
 // One Config and one Conn type serve both protocols. TLS 1.3 uses the
 // suites TLS_SM4_GCM_SM3 and TLS_SM4_CCM_SM3 (ciphersuite.TLS_SM4_GCM_SM3,
 // TLS_SM4_CCM_SM3, listed in [Config.CipherSuites] beside the TLCP suites),
-// curveSM2 key shares, sm2sig_sm3 signatures with the SM2 ID
+// key shares on the post-quantum hybrid curveSM2MLKEM768 (SM2 ECDHE with
+// ML-KEM-768, preferred by default) or on curveSM2 ([Config.CurvePreferences],
+// [ConnectionState.CurveID]), sm2sig_sm3 signatures with the SM2 ID
 // "TLSv1.3+GM+Cipher+Suite" ([TLS13SM2ID]; [Config.TLS13DefaultSM2ID] for the
 // default ID), HKDF over HMAC-SM3, and one certificate per side: the Sign
 // half of a [CertificatePair]. The full handshake, HelloRetryRequest,

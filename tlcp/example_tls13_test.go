@@ -53,8 +53,53 @@ func Example_tls13() {
 	defer conn.Close()
 	msg, _ := io.ReadAll(conn)
 	st := conn.ConnectionState()
-	fmt.Printf("%s: version %#04x, %s\n", msg, st.Version, tlcp.CipherSuiteName(st.CipherSuite))
-	// Output: hello over TLS 1.3: version 0x0304, TLS_SM4_GCM_SM3
+	fmt.Printf("%s: version %#04x, %s, %v\n", msg, st.Version, tlcp.CipherSuiteName(st.CipherSuite), st.CurveID)
+	// Output: hello over TLS 1.3: version 0x0304, TLS_SM4_GCM_SM3, curveSM2MLKEM768
+}
+
+// The key exchange groups: both sides prefer the post-quantum hybrid by
+// default. A server that must talk to clients without it keeps curveSM2
+// after it; a server that lists curveSM2 alone turns the hybrid off. A
+// client that lists curveSM2 first sends only its share, and a server that
+// prefers the hybrid asks for that share with a HelloRetryRequest.
+func ExampleConfig_curvePreferences() {
+	roots, pair := exampleCredentials()
+	ln, err := tlcp.Listen("tcp", "127.0.0.1:0", &tlcp.Config{
+		Certificates:     []tlcp.CertificatePair{pair},
+		CurvePreferences: []tlcp.CurveID{tlcp.CurveSM2MLKEM768, tlcp.CurveSM2},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.(*tlcp.Conn).Handshake()
+			c.Close()
+		}
+	}()
+
+	for _, groups := range [][]tlcp.CurveID{nil, {tlcp.CurveSM2}, {tlcp.CurveSM2, tlcp.CurveSM2MLKEM768}} {
+		conn, err := tlcp.Dial("tcp", ln.Addr().String(), &tlcp.Config{
+			RootCAs:          roots,
+			ServerName:       "localhost",
+			MinVersion:       tlcp.VersionTLS13,
+			CurvePreferences: groups,
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("client %v: %v\n", groups, conn.ConnectionState().CurveID)
+		conn.Close()
+	}
+	// Output:
+	// client []: curveSM2MLKEM768
+	// client [curveSM2]: curveSM2
+	// client [curveSM2 curveSM2MLKEM768]: curveSM2MLKEM768
 }
 
 // Naming a TLS 1.3 suite in CipherSuites is enough for a client to speak

@@ -208,8 +208,12 @@ func checkCapture(t *testing.T, c *capturedHandshake) {
 		if !m.unmarshal(bytes.Clone(ch)) || !m.tls13.offersTLS13() {
 			t.Fatalf("ClientHello %d does not parse as TLS 1.3", i)
 		}
-		if !slicesContainsUint16(m.tls13.signatureAlgorithms, signatureSM2SM3) || !slicesContainsUint16(m.tls13.supportedGroups, groupCurveSM2) {
-			t.Errorf("ClientHello %d lacks sm2sig_sm3 or curveSM2", i)
+		group := CurveID(sh.tls13.serverShare.group)
+		if !slicesContainsUint16(m.tls13.signatureAlgorithms, signatureSM2SM3) || !slicesContainsUint16(m.tls13.supportedGroups, uint16(group)) {
+			t.Errorf("ClientHello %d lacks sm2sig_sm3 or the group %v of the ServerHello", i, group)
+		}
+		if i == len(chs)-1 {
+			checkCapturedShares(t, &m, &sh)
 		}
 		if i == 0 && len(chs) > 1 {
 			var hrr serverHelloMsg
@@ -311,6 +315,40 @@ func slicesContainsUint16(s []uint16, v uint16) bool {
 		}
 	}
 	return false
+}
+
+// checkCapturedShares checks the wire facts of TLS13.md §10 on a peer's
+// hello: the key shares of the negotiated group have the sizes and layout
+// of their group, the SM2 point first and uncompressed.
+func checkCapturedShares(t *testing.T, ch *clientHelloMsg, sh *serverHelloMsg) {
+	t.Helper()
+	group := CurveID(sh.tls13.serverShare.group)
+	sizes := map[CurveID][2]int{
+		CurveSM2:         {65, 65},
+		CurveSM2MLKEM768: {65 + 1184, 65 + 1088},
+	}[group]
+	wantClient, wantServer := sizes[0], sizes[1]
+	if wantClient == 0 {
+		t.Fatalf("the ServerHello's group is %v", group)
+	}
+	var client []byte
+	for _, ks := range ch.tls13.keyShares {
+		if ks.group == uint16(group) {
+			client = ks.data
+		}
+	}
+	server := sh.tls13.serverShare.data
+	if len(client) != wantClient || len(server) != wantServer || client[0] != 4 || server[0] != 4 {
+		t.Fatalf("%v shares: client %d bytes (%x…), server %d bytes (%x…); want %d and %d, each starting with an uncompressed point",
+			group, len(client), client[:min(len(client), 1)], len(server), server[:min(len(server), 1)], wantClient, wantServer)
+	}
+	if _, err := sm2.NewPublicKey(client[:65]); err != nil {
+		t.Errorf("the client's SM2 point: %v", err)
+	}
+	if _, err := sm2.NewPublicKey(server[:65]); err != nil {
+		t.Errorf("the server's SM2 point: %v", err)
+	}
+	t.Logf("%v: client share %d bytes, server share %d bytes", group, len(client), len(server))
 }
 
 var captureGlob = filepath.Join("..", "testdata", "tls13", "*.capture")

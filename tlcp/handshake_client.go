@@ -398,6 +398,9 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		return unexpectedMessageError("ServerHelloDone", msg)
 	}
 	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	if ecdhe {
+		c.curveID = CurveSM2 // the SM2 key exchange of the ECDHE suites
+	}
 	if ecdhe && certReq == nil {
 		return errorf(alertHandshakeFailure, "tlcp: server did not request a client certificate, which ECDHE suites require")
 	}

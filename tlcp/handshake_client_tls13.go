@@ -12,7 +12,6 @@ import (
 	"slices"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/smx509"
 )
@@ -34,7 +33,7 @@ type clientHandshakeStateTLS13 struct {
 	c           *Conn
 	ctx         context.Context
 	hello       *clientHelloMsg
-	ecdhe       *sm2.PrivateKey // for the curveSM2 share in hello, nil if none was sent
+	keyShares   []*clientKeyShare // the private halves of hello's key shares
 	serverHello *serverHelloMsg
 	suite       *ciphersuite.TLS13Suite
 	transcript  *transcriptHash
@@ -52,7 +51,7 @@ type clientHandshakeStateTLS13 struct {
 }
 
 // offerTLS13 adds TLS 1.3 to a ClientHello if the Config enables it: the
-// suites, curveSM2 key share, sm2sig_sm3, supported_versions and, with a
+// suites, groups and key shares, sm2sig_sm3, supported_versions and, with a
 // cached ticket, a PSK. A hello that already offers TLCP suites stays
 // TLCP-shaped (version 0x0101 on record and hello) and lists both
 // versions; one without becomes an ordinary TLS 1.3 ClientHello. It
@@ -91,15 +90,36 @@ func (c *Conn) offerTLS13(ctx context.Context, hello *clientHelloMsg) (*clientHa
 			return nil, errors.New("tlcp: short read from Rand: " + err.Error())
 		}
 	}
-	hello.tls13.supportedGroups = []uint16{groupCurveSM2}
+	groups := cfg.curvePreferences()
+	if len(groups) == 0 {
+		return nil, errors.New("tlcp: Config.CurvePreferences names no group this package has (CurveSM2MLKEM768, CurveSM2)")
+	}
+	for _, g := range groups {
+		hello.tls13.supportedGroups = append(hello.tls13.supportedGroups, uint16(g))
+	}
 	hello.tls13.signatureAlgorithms = []uint16{signatureSM2SM3}
 	hello.tls13.keyShareSeen = true
-	priv, ks, err := newKeyShare(cfg.rand())
+	// A share for the first group, and for curveSM2 beside the hybrid,
+	// so that a server without the hybrid needs no HelloRetryRequest.
+	// The curveSM2 share is the hybrid's SM2 key again, 65 more bytes and
+	// no more work: the server completes one of the two exchanges, and a
+	// hybrid's ECDH key may serve its classical group too
+	// (draft-ietf-tls-hybrid-design §3.2; crypto/tls does the same with
+	// X25519).
+	k, ks, err := newClientKeyShare(cfg.rand(), groups[0], nil)
 	if err != nil {
 		return nil, err
 	}
-	hs.ecdhe = priv
+	hs.keyShares = []*clientKeyShare{k}
 	hello.tls13.keyShares = []keyShare{ks}
+	if groups[0] == CurveSM2MLKEM768 && slices.Contains(groups, CurveSM2) {
+		k2, ks2, err := newClientKeyShare(cfg.rand(), CurveSM2, k.ecdh)
+		if err != nil {
+			return nil, err
+		}
+		hs.keyShares = append(hs.keyShares, k2)
+		hello.tls13.keyShares = append(hello.tls13.keyShares, ks2)
+	}
 	if cfg.ClientSessionCache != nil {
 		hello.tls13.pskModes = []uint8{pskModeDHE}
 		hs.offerTicket()
@@ -164,6 +184,16 @@ func (hs *clientHandshakeStateTLS13) updateBinders(prefix []byte) error {
 	h.original = nil
 	_, err = h.marshal()
 	return err
+}
+
+// keyShareFor is the private half of the hello's share of group, or nil.
+func (hs *clientHandshakeStateTLS13) keyShareFor(group CurveID) *clientKeyShare {
+	for _, k := range hs.keyShares {
+		if k.group == group {
+			return k
+		}
+	}
+	return nil
 }
 
 // isTLS13 reports whether a ServerHello (or HelloRetryRequest) selects TLS
@@ -263,17 +293,20 @@ func (hs *clientHandshakeStateTLS13) processHelloRetryRequest(hrr *serverHelloMs
 	}
 	h := hs.hello
 	if e.selectedGroup != 0 {
-		if e.selectedGroup != groupCurveSM2 {
-			return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for group %d, which was not offered (only curveSM2, 41)", e.selectedGroup)
+		group := CurveID(e.selectedGroup)
+		if !slices.Contains(h.tls13.supportedGroups, e.selectedGroup) {
+			return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for group %v, which was not offered (the ClientHello lists %v)", group, h.tls13.supportedGroups)
 		}
-		if hs.ecdhe != nil {
-			return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for a curveSM2 key share, which the ClientHello had")
+		if hs.keyShareFor(group) != nil {
+			return errorf(alertIllegalParameter, "tlcp: the server's HelloRetryRequest asks for a %v key share, which the ClientHello had", group)
 		}
-		priv, ks, err := newKeyShare(c.config.rand())
+		// RFC 8446 §4.1.2: the second hello has one share, of the
+		// group asked for.
+		k, ks, err := newClientKeyShare(c.config.rand(), group, nil)
 		if err != nil {
 			return err
 		}
-		hs.ecdhe = priv
+		hs.keyShares = []*clientKeyShare{k}
 		h.tls13.keyShares = []keyShare{ks}
 	}
 	h.tls13.cookie = e.cookie
@@ -306,13 +339,15 @@ func (hs *clientHandshakeStateTLS13) processServerHello() error {
 	if e.cookie != nil || e.selectedGroup != 0 {
 		return errorf(alertIllegalParameter, "tlcp: the server's ServerHello carries HelloRetryRequest extensions")
 	}
-	if e.serverShare.group != groupCurveSM2 || hs.ecdhe == nil {
-		return errorf(alertIllegalParameter, "tlcp: the server's key share is for group %d, not the curveSM2 share that was sent", e.serverShare.group)
+	k := hs.keyShareFor(CurveID(e.serverShare.group))
+	if k == nil {
+		return errorf(alertIllegalParameter, "tlcp: the server's key share is for group %v, for which the ClientHello had no share", CurveID(e.serverShare.group))
 	}
-	shared, err := sharedSecret(hs.ecdhe, e.serverShare.data)
+	shared, err := k.sharedSecret(e.serverShare.data)
 	if err != nil {
 		return err
 	}
+	c.curveID = k.group
 	early := ciphersuite.NewTLS13EarlySecret(nil)
 	if e.selectedPSK {
 		if hs.session == nil || e.selectedIdentity != 0 {

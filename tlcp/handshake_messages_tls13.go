@@ -49,10 +49,9 @@ func knownExtension(typ uint16) bool {
 	return false
 }
 
-// Code points of RFC 8998: the key share group (the same value as
-// curveSM2 in TLCP's ECDHE parameters) and the signature scheme.
+// RFC 8998's signature scheme and sizes (the groups are CurveID's
+// constants).
 const (
-	groupCurveSM2    uint16 = 41
 	signatureSM2SM3  uint16 = 0x0708
 	pskModeDHE       uint8  = 1 // psk_dhe_ke, the only PSK mode this package uses
 	sm2PointLen             = 65

@@ -52,6 +52,7 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 		ServerName:        ch.serverName,
 		SupportedProtos:   ch.alpnProtocols,
 		SupportedVersions: supportedVersionsOf(ch),
+		SupportedCurves:   curvesOf(ch),
 		Conn:              c.conn,
 		ctx:               ctx,
 	}
@@ -128,6 +129,19 @@ func (c *Conn) chooseServerVersion(ch *clientHelloMsg) (tls13 bool, err error) {
 	}
 	return false, errorf(alertProtocolVersion, "tlcp: the client offered %s (0x%04x) without TLS 1.3; this server speaks TLCP and TLS 1.3 with the ShangMi suites only",
 		versionName(ch.vers), ch.vers)
+}
+
+// curvesOf lists a ClientHello's supported_groups as CurveIDs. It is not
+// inlined: its loop would enlarge the frame of serverHandshake, which is
+// on the stack under the key block's PRF (stack_test.go).
+//
+//go:noinline
+func curvesOf(ch *clientHelloMsg) []CurveID {
+	var out []CurveID
+	for _, g := range ch.tls13.supportedGroups {
+		out = append(out, CurveID(g))
+	}
+	return out
 }
 
 // supportedVersionsOf lists the versions a ClientHello offers, for
@@ -360,6 +374,9 @@ func (hs *serverHandshakeState) doResumeHandshake() error {
 func (hs *serverHandshakeState) doFullHandshake() error {
 	c, cfg := hs.c, hs.c.config
 	ecdhe := hs.suite.KeyExchange == ciphersuite.KeyExchangeECDHE
+	if ecdhe {
+		c.curveID = CurveSM2 // the SM2 key exchange of the ECDHE suites
+	}
 
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err

@@ -35,7 +35,8 @@ type serverHandshakeStateTLS13 struct {
 	// a retry: the start of the transcript that binders cover.
 	hrrPrefix []byte
 
-	clientShare []byte
+	group       CurveID // the key exchange group chosen
+	clientShare []byte  // the client's share of group, nil until it sends one
 	usingPSK    bool
 	early       *ciphersuite.TLS13EarlySecret
 	hsSecret    *ciphersuite.TLS13HandshakeSecret
@@ -77,9 +78,9 @@ func (c *Conn) serverHandshakeTLS13(ctx context.Context, ch *clientHelloMsg, inf
 	return nil
 }
 
-// processClientHello checks the ClientHello, picks the suite and finds
-// the client's curveSM2 share, asking for one with a HelloRetryRequest if
-// it is missing.
+// processClientHello checks the ClientHello, picks the suite and the
+// group and finds the client's share of it, asking for one with a
+// HelloRetryRequest if it is missing.
 func (hs *serverHandshakeStateTLS13) processClientHello() error {
 	c, cfg := hs.c, hs.c.config
 	ch := hs.clientHello
@@ -117,28 +118,46 @@ func (hs *serverHandshakeStateTLS13) processClientHello() error {
 	return nil
 }
 
-// findKeyShare looks for the client's curveSM2 share; a ClientHello that
-// does not support the group at all is handshake_failure.
+// findKeyShare picks the group, the first of the server's that the client
+// lists, and finds the client's share of it. A server that takes a group
+// the client has no share of, rather than one it has, pays a
+// HelloRetryRequest for its preference: so a client that lists the hybrid
+// gets it, as with Tongsuo's default groups. A client with no group in
+// common is handshake_failure.
 func (hs *serverHandshakeStateTLS13) findKeyShare() error {
 	e := &hs.clientHello.tls13
 	if e.supportedGroups == nil {
 		return errorf(alertMissingExtension, "tlcp: the client's TLS 1.3 ClientHello has no supported_groups")
 	}
-	if !slices.Contains(e.supportedGroups, groupCurveSM2) {
-		return errorf(alertHandshakeFailure, "tlcp: the client does not support curveSM2 (41), the only key share group of the ShangMi suites (it offers %v)", e.supportedGroups)
-	}
 	if !e.keyShareSeen {
 		return errorf(alertMissingExtension, "tlcp: the client's TLS 1.3 ClientHello has no key_share")
 	}
 	for _, ks := range e.keyShares {
-		if ks.group == groupCurveSM2 {
+		// RFC 8446 §4.2.8: every share is of a group the client lists.
+		if !slices.Contains(e.supportedGroups, ks.group) {
+			return errorf(alertIllegalParameter, "tlcp: the client sent a key share for group %v, which its supported_groups does not list", CurveID(ks.group))
+		}
+	}
+	groups := hs.c.config.curvePreferences()
+	hs.group = 0
+	for _, g := range groups {
+		if slices.Contains(e.supportedGroups, uint16(g)) {
+			hs.group = g
+			break
+		}
+	}
+	if hs.group == 0 {
+		return errorf(alertHandshakeFailure, "tlcp: no key exchange group in common with the client (it offers %v, this server has %v)", e.supportedGroups, groups)
+	}
+	for _, ks := range e.keyShares {
+		if ks.group == uint16(hs.group) {
 			hs.clientShare = ks.data
 		}
 	}
 	return nil
 }
 
-// sendHelloRetryRequest asks for a curveSM2 share and reads the second
+// sendHelloRetryRequest asks for a share of the chosen group and reads the second
 // ClientHello (RFC 8446 §4.1.4).
 func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 	c := hs.c
@@ -149,7 +168,7 @@ func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 		sessionID:         ch1.sessionID,
 		cipherSuite:       hs.suite.ID,
 		compressionMethod: 0,
-		tls13:             serverHelloTLS13{supportedVersion: VersionTLS13, selectedGroup: groupCurveSM2},
+		tls13:             serverHelloTLS13{supportedVersion: VersionTLS13, selectedGroup: uint16(hs.group)},
 	}
 	hrrBytes, err := hrr.marshal()
 	if err != nil {
@@ -180,11 +199,14 @@ func (hs *serverHandshakeStateTLS13) sendHelloRetryRequest() error {
 	}
 	hs.clientHello = ch2
 	hs.clientShare = nil
+	want := hs.group
 	if err := hs.findKeyShare(); err != nil {
 		return err
 	}
-	if hs.clientShare == nil {
-		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello still has no curveSM2 key share")
+	// RFC 8446 §4.1.2: the second hello holds one share, of the group
+	// the HelloRetryRequest named.
+	if ks := ch2.tls13.keyShares; hs.group != want || len(ks) != 1 || ks[0].group != uint16(want) {
+		return errorf(alertIllegalParameter, "tlcp: the client's second ClientHello does not hold exactly one key share, of the group %v that the HelloRetryRequest asked for", want)
 	}
 	if c.tls13.earlyDataBudget > 0 {
 		// After a retry, early data is whatever application data comes
@@ -282,14 +304,11 @@ func (hs *serverHandshakeStateTLS13) pickCertificate() error {
 func (hs *serverHandshakeStateTLS13) sendServerParameters() error {
 	c, cfg := hs.c, hs.c.config
 	ch := hs.clientHello
-	priv, ks, err := newKeyShare(cfg.rand())
-	if err != nil {
-		return errorf(alertInternalError, "%w", err)
-	}
-	shared, err := sharedSecret(priv, hs.clientShare)
+	ks, shared, err := serverKeyShare(cfg.rand(), hs.group, hs.clientShare)
 	if err != nil {
 		return err
 	}
+	c.curveID = hs.group
 	if hs.hello == nil {
 		hs.hello = new(serverHelloMsg)
 	}

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/primitives/sm3"
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 	"golang.org/x/crypto/cryptobyte"
@@ -246,6 +245,7 @@ type client13 struct {
 	suite        *ciphersuite.TLS13Suite
 	noCompat     bool      // no session ID, no ChangeCipherSpec
 	omitKeyShare bool      // the first ClientHello has no key share
+	groups       []CurveID // supported_groups, a share for the first; nil: curveSM2
 	ticket       *ticket13 // offered as a PSK
 	corruptBind  bool
 	earlyData    []byte // sent after the ClientHello under an early key
@@ -256,7 +256,7 @@ type client13 struct {
 	entryExt     uint16 // an extension for its CertificateEntry
 
 	hello     *clientHelloMsg
-	ecdhe     *sm2.PrivateKey
+	key       *clientKeyShare
 	prefix    []byte // message_hash(ClientHello1) ‖ HelloRetryRequest
 	sh        *serverHelloMsg
 	usedPSK   bool
@@ -302,12 +302,17 @@ func (s *client13) sendHello() error {
 	}
 	e := &h.tls13
 	e.supportedVersions = []uint16{VersionTLS13}
-	e.supportedGroups = []uint16{groupCurveSM2}
+	if s.groups == nil {
+		s.groups = []CurveID{CurveSM2}
+	}
+	for _, g := range s.groups {
+		e.supportedGroups = append(e.supportedGroups, uint16(g))
+	}
 	e.signatureAlgorithms = []uint16{signatureSM2SM3}
 	e.keyShareSeen = true
 	e.pskModes = []uint8{pskModeDHE}
 	if !s.omitKeyShare {
-		if err := s.newShare(h); err != nil {
+		if err := s.newShare(h, s.groups[0]); err != nil {
 			return err
 		}
 	}
@@ -326,12 +331,12 @@ func (s *client13) sendHello() error {
 	return s.sendEarlyData()
 }
 
-func (s *client13) newShare(h *clientHelloMsg) error {
-	priv, ks, err := newKeyShare(rand.Reader)
+func (s *client13) newShare(h *clientHelloMsg, group CurveID) error {
+	k, ks, err := newClientKeyShare(rand.Reader, group, nil)
 	if err != nil {
 		return err
 	}
-	s.ecdhe = priv
+	s.key = k
 	h.tls13.keyShares = []keyShare{ks}
 	return nil
 }
@@ -398,7 +403,7 @@ func (s *client13) readServerHello() error {
 		h.tls13.cookie = sh.tls13.cookie
 		h.tls13.earlyData = false
 		if sh.tls13.selectedGroup != 0 {
-			if err := s.newShare(h); err != nil {
+			if err := s.newShare(h, CurveID(sh.tls13.selectedGroup)); err != nil {
 				return err
 			}
 		}
@@ -411,10 +416,10 @@ func (s *client13) readServerHello() error {
 		}
 	}
 	s.sh = sh
-	if sh.tls13.supportedVersion != VersionTLS13 || sh.tls13.serverShare.group != groupCurveSM2 {
+	if sh.tls13.supportedVersion != VersionTLS13 || s.key == nil || sh.tls13.serverShare.group != uint16(s.key.group) {
 		return fmt.Errorf("peer13: ServerHello %+v", sh.tls13)
 	}
-	shared, err := sharedSecret(s.ecdhe, sh.tls13.serverShare.data)
+	shared, err := s.key.sharedSecret(sh.tls13.serverShare.data)
 	if err != nil {
 		return err
 	}
@@ -562,7 +567,8 @@ type server13 struct {
 	corruptFin       bool
 	corruptCV        bool
 	cvScheme         uint16
-	entryExt         uint16 // an extension for its CertificateEntry
+	entryExt         uint16  // an extension for its CertificateEntry
+	group            CurveID // the group it takes the client's share of; 0: curveSM2
 
 	hello    *clientHelloMsg
 	suite    *ciphersuite.TLS13Suite
@@ -627,17 +633,16 @@ func (s *server13) run() error {
 	if err := s.checkPSK(); err != nil {
 		return err
 	}
+	if s.group == 0 {
+		s.group = CurveSM2
+	}
 	var share []byte
 	for _, ks := range ch.tls13.keyShares {
-		if ks.group == groupCurveSM2 {
+		if ks.group == uint16(s.group) {
 			share = ks.data
 		}
 	}
-	priv, ks, err := newKeyShare(rand.Reader)
-	if err != nil {
-		return err
-	}
-	shared, err := sharedSecret(priv, share)
+	ks, shared, err := serverKeyShare(rand.Reader, s.group, share)
 	if err != nil {
 		return err
 	}

@@ -79,34 +79,6 @@ func (c *Config) verifyTLS13(cert *smx509.Certificate, msg, sig []byte) bool {
 	return c.TLS13DefaultSM2ID && sm2.VerifyASN1(pub, msg, nil, sig)
 }
 
-// newKeyShare makes an ephemeral curveSM2 key and its key share, the
-// 65-byte uncompressed point (RFC 8998 §3.2.1, RFC 8446 §4.2.8.2).
-func newKeyShare(rand io.Reader) (*sm2.PrivateKey, keyShare, error) {
-	priv, err := sm2.GenerateKey(rand)
-	if err != nil {
-		return nil, keyShare{}, fmt.Errorf("tlcp: making a curveSM2 key share: %w", err)
-	}
-	return priv, keyShare{group: groupCurveSM2, data: priv.PublicKey().Bytes()}, nil
-}
-
-// sharedSecret is ECDHE on curveSM2 with the peer's key share: the x
-// coordinate of the product, as in RFC 8446 §7.4.2. The share must be an
-// uncompressed point on the curve, else illegal_parameter.
-func sharedSecret(priv *sm2.PrivateKey, share []byte) ([]byte, error) {
-	if len(share) != sm2PointLen || share[0] != 4 {
-		return nil, errorf(alertIllegalParameter, "tlcp: the peer's curveSM2 key share is not a 65-byte uncompressed point")
-	}
-	pub, err := sm2.NewPublicKey(share)
-	if err != nil {
-		return nil, errorf(alertIllegalParameter, "tlcp: the peer's curveSM2 key share is not a point on the curve")
-	}
-	secret, err := sm2.ECDH(priv, pub)
-	if err != nil {
-		return nil, errorf(alertIllegalParameter, "tlcp: curveSM2 key exchange: %w", err)
-	}
-	return secret, nil
-}
-
 // messageHash replaces the first ClientHello in the transcript after a
 // HelloRetryRequest (RFC 8446 §4.4.1): type 254, length 32, its SM3 hash.
 func messageHash(clientHello []byte) []byte {

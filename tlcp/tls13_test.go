@@ -309,10 +309,8 @@ func TestTLS13NoCommonParameters(t *testing.T) {
 		{"no supported_groups", func(h *clientHelloMsg) { h.tls13.supportedGroups = nil }, alertMissingExtension},
 		{"no sm2sig_sm3", func(h *clientHelloMsg) { h.tls13.signatureAlgorithms = []uint16{0x0403, 0x0804} }, alertHandshakeFailure},
 		{"no signature_algorithms", func(h *clientHelloMsg) { h.tls13.signatureAlgorithms = nil }, alertMissingExtension},
-		{"curveSM2 share not on the curve", func(h *clientHelloMsg) { h.tls13.keyShares[0].data[64] ^= 1 }, alertIllegalParameter},
-		{"compressed curveSM2 share", func(h *clientHelloMsg) {
-			pub, _ := sm2.NewPublicKey(h.tls13.keyShares[0].data)
-			h.tls13.keyShares[0].data = pub.BytesCompressed()
+		{"key share for a group not in supported_groups", func(h *clientHelloMsg) {
+			h.tls13.supportedGroups = []uint16{uint16(CurveSM2)}
 		}, alertIllegalParameter},
 		{"compression methods", func(h *clientHelloMsg) { h.compressionMethods = []uint8{1, 0} }, alertIllegalParameter},
 		{"PSK without psk_key_exchange_modes", func(h *clientHelloMsg) {
@@ -404,7 +402,7 @@ func TestTLS13IllegalClientHello(t *testing.T) {
 	}
 	h := s.hello
 	h.tls13.keyShares = nil
-	s.newShare(h)
+	s.newShare(h, CurveSM2)
 	h.tls13.keyShares = append(h.tls13.keyShares, h.tls13.keyShares[0])
 	h.original = nil
 	s.send(h)
@@ -579,7 +577,7 @@ func TestTLS13BadServerHello(t *testing.T) {
 		second bool
 		alert  alert
 	}{
-		{"HelloRetryRequest for the share that was sent", func(h *serverHelloMsg) { h.tls13.selectedGroup = groupCurveSM2 }, false, alertIllegalParameter},
+		{"HelloRetryRequest for the share that was sent", func(h *serverHelloMsg) { h.tls13.selectedGroup = uint16(CurveSM2) }, false, alertIllegalParameter},
 		{"HelloRetryRequest for another group", func(h *serverHelloMsg) { h.tls13.selectedGroup = 29 }, false, alertIllegalParameter},
 		{"HelloRetryRequest asking for nothing", func(*serverHelloMsg) {}, false, alertIllegalParameter},
 		{"HelloRetryRequest with a PSK", func(h *serverHelloMsg) {

@@ -15,6 +15,14 @@ var (
 	OIDNamedCurveSM2 = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301}
 	// OIDSignatureSM2WithSM3 is the SM2 signature over SM3 (GM/T 0006 "SM3withSM2").
 	OIDSignatureSM2WithSM3 = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 501}
+	// The three parts of SM2 under the curve's arc (GM/T 0006): sm2-1, the
+	// signature, which gmsm and CFCA write as a CMS digestEncryptionAlgorithm;
+	// sm2-2, the key exchange, which GmSSL 3 uses (as "sm2encrypt") for
+	// encryption; and sm2-3, public key encryption, the keyEncryptionAlgorithm
+	// of GB/T 35275.
+	OIDSM2Signing     = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301, 1}
+	OIDSM2KeyExchange = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301, 2}
+	OIDSM2Encryption  = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 301, 3}
 	// OIDSM3 is the SM3 hash.
 	OIDSM3 = asn1.ObjectIdentifier{1, 2, 156, 10197, 1, 401}
 	// OIDHMACWithSM3 is HMAC-SM3, used as the PBKDF2 pseudo-random function.

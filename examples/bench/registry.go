@@ -63,7 +63,7 @@ var groups []*group
 // output follows groupOrder, not init order.
 func register(g *group) { groups = append(groups, g) }
 
-var groupOrder = []string{"sm3", "sm4", "zuc", "sm2", "x509", "records", "tlcp", "tls13"}
+var groupOrder = []string{"sm3", "sm4", "zuc", "sm2", "x509", "records", "tlcp", "tls13", "pq", "cms"}
 
 func orderedGroups() []*group {
 	var out []*group

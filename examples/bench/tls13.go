@@ -45,20 +45,35 @@ func init() {
 }
 
 // tls13Configs are tlcpConfigs for a TLS 1.3 suite: naming it is enough
-// for the client to speak TLS 1.3. Full handshakes send no tickets.
+// for the client to speak TLS 1.3. Full handshakes send no tickets. The
+// tls13 rows keep to curveSM2, which their crypto/tls baseline (P-256)
+// matches; the pq group's rows set the hybrid.
 func tls13Configs(suite uint16, resume bool) (srv, cli *tlcp.Config, err error) {
+	return tls13GroupConfigs(suite, []tlcp.CurveID{tlcp.CurveSM2}, resume)
+}
+
+// tls13GroupConfigs is tls13Configs with groups as both sides'
+// CurvePreferences (nil: the defaults).
+func tls13GroupConfigs(suite uint16, groups []tlcp.CurveID, resume bool) (srv, cli *tlcp.Config, err error) {
 	srv, cli, err = tlcpConfigs(suite, resume)
 	if err != nil {
 		return nil, nil, err
 	}
 	srv.SessionTicketsDisabled = !resume
 	cli.MinVersion, cli.MaxVersion = tlcp.VersionTLS13, tlcp.VersionTLS13
+	srv.CurvePreferences, cli.CurvePreferences = groups, groups
 	return srv, cli, nil
 }
 
 func tls13Handshake(suite uint16, resume bool) setupFunc {
+	return tls13GroupHandshake(suite, []tlcp.CurveID{tlcp.CurveSM2}, tlcp.CurveSM2, resume)
+}
+
+// tls13GroupHandshake measures handshakes with groups as both sides'
+// CurvePreferences, checking that they agree on group.
+func tls13GroupHandshake(suite uint16, groups []tlcp.CurveID, group tlcp.CurveID, resume bool) setupFunc {
 	return func() (benchFunc, error) {
-		srv, cli, err := tls13Configs(suite, resume)
+		srv, cli, err := tls13GroupConfigs(suite, groups, resume)
 		if err != nil {
 			return nil, err
 		}
@@ -68,8 +83,8 @@ func tls13Handshake(suite uint16, resume bool) setupFunc {
 				return false, err
 			}
 			st := cc.ConnectionState()
-			if st.Version != tlcp.VersionTLS13 || st.CipherSuite != suite {
-				return false, errors.New("negotiated " + tlcp.CipherSuiteName(st.CipherSuite))
+			if st.Version != tlcp.VersionTLS13 || st.CipherSuite != suite || st.CurveID != group {
+				return false, errors.New("negotiated " + tlcp.CipherSuiteName(st.CipherSuite) + " on " + st.CurveID.String())
 			}
 			if resume {
 				// Take in the ticket, sent after the server's Finished.
@@ -119,8 +134,14 @@ func tls13Bulk(suite uint16) setupFunc {
 	}
 }
 
-// stdTLS13Configs is stdTLSConfigs for TLS 1.3.
+// stdTLS13Configs is stdTLSConfigs for TLS 1.3 (on P-256).
 func stdTLS13Configs(resume bool) (srv, cli *tls.Config, err error) {
+	return stdTLS13GroupConfigs([]tls.CurveID{tls.CurveP256}, resume)
+}
+
+// stdTLS13GroupConfigs is stdTLS13Configs with groups as both sides'
+// CurvePreferences (nil: crypto/tls's defaults, X25519MLKEM768 first).
+func stdTLS13GroupConfigs(groups []tls.CurveID, resume bool) (srv, cli *tls.Config, err error) {
 	srv, cli, err = stdTLSConfigs(tls.TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, resume)
 	if err != nil {
 		return nil, nil, err
@@ -128,13 +149,19 @@ func stdTLS13Configs(resume bool) (srv, cli *tls.Config, err error) {
 	for _, c := range []*tls.Config{srv, cli} {
 		c.MinVersion, c.MaxVersion = tls.VersionTLS13, tls.VersionTLS13
 		c.CipherSuites = nil // not configurable in TLS 1.3
+		c.CurvePreferences = groups
 	}
 	return srv, cli, nil
 }
 
 func stdTLS13Handshake(resume bool) setupFunc {
+	return stdTLS13GroupHandshake([]tls.CurveID{tls.CurveP256}, tls.CurveP256, resume)
+}
+
+// stdTLS13GroupHandshake is tls13GroupHandshake for crypto/tls.
+func stdTLS13GroupHandshake(groups []tls.CurveID, group tls.CurveID, resume bool) setupFunc {
 	return func() (benchFunc, error) {
-		srv, cli, err := stdTLS13Configs(resume)
+		srv, cli, err := stdTLS13GroupConfigs(groups, resume)
 		if err != nil {
 			return nil, err
 		}
@@ -145,6 +172,9 @@ func stdTLS13Handshake(resume bool) setupFunc {
 			}
 			defer cc.Close()
 			defer sc.Close()
+			if g := cc.ConnectionState().CurveID; g != group {
+				return false, errors.New("crypto/tls negotiated " + g.String())
+			}
 			if resume {
 				// A TLS 1.3 client takes in the ticket when it reads,
 				// in crypto/tls as in ours.

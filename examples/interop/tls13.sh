@@ -180,7 +180,8 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	done
 
 	# s_client's default key shares (X25519MLKEM768, X25519) need a
-	# HelloRetryRequest to curveSM2; then KeyUpdate both ways ("k", "K").
+	# HelloRetryRequest, to curveSM2MLKEM768 (which its default groups
+	# list); then KeyUpdate both ways ("k", "K").
 	name=tongsuo-client-hrr-keyupdate
 	ours_server $name -n 1 $(capture tongsuo-client)
 	(echo 'before'; sleep 0.5; echo k; sleep 0.5; echo 'after k'; sleep 0.5; echo K; sleep 0.5; echo 'after K'; sleep 1) |
@@ -192,6 +193,140 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	grep -q 'KEYUPDATE' "$work/$name.client.log" || ok=1
 	result "Tongsuo s_client (default groups) -> our server: HRR, KeyUpdate k and K" $ok \
 		"$(grep -c KEYUPDATE "$work/$name.client.log") KeyUpdates"
+
+	# The post-quantum hybrid curveSM2MLKEM768 (TLS13.md §8): our client
+	# (default groups: shares for the hybrid and curveSM2) against
+	# s_server with the hybrid alone, every suite, with and without client
+	# authentication, with resumption (psk_dhe_ke on the hybrid).
+	hyb="-tls1_3 -groups curveSM2MLKEM768 -sigalgs sm2sig_sm3"
+	for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
+		for auth in none client; do
+			name="tongsuo-server-hybrid-$suite-auth=$auth"
+			sflags="" cflags=""
+			[ $auth = client ] && sflags="-Verify 1 -CAfile $pki/ca.pem -verify_return_error" &&
+				cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
+			cap=""
+			[ $suite = TLS_SM4_GCM_SM3 ] && [ $auth = client ] && cap=$(capture tongsuo-server-hybrid)
+			"$T" s_server -accept "127.0.0.1:$port" $hyb -ciphersuites $suite -cert "$pki/server_sign.pem" \
+				-key "$pki/server_sign.key" -naccept 2 -rev $sflags >"$work/$name.server.log" 2>&1 &
+			server_pid=$!
+			wait_port $port
+			ours_client "$name" -n 2 -want-resume -pause 500ms -send 'hello tongsuo\n' $cflags $cap
+			rc=$?
+			[ "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.client.log")" = 2 ] || rc=1
+			result "our client -> s_server -groups curveSM2MLKEM768, $suite, auth: $auth, resumption" $rc \
+				"$(grep -c 'resumed=true group=curveSM2MLKEM768' "$work/$name.client.log") resumed on the hybrid"
+			finish_server
+		done
+	done
+
+	# Tongsuo's default groups put curveSM2MLKEM768 in its first tuple:
+	# our default shares need no HelloRetryRequest.
+	name=tongsuo-server-hybrid-defaultgroups
+	"$T" s_server -accept "127.0.0.1:$port" -tls1_3 -sigalgs sm2sig_sm3 -ciphersuites TLS_SM4_GCM_SM3 -cert "$pki/server_sign.pem" \
+		-key "$pki/server_sign.key" -naccept 1 -rev -msg >"$work/$name.server.log" 2>&1 &
+	server_pid=$!
+	wait_port $port
+	ours_client $name -send 'hello tongsuo\n'
+	rc=$?
+	grep -q 'group=curveSM2MLKEM768' "$work/$name.client.log" || rc=1
+	[ "$(grep -c 'ServerHello' "$work/$name.server.log")" = 1 ] || rc=1
+	result "our client -> s_server (its default groups): hybrid, no HRR" $rc "$(grep '^conn' "$work/$name.client.log" | cut -c1-70)"
+	finish_server
+
+	# HelloRetryRequest to the hybrid: our client lists it second and
+	# sends a curveSM2 share only; then resumption after the HRR.
+	name=tongsuo-server-hybrid-hrr
+	"$T" s_server -accept "127.0.0.1:$port" $hyb -ciphersuites TLS_SM4_GCM_SM3 -cert "$pki/server_sign.pem" \
+		-key "$pki/server_sign.key" -naccept 2 -rev >"$work/$name.server.log" 2>&1 &
+	server_pid=$!
+	wait_port $port
+	ours_client $name -groups curveSM2:curveSM2MLKEM768 -n 2 -want-resume -pause 500ms -send 'hello tongsuo\n' -trace
+	rc=$?
+	[ "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.client.log")" = 2 ] || rc=1
+	[ "$(grep -c 'HelloRetryRequest' "$work/$name.client.log")" -ge 2 ] || rc=1
+	result "our client (-groups curveSM2:curveSM2MLKEM768) -> s_server hybrid only: HRR, resumption" $rc \
+		"$(grep -c 'HelloRetryRequest' "$work/$name.client.log") HRRs, $(grep -c 'resumed=true' "$work/$name.client.log") resumed"
+	finish_server
+
+	# s_client -groups curveSM2MLKEM768 against our server (default
+	# groups), every suite, with and without client authentication, then
+	# resumption.
+	for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
+		for auth in none client; do
+			name="tongsuo-client-hybrid-$suite-auth=$auth"
+			sflags="" cflags=""
+			[ $auth = client ] && sflags="-verify" && cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
+			cap=""
+			[ $suite = TLS_SM4_CCM_SM3 ] && [ $auth = client ] && cap=$(capture tongsuo-client-hybrid)
+			ours_server "$name" -n 2 $sflags $cap
+			ok=0
+			(echo 'hello ours'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" $hyb -ciphersuites $suite \
+				-CAfile "$pki/ca.pem" -servername localhost -verify_hostname localhost -verify_return_error \
+				-sess_out "$work/$name.sess" $cflags >"$work/$name.client1.log" 2>&1 || ok=1
+			(echo 'hello again'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" $hyb -ciphersuites $suite \
+				-CAfile "$pki/ca.pem" -servername localhost -verify_hostname localhost -verify_return_error \
+				-sess_in "$work/$name.sess" $cflags >"$work/$name.client2.log" 2>&1 || ok=1
+			finish_server
+			grep -q 'shangmi: hello ours' "$work/$name.client1.log" || ok=1
+			grep -q 'Negotiated TLS1.3 group: curveSM2MLKEM768' "$work/$name.client1.log" || ok=1
+			grep -q '^Reused, TLSv1.3' "$work/$name.client2.log" || ok=1
+			grep -q 'shangmi: hello again' "$work/$name.client2.log" || ok=1
+			[ "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.server.log")" = 2 ] || ok=1
+			[ $auth = client ] && { grep -q 'peer "shangmi interop client" (verified)' "$work/$name.server.log" || ok=1; }
+			result "s_client -groups curveSM2MLKEM768 -> our server, $suite, auth: $auth, resumption" $ok \
+				"$(grep -c 'resumed=true group=curveSM2MLKEM768' "$work/$name.server.log") resumed on the hybrid"
+		done
+	done
+
+	# HelloRetryRequest to the hybrid from our server: s_client lists it
+	# second and sends a curveSM2 share only; and s_client's default
+	# shares (X25519MLKEM768, X25519), which list curveSM2MLKEM768.
+	# The curveSM2-first client resumes too, with a HelloRetryRequest again.
+	for g in curveSM2:curveSM2MLKEM768 default; do
+		name="tongsuo-client-hybrid-hrr-$g"
+		gflags="-groups $g"
+		[ $g = default ] && gflags=""
+		n=1
+		[ $g = default ] || n=2
+		ours_server "$name" -n $n
+		(echo 'hello ours'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" -tls1_3 $gflags \
+			-ciphersuites TLS_SM4_GCM_SM3 -CAfile "$pki/ca.pem" -servername localhost -verify_return_error -msg \
+			-sess_out "$work/$name.sess" >"$work/$name.client.log" 2>&1
+		ok=0
+		if [ $n = 2 ]; then
+			(echo 'hello again'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" -tls1_3 $gflags \
+				-ciphersuites TLS_SM4_GCM_SM3 -CAfile "$pki/ca.pem" -servername localhost -verify_return_error -msg \
+				-sess_in "$work/$name.sess" >"$work/$name.client2.log" 2>&1
+			grep -q '^Reused, TLSv1.3' "$work/$name.client2.log" || ok=1
+			grep -q 'shangmi: hello again' "$work/$name.client2.log" || ok=1
+			[ "$(grep -c '<<< TLS 1.3, Handshake .*ServerHello' "$work/$name.client2.log")" = 2 ] || ok=1
+			grep -q 'resumed=true group=curveSM2MLKEM768' "$work/$name.server.log" || ok=1
+		fi
+		finish_server
+		grep -q 'shangmi: hello ours' "$work/$name.client.log" || ok=1
+		grep -q 'Negotiated TLS1.3 group: curveSM2MLKEM768' "$work/$name.client.log" || ok=1
+		[ "$(grep -c '<<< TLS 1.3, Handshake .*ServerHello' "$work/$name.client.log")" = 2 ] || ok=1
+		what="HRR to curveSM2MLKEM768"
+		[ $n = 2 ] && what="$what, then resumption with HRR"
+		result "s_client ($g groups) -> our server: $what" $ok "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.server.log") on the hybrid, $(grep -c 'resumed=true' "$work/$name.server.log") resumed"
+	done
+
+	# Our server with curveSM2 alone, s_client preferring the hybrid:
+	# HelloRetryRequest to curveSM2.
+	name=tongsuo-client-hrr-to-curveSM2
+	ours_server "$name" -n 1 -groups curveSM2
+	(echo 'hello ours'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" -tls1_3 -groups curveSM2MLKEM768:curveSM2 \
+		-ciphersuites TLS_SM4_GCM_SM3 -CAfile "$pki/ca.pem" -servername localhost -verify_return_error -msg \
+		>"$work/$name.client.log" 2>&1
+	finish_server
+	ok=0
+	grep -q 'shangmi: hello ours' "$work/$name.client.log" || ok=1
+	# For an ECDH group s_client prints the key, not the group's name.
+	grep -q 'Peer Temp Key: ECDH, SM2, 256 bits' "$work/$name.client.log" || ok=1
+	[ "$(grep -c '<<< TLS 1.3, Handshake .*ServerHello' "$work/$name.client.log")" = 2 ] || ok=1
+	grep -q 'group=curveSM2 ' "$work/$name.server.log" || ok=1
+	result "s_client -groups curveSM2MLKEM768:curveSM2 -> our server -groups curveSM2: HRR" $ok "$(grep '^conn' "$work/$name.server.log" | cut -c1-70)"
 
 	# Our client offering TLCP and TLS 1.3 in one hello, to Tongsuo with
 	# -enable_ntls: Tongsuo chooses by the record version, TLCP.

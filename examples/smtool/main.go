@@ -60,6 +60,7 @@ var commands []*command
 var helpOrder = []string{
 	"key gen", "key convert", "req", "ca sign", "crl gen", "cert gen", "cert show", "crl show", "cert verify",
 	"s_client", "s_server", "speed", "version",
+	"cms sign", "cms verify", "cms encrypt", "cms decrypt", "cms show",
 }
 
 // register adds a command; command files call it from init.

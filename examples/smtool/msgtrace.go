@@ -44,6 +44,8 @@ var extensionNames = map[uint16]string{
 	0: "server_name", 3: "trusted_ca_keys", 5: "status_request", 10: "supported_groups",
 	11: "ec_point_formats", 13: "signature_algorithms", 16: "application_layer_protocol_negotiation",
 	22: "encrypt_then_mac", 23: "extended_master_secret", 35: "session_ticket", 66: "client_id",
+	41: "pre_shared_key", 42: "early_data", 43: "supported_versions", 44: "cookie",
+	45: "psk_key_exchange_modes", 50: "signature_algorithms_cert", 51: "key_share",
 	0xff01: "renegotiation_info",
 }
 
@@ -138,6 +140,21 @@ func extensionList(s *cryptobyte.String) []string {
 			if body.ReadUint16LengthPrefixed(&list) && list.ReadUint8(&nameType) && list.ReadUint16LengthPrefixed(&host) {
 				name += fmt.Sprintf(" %q", string(host))
 			}
+		case 10: // supported_groups
+			var list cryptobyte.String
+			var groups []string
+			if body.ReadUint16LengthPrefixed(&list) {
+				for !list.Empty() {
+					var g uint16
+					if !list.ReadUint16(&g) {
+						break
+					}
+					groups = append(groups, groupName(g))
+				}
+			}
+			name += " " + strings.Join(groups, ":")
+		case 51: // key_share: a list (ClientHello), one entry (ServerHello) or a group (HelloRetryRequest)
+			name += " " + keyShareString(body)
 		case 16:
 			var list cryptobyte.String
 			var protos []string
@@ -159,6 +176,38 @@ func extensionList(s *cryptobyte.String) []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// keyShareString describes a key_share extension's body, which has three
+// shapes told apart by their lengths: a list of KeyShareEntry, one entry,
+// or a bare group.
+func keyShareString(body cryptobyte.String) string {
+	if len(body) == 2 {
+		return "HelloRetryRequest for " + groupName(uint16(body[0])<<8|uint16(body[1]))
+	}
+	entries := func(s cryptobyte.String) ([]string, bool) {
+		var out []string
+		for !s.Empty() {
+			var g uint16
+			var data cryptobyte.String
+			if !s.ReadUint16(&g) || !s.ReadUint16LengthPrefixed(&data) {
+				return nil, false
+			}
+			out = append(out, fmt.Sprintf("%s (%d bytes)", groupName(g), len(data)))
+		}
+		return out, true
+	}
+	list := body
+	var inner cryptobyte.String
+	if list.ReadUint16LengthPrefixed(&inner) && list.Empty() {
+		if e, ok := entries(inner); ok {
+			return strings.Join(e, ", ")
+		}
+	}
+	if e, ok := entries(body); ok && len(e) == 1 {
+		return e[0]
+	}
+	return "(malformed)"
 }
 
 // decodeMessage returns the main fields of a message, a line each.

@@ -289,6 +289,9 @@ func (r *clientRun) configure(serverName string, noSNI bool) error {
 	if cfg.CipherSuites, err = o.suites(); err != nil {
 		return err
 	}
+	if err := o.protocol(cfg); err != nil {
+		return err
+	}
 	pair, err := o.loadPair(r.e, false)
 	if err != nil {
 		return err
@@ -388,6 +391,7 @@ func (r *clientRun) connect() (*tlcp.Conn, *connInfo, error) {
 	info.took = time.Since(start)
 	conn := nc.(*tlcp.Conn)
 	info.state = conn.ConnectionState()
+	logGroup(r.out.keylog, info.keys.random(), info.state)
 	switch {
 	case r.insecure:
 	case r.strict:
@@ -429,8 +433,11 @@ func (r *clientRun) printConnection(conn *tlcp.Conn, info *connInfo, brief bool)
 
 // printState prints a ConnectionState and the peer's certificates.
 func printState(w io.Writer, st tlcp.ConnectionState, peer string, sessionID []byte, brief bool) {
-	fmt.Fprintf(w, "Protocol  : TLCP (0x%04x)\n", st.Version)
+	fmt.Fprintf(w, "Protocol  : %s (0x%04x)\n", protocolName(st.Version), st.Version)
 	fmt.Fprintf(w, "Cipher    : %s (0x%04X)\n", tlcp.CipherSuiteName(st.CipherSuite), st.CipherSuite)
+	if st.CurveID != 0 {
+		fmt.Fprintf(w, "Group     : %s (0x%04X)\n", st.CurveID, uint16(st.CurveID))
+	}
 	fmt.Fprintf(w, "Resumed   : %v\n", st.DidResume)
 	switch {
 	case sessionID == nil:

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,6 +59,7 @@ type srvConn struct {
 	addr    string
 	buf     bytes.Buffer
 	flushed bool
+	random  []byte // the ClientHello's, for the key log's group line
 }
 
 type serverRun struct {
@@ -132,6 +134,9 @@ func sServer(e *env, cmd *command, args []string) error {
 	if cfg.CipherSuites, err = o.suites(); err != nil {
 		return err
 	}
+	if err := o.protocol(cfg); err != nil {
+		return err
+	}
 	if r.v, err = o.verifier(); err != nil {
 		return err
 	}
@@ -158,12 +163,18 @@ func sServer(e *env, cmd *command, args []string) error {
 	cfg.KeyLogWriter = r.out.keylog
 	f := o.formatter()
 	cfg.MessageTrace = func(c *tlcp.Conn, sent bool, contentType uint8, msg []byte) {
-		if r.out.msg == nil {
+		if r.out.msg == nil && r.out.keylog == nil {
 			return
 		}
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		sc := r.conns[c]
+		if sc != nil && !sent && contentType == 22 && len(msg) >= 38 && msg[0] == 1 {
+			sc.random = slices.Clone(msg[6:38])
+		}
+		if r.out.msg == nil {
+			return
+		}
 		if sc != nil && !sc.flushed {
 			f.format(&sc.buf, sent, contentType, msg)
 			return
@@ -346,6 +357,9 @@ func (r *serverRun) handshake(conn *tlcp.Conn, sc *srvConn) bool {
 		block.Write(sc.buf.Bytes())
 	}
 	sc.flushed = true
+	if err == nil {
+		logGroup(r.out.keylog, sc.random, st)
+	}
 	if err != nil {
 		fmt.Fprintf(&block, "%s: handshake failed: %v\n", sc.addr, err)
 		out.Write(block.Bytes())

@@ -43,6 +43,29 @@ func TestSClientSServer(t *testing.T) {
 			wantServer: []string{"--- connection 1 from", "No client certificate", "echoed 23 bytes"},
 		},
 		{
+			name:       "TLS 1.3, default groups: the hybrid",
+			client:     []string{"-tls1_3"},
+			stdin:      "pq",
+			wantClient: []string{"Protocol  : TLSv1.3 (0x0304)", "Cipher    : TLS_SM4_GCM_SM3 (0x00C6)", "Group     : curveSM2MLKEM768 (0x11EE)", "pq"},
+			wantServer: []string{"Protocol  : TLSv1.3 (0x0304)", "Group     : curveSM2MLKEM768 (0x11EE)"},
+		},
+		{
+			name:       "TLS 1.3 by suite name, -groups curveSM2",
+			client:     []string{"-ciphersuites", "TLS_SM4_CCM_SM3", "-groups", "curveSM2"},
+			wantClient: []string{"Protocol  : TLSv1.3 (0x0304)", "Cipher    : TLS_SM4_CCM_SM3 (0x00C7)", "Group     : curveSM2 (0x0029)"},
+		},
+		{
+			name:       "TLS 1.3, HelloRetryRequest to the hybrid (GmSSL's group name, a code point)",
+			client:     []string{"-tls1_3", "-groups", "sm2p256v1:4590", "-trace"},
+			server:     []string{"-groups", "curveSM2MLKEM768"},
+			wantClient: []string{"key_share curveSM2 (65 bytes)", "key_share HelloRetryRequest for curveSM2MLKEM768", "key_share curveSM2MLKEM768 (1249 bytes)", "key_share curveSM2MLKEM768 (1153 bytes)", "Group     : curveSM2MLKEM768 (0x11EE)"},
+		},
+		{
+			name:       "TLCP ECC has no group",
+			client:     []string{"-tlcp"},
+			wantClient: []string{"Protocol  : TLCP (0x0101)", "Cipher    : ECC_SM4_GCM_SM3"},
+		},
+		{
 			name:       "ECC CBC chosen by the client",
 			client:     []string{"-cipher", "ECC_SM4_CBC_SM3"},
 			stdin:      "x",
@@ -246,9 +269,18 @@ func TestMsgAndKeyLog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := strings.Fields(string(kl))
-			if len(f) != 3 || f[0] != "CLIENT_RANDOM" {
+			// The secret's line, then a comment naming what it came from.
+			lines := strings.Split(strings.TrimSuffix(string(kl), "\n"), "\n")
+			f := strings.Fields(lines[0])
+			if len(lines) != 2 || len(f) != 3 || f[0] != "CLIENT_RANDOM" {
 				t.Fatalf("key log %q", kl)
+			}
+			wantGroup := "no key exchange group"
+			if strings.HasPrefix(suite, "ECDHE") {
+				wantGroup = "group curveSM2"
+			}
+			if want := "# " + f[1] + " TLCP " + suite + ", " + wantGroup; !strings.HasPrefix(lines[1], want) {
+				t.Errorf("key log comment %q, want %q", lines[1], want)
 			}
 			clientRandom, _ := hex.DecodeString(f[1])
 			master, _ := hex.DecodeString(f[2])
@@ -376,8 +408,18 @@ func TestSClientReconnect(t *testing.T) {
 				t.Errorf("session ID %X not the one printed", []byte(id))
 			}
 			kl, _ := os.ReadFile(keylog)
-			if lines := strings.Split(strings.TrimSpace(string(kl)), "\n"); len(lines) != 3 ||
-				!strings.HasSuffix(lines[2], hex.EncodeToString(master)) {
+			// Each connection's secret line is followed by a comment
+			// naming its suite and group.
+			var lines, comments []string
+			for _, l := range strings.Split(strings.TrimSpace(string(kl)), "\n") {
+				if strings.HasPrefix(l, "# ") {
+					comments = append(comments, l)
+				} else {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) != 3 || len(comments) != 3 || !strings.HasSuffix(lines[2], hex.EncodeToString(master)) ||
+				!strings.HasSuffix(comments[2], "no key exchange group (ECC suite or resumed TLCP session)") {
 				t.Errorf("the session's master secret is not the key log's:\n%s", kl)
 			}
 		})
@@ -834,6 +876,9 @@ func TestSClientSServerBadInput(t *testing.T) {
 		{"server bad address", slices.Concat([]string{"s_server", "-accept", "127.0.0.1:99999"}, sc), 1, "99999"},
 		{"server bad -accept", slices.Concat([]string{"s_server", "-accept", "nocolon"}, sc), 2, "want PORT or HOST:PORT"},
 		{"server unknown flag", []string{"s_server", "-bogus"}, 2, "bogus"},
+		{"server unknown group", slices.Concat([]string{"s_server", "-accept", "127.0.0.1:0", "-groups", "X25519MLKEM768"}, sc), 2, `-groups: unknown or unsupported group "X25519MLKEM768"`},
+		{"client empty groups", []string{"s_client", "-connect", deadAddr, "-groups", ":"}, 2, "-groups: no group given"},
+		{"client -tls1_3 and -tlcp", []string{"s_client", "-connect", deadAddr, "-tls1_3", "-tlcp"}, 2, "exclude each other"},
 		{"server stray argument", slices.Concat([]string{"s_server", "extra"}, sc), 2, "unexpected arguments"},
 		{"server unknown peer", slices.Concat([]string{"s_server", "-peer", "openssl"}, sc), 2, "-peer: unknown"},
 		{"server -msgfile without -msg", slices.Concat([]string{"s_server", "-accept", "127.0.0.1:0", "-msgfile", "x"}, sc), 2, "-msgfile goes with"},

@@ -40,6 +40,8 @@ type tlcpOpts struct {
 	msg, trace                         *bool
 	msgfile, keylog                    *string
 	quiet, verifyReturnError           *bool
+	groups                             *string
+	tls13, tlcpOnly                    *bool
 }
 
 func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
@@ -72,6 +74,11 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	o.cipher = &listFlag{}
 	fs.Var(o.cipher, "cipher", "cipher `suites` in preference order, separated by , or :, by our, Tongsuo's (ECC-SM2-SM4-GCM-SM3) or GmSSL's (TLS_ECC_SM4_GCM_SM3) name or hex code (0xE053); may be repeated")
 	fs.alias("cipher", "cipher_suite")
+	fs.alias("cipher", "ciphersuites") // OpenSSL's flag for the TLS 1.3 suites
+	o.groups = fs.String("groups", "", "TLS 1.3 key exchange `groups`, most preferred first, separated by : as OpenSSL's -groups (curveSM2MLKEM768:curveSM2, the default)")
+	fs.alias("groups", "curves")
+	o.tls13 = fs.Bool("tls1_3", false, "speak TLS 1.3 with the ShangMi suites only (default: TLS 1.3 if -cipher names a TLS 1.3 suite, TLCP otherwise"+map[bool]string{true: "; a server answers both", false: ""}[server]+")")
+	o.tlcpOnly = fs.Bool("tlcp", false, "speak TLCP only")
 	o.alpn = &listFlag{split: true}
 	fs.Var(o.alpn, "alpn", "comma-separated ALPN `protocols` (may be repeated)")
 	o.peer = fs.String("peer", "", "interop profile for a `peer`: gmssl, tongsuo or gotlcp (see below); single switches override it")
@@ -168,6 +175,11 @@ func (o *tlcpOpts) suites() ([]uint16, error) {
 // alias (ECC_SM4_SM3), Tongsuo's (ECC-SM2-SM4-GCM-SM3, ECC-SM2-WITH-SM4-SM3)
 // or GmSSL's (TLS_ECC_SM4_GCM_SM3) spelling, or its hex code (0xE053).
 func suiteByName(name string) (uint16, bool) {
+	for _, s := range ciphersuite.TLS13Suites() {
+		if strings.EqualFold(name, s.Name) {
+			return s.ID, true
+		}
+	}
 	norm := strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 	norm = strings.TrimPrefix(norm, "TLS_")
 	norm = strings.Replace(norm, "_SM2_WITH_", "_", 1) // BabaSSL/Tongsuo: ECC-SM2-WITH-SM4-SM3
@@ -185,6 +197,9 @@ func suiteByName(name string) (uint16, bool) {
 	if len(h) == 4 {
 		if v, err := strconv.ParseUint(h, 16, 16); err == nil {
 			if s := ciphersuite.Lookup(uint16(v)); s != nil && s.Supported {
+				return uint16(v), true
+			}
+			if ciphersuite.LookupTLS13(uint16(v)) != nil {
 				return uint16(v), true
 			}
 		}
@@ -428,8 +443,12 @@ type keyCapture struct {
 func (k *keyCapture) Write(p []byte) (int, error) {
 	f := strings.Fields(string(p))
 	k.mu.Lock()
-	if len(f) == 3 && f[0] == "CLIENT_RANDOM" {
+	if len(f) == 3 {
+		// Every line names the client random: TLCP's CLIENT_RANDOM, and
+		// TLS 1.3's traffic secrets.
 		k.clientRandom, _ = hex.DecodeString(f[1])
+	}
+	if len(f) == 3 && f[0] == "CLIENT_RANDOM" {
 		k.master, _ = hex.DecodeString(f[2])
 	}
 	k.mu.Unlock()
@@ -437,6 +456,28 @@ func (k *keyCapture) Write(p []byte) (int, error) {
 		return k.next.Write(p)
 	}
 	return len(p), nil
+}
+
+// random is the client random of the last line written.
+func (k *keyCapture) random() []byte {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.clientRandom
+}
+
+// logGroup writes a comment line to the key log naming the connection's
+// key exchange group and suite: Wireshark reads the secrets, and a reader
+// of the log sees what they came from. NSS's key log format ignores lines
+// that start with #.
+func logGroup(w io.Writer, clientRandom []byte, st tlcp.ConnectionState) {
+	if w == nil || clientRandom == nil {
+		return
+	}
+	group := "no key exchange group (ECC suite or resumed TLCP session)"
+	if st.CurveID != 0 {
+		group = "group " + st.CurveID.String()
+	}
+	fmt.Fprintf(w, "# %x %s %s, %s\n", clientRandom, protocolName(st.Version), tlcp.CipherSuiteName(st.CipherSuite), group)
 }
 
 // Unused-import guard.

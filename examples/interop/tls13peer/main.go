@@ -20,6 +20,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -52,6 +53,8 @@ var (
 	serverName = flag.String("servername", "localhost", "client: the name to send and verify")
 	insecure   = flag.Bool("insecure", false, "client: do not verify the server")
 	suites     = flag.String("suites", "", "comma-separated suites (e.g. TLS_SM4_GCM_SM3,TLS_SM4_CCM_SM3,ECC_SM4_GCM_SM3); default: all")
+	trace      = flag.Bool("trace", false, "print each handshake message sent and received (HelloRetryRequest named as such)")
+	groups     = flag.String("groups", "", "TLS 1.3 key exchange groups, most preferred first, colon-separated as OpenSSL's -groups (curveSM2MLKEM768:curveSM2); default: both, the hybrid first")
 	versions   = flag.String("versions", "tls13", "tls13, tlcp or both")
 	n          = flag.Int("n", 1, "connections to make (client) or serve (server, 0 = forever)")
 	send       = flag.String("send", "hello from shangmi\n", "client: data to send (\\n and \\r are unescaped)")
@@ -125,6 +128,18 @@ func config() (*tlcp.Config, error) {
 				return nil, fmt.Errorf("unknown suite %q", name)
 			}
 			cfg.CipherSuites = append(cfg.CipherSuites, id)
+		}
+	}
+	if *trace {
+		cfg.MessageTrace = traceMessage
+	}
+	if *groups != "" {
+		for _, name := range strings.Split(*groups, ":") {
+			id, ok := groupID(name)
+			if !ok {
+				return nil, fmt.Errorf("unknown group %q (want curveSM2MLKEM768 or curveSM2)", name)
+			}
+			cfg.CurvePreferences = append(cfg.CurvePreferences, id)
 		}
 	}
 	if *alpn != "" {
@@ -223,8 +238,18 @@ func describe(i int, c *tlcp.Conn, sent, got int) string {
 			peer += " (verified)"
 		}
 	}
-	return fmt.Sprintf("conn %d: %s %s resumed=%v alpn=%q %s, sent %d got %d bytes",
-		i, vers, tlcp.CipherSuiteName(st.CipherSuite), st.DidResume, st.NegotiatedProtocol, peer, sent, got)
+	return fmt.Sprintf("conn %d: %s %s resumed=%v group=%v alpn=%q %s, sent %d got %d bytes",
+		i, vers, tlcp.CipherSuiteName(st.CipherSuite), st.DidResume, st.CurveID, st.NegotiatedProtocol, peer, sent, got)
+}
+
+// groupID is the group OpenSSL calls name.
+func groupID(name string) (tlcp.CurveID, bool) {
+	for _, id := range []tlcp.CurveID{tlcp.CurveSM2MLKEM768, tlcp.CurveSM2} {
+		if strings.EqualFold(name, id.String()) {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 func serve(cfg *tlcp.Config) error {
@@ -357,4 +382,34 @@ func encryptKeyFile() error {
 		return err
 	}
 	return os.WriteFile(*out, pemBytes, 0o600)
+}
+
+// helloRetryRequestRandom is the random of a HelloRetryRequest, SHA-256 of
+// "HelloRetryRequest" (RFC 8446 §4.1.3).
+var helloRetryRequestRandom = []byte{
+	0xcf, 0x21, 0xad, 0x74, 0xe5, 0x9a, 0x61, 0x11, 0xbe, 0x1d, 0x8c, 0x02, 0x1e, 0x65, 0xb8, 0x91,
+	0xc2, 0xa2, 0x11, 0x16, 0x7a, 0xbb, 0x8c, 0x5e, 0x07, 0x9e, 0x09, 0xe2, 0xc8, 0xa8, 0x33, 0x9c,
+}
+
+// traceMessage prints one handshake message of -trace: its direction,
+// type and length.
+func traceMessage(_ *tlcp.Conn, sent bool, contentType uint8, msg []byte) {
+	if contentType != 22 || len(msg) < 4 {
+		return
+	}
+	dir := "<<<"
+	if sent {
+		dir = ">>>"
+	}
+	name := fmt.Sprintf("handshake type %d", msg[0])
+	switch msg[0] {
+	case 1:
+		name = "ClientHello"
+	case 2:
+		name = "ServerHello"
+		if len(msg) >= 38 && bytes.Equal(msg[6:38], helloRetryRequestRandom) {
+			name = "HelloRetryRequest"
+		}
+	}
+	fmt.Printf("%s %s, %d bytes\n", dir, name, len(msg))
 }
