@@ -149,9 +149,9 @@ func newDatagramConn(conn net.Conn, config *Config, isClient bool, opts dgram.Op
 	return c
 }
 
-// DatagramQuirks reports, for tests and tools, whether the peer sent its
-// Finished with a message_seq below the expected one (gotlcp v1.5.0's
-// client sends 0), which this side accepted (INTEROP.md, DTLCP).
+// datagramFinishedSeqTolerated reports, for tests, whether the peer sent
+// its Finished with a message_seq below the expected one (gotlcp v1.5.0's
+// client sends 0), which this side accepted (INTEROP.md §11.7).
 func (c *Conn) datagramFinishedSeqTolerated() bool {
 	return c.dg != nil && c.dg.finishedSeqTolerated
 }
@@ -248,7 +248,7 @@ func (c *Conn) dgSendFlightLocked() error {
 		// A ChangeCipherSpec starts a datagram: gotlcp v1.5.0's client
 		// refuses any record but a handshake one behind the
 		// ServerHello of a resumed handshake in the same datagram
-		// (INTEROP.md, DTLCP).
+		// (INTEROP.md §11.7).
 		if (len(buf) > d.mtu || r.typ == recordTypeChangeCipherSpec) && mark > 0 {
 			// This record does not fit behind the others: send them
 			// and start the next datagram with it.

@@ -201,7 +201,7 @@ func TestDatagramMessageSeq(t *testing.T) {
 // message_seq 0, as gotlcp v1.5.0 does, is accepted by our server. The
 // Finished is the one message of epoch 1, so it cannot be mistaken for a
 // retransmission, and it is hashed as it came, which is what the peer
-// hashes (INTEROP.md, DTLCP). The misbehaviour is scripted through the
+// hashes (INTEROP.md §11.7). The misbehaviour is scripted through the
 // client's MessageTrace.
 func TestDatagramFinishedSeqZero(t *testing.T) {
 	for _, resume := range []bool{false, true} {

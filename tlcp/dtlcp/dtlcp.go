@@ -14,7 +14,7 @@
 // is one record in one datagram, and a Write too large for one is an
 // error that says the limit (Options.MTU).
 //
-// See tlcp/INTEROP.md, "DTLCP", for the wire format and what was checked
+// See tlcp/INTEROP.md §11 for the wire format and what was checked
 // against gotlcp's dtlcp package.
 package dtlcp
 

@@ -134,7 +134,7 @@ type side struct {
 }
 
 // gotlcp's client answers a HelloVerifyRequest only when its
-// retransmission timer expires (INTEROP.md, DTLCP), and its server always
+// retransmission timer expires (INTEROP.md §11.7), and its server always
 // sends one: its timer is set short here so that a handshake does not wait
 // a second; the CPU clock does not count the wait either way.
 var theirTimer = 200 * time.Millisecond

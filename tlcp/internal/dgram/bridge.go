@@ -21,13 +21,11 @@ type Options struct {
 	RetransmitTimeout    time.Duration
 	MaxRetransmitTimeout time.Duration
 	HandshakeTimeout     time.Duration
-	// Cookies, on a server, makes and checks HelloVerifyRequest cookies.
-	// A server without one makes its own.
+	// Cookies, on a server, makes and checks HelloVerifyRequest cookies:
+	// a Listener's, shared by its connections, which check again the
+	// ClientHello the Listener checked. A server without one makes its
+	// own.
 	Cookies *CookieJar
-	// HelloVerified says the first ClientHello to arrive has already
-	// passed the cookie check (a Listener checked it before it made the
-	// connection).
-	HelloVerified bool
 }
 
 // Defaults (RFC 6347 §4.2.4.1: 1 s initial, doubling, at most 60 s).

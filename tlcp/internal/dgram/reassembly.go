@@ -71,7 +71,7 @@ func (r *Reassembler) Add(h HandshakeHeader, frag []byte) (Status, error) {
 
 // AddAs takes one fragment as part of message seq, whatever its header
 // says; the header's message_seq is kept for the transcript. Package tlcp
-// uses it for one known peer bug (INTEROP.md, DTLCP).
+// uses it for one known peer bug (INTEROP.md §11.7).
 func (r *Reassembler) AddAs(h HandshakeHeader, frag []byte, seq uint16) (Status, error) {
 	if seq < r.next {
 		return Old, nil

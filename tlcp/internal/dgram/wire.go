@@ -8,7 +8,7 @@
 // reassembly of handshake fragments, the replay window, the stateless
 // cookie and the HelloVerifyRequest. Package tlcp runs the handshake over
 // them (datagram.go); package tlcp/dtlcp demultiplexes a socket with them
-// before a connection exists. See tlcp/INTEROP.md, "DTLCP".
+// before a connection exists. See tlcp/INTEROP.md §11.
 package dgram
 
 import (
