@@ -85,6 +85,10 @@ type Conn struct {
 
 	tls13 tls13ConnState // conn_tls13.go
 
+	// dg is the datagram layer of a DTLCP connection (datagram.go), nil
+	// for TLCP and TLS 1.3.
+	dg *dgConn
+
 	tmp [2]byte
 }
 

@@ -40,6 +40,9 @@ func (c *Conn) startFlight() {
 
 // finishFlight sends what is pending and stops collecting. c.in is held.
 func (c *Conn) finishFlight() error {
+	if c.dg != nil {
+		return c.dgFinishFlight()
+	}
 	c.out.Lock()
 	defer c.out.Unlock()
 	c.flight.buffering = false

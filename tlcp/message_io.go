@@ -22,6 +22,9 @@ import (
 // writeHandshake sends one handshake message in its own record (INTEROP.md
 // §1.7: GmSSL cannot parse coalesced messages) and adds it to transcript.
 func (c *Conn) writeHandshake(msg handshakeMessage, transcript *transcriptHash) error {
+	if c.dg != nil {
+		return c.dgWriteHandshake(msg, transcript)
+	}
 	data, err := msg.marshal()
 	if err != nil {
 		return errorf(alertInternalError, "tlcp: %w", err)
@@ -102,6 +105,9 @@ func (c *Conn) handshakeClosedError(err error) error {
 // decrypted stay small: a resumed handshake must fit a goroutine's first
 // stacks (stack_test.go).
 func (c *Conn) readHandshake(transcript *transcriptHash) (handshakeMessage, error) {
+	if c.dg != nil {
+		return c.dgReadHandshake(transcript)
+	}
 	n, err := c.readHandshakeBytes()
 	if err != nil {
 		return nil, err

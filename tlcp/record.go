@@ -251,6 +251,9 @@ func (c *Conn) readChangeCipherSpec() error { return c.readRecordOrCCS(true) }
 // alerts, refused 0-RTT data) are skipped, up to maxUselessRecords in a
 // row. c.in must be held.
 func (c *Conn) readRecordOrCCS(expectChangeCipherSpec bool) error {
+	if c.dg != nil {
+		return c.dgReadRecord(expectChangeCipherSpec)
+	}
 	if c.in.err != nil {
 		return c.in.err
 	}
@@ -376,6 +379,9 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 // batch into one buffer that goes to the transport in one write
 // (writeBatchedLocked). c.out must be held.
 func (c *Conn) writeRecordLocked(typ recordType, data []byte) (int, error) {
+	if c.dg != nil {
+		return c.dgWriteRecordLocked(typ, data)
+	}
 	if c.out.err != nil {
 		return 0, c.out.err
 	}

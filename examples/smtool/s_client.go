@@ -378,7 +378,7 @@ func (r *clientRun) connect() (*tlcp.Conn, *connInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
 	defer cancel()
 	start := time.Now()
-	nc, err := (&tlcp.Dialer{Config: cfg}).DialContext(ctx, "tcp", r.addr)
+	nc, err := r.dial(ctx, cfg) // s_dtlcp.go
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no connection and handshake within %v (-timeout): %w", r.timeout, err)

@@ -191,7 +191,7 @@ func sServer(e *env, cmd *command, args []string) error {
 		}
 	}
 
-	ln, err := net.Listen("tcp", addr)
+	ln, err := r.listen(addr, cfg) // s_dtlcp.go
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func sServer(e *env, cmd *command, args []string) error {
 		if err != nil {
 			return err
 		}
-		conn := tlcp.Server(raw, cfg)
+		conn := r.serverConn(raw, cfg)
 		sc := &srvConn{n: n, addr: raw.RemoteAddr().String()}
 		r.mu.Lock()
 		r.conns[conn] = sc

@@ -30,6 +30,7 @@ type tlcpOpts struct {
 	cert, key                          *string
 	pass, signPass, encPass            *string
 	caFile                             *string
+	dtlcp                              *bool // s_dtlcp.go
 	crls                               *listFlag
 	crlAll                             *bool
 	cipher                             *listFlag
@@ -63,6 +64,7 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	o.signPass = fs.String("sign_pass", "", "`password` of the signing key only (default -pass)")
 	o.encPass = fs.String("enc_pass", "", "`password` of the encryption key only (default -pass)")
 	o.caFile = fs.String("CAfile", "", "CA certificates that verify the "+peerRole+" (PEM `FILE`)")
+	o.dtlcp = fs.Bool("dtlcp", false, "speak DTLCP (GM/T 0128-2023, TLCP over UDP) instead of TLCP over TCP")
 	fs.alias("CAfile", "cacert")
 	o.crls = &listFlag{}
 	fs.Var(o.crls, "CRL", "check the "+peerRole+"'s certificates against the CRL in `FILE` (may be repeated)")

@@ -1,0 +1,402 @@
+// Copyright 2026 The shangmi Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package dtlcp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/tlcp"
+	"github.com/shangmi-go/shangmi/tlcp/internal/dgram"
+)
+
+const td = "../../testdata/tlcp/"
+
+var (
+	pkiOnce              sync.Once
+	serverPair, clientPr tlcp.CertificatePair
+	roots                *smx509.CertPool
+)
+
+func loadPKI(t testing.TB) {
+	t.Helper()
+	pkiOnce.Do(func() {
+		var err error
+		serverPair, err = tlcp.LoadCertificatePair(td+"server_sign.pem", td+"server_sign.key", td+"server_enc.pem", td+"server_enc.key")
+		if err != nil {
+			panic(err)
+		}
+		clientPr, err = tlcp.LoadCertificatePair(td+"client_sign.pem", td+"client_sign.key", td+"client_enc.pem", td+"client_enc.key")
+		if err != nil {
+			panic(err)
+		}
+		roots = smx509.NewCertPool()
+		pemBytes, err := os.ReadFile(td + "ca.pem")
+		if err != nil {
+			panic(err)
+		}
+		ca, err := smx509.ParseCertificatePEM(pemBytes)
+		if err != nil {
+			panic(err)
+		}
+		roots.AddCert(ca)
+	})
+}
+
+// fastOptions keeps the retransmission schedule short, so that a lossy
+// link costs the tests little time.
+func fastOptions() *Options {
+	return &Options{RetransmitTimeout: 20 * time.Millisecond, MaxRetransmitTimeout: 320 * time.Millisecond, HandshakeTimeout: 30 * time.Second}
+}
+
+func serverConfig(clientAuth bool) *tlcp.Config {
+	cfg := &tlcp.Config{Certificates: []tlcp.CertificatePair{serverPair}}
+	if clientAuth {
+		cfg.ClientAuth = tlcp.RequireAndVerifyClientCert
+		cfg.ClientCAs = roots
+	}
+	return cfg
+}
+
+func clientConfig(suite uint16, clientCert bool) *tlcp.Config {
+	cfg := &tlcp.Config{RootCAs: roots, ServerName: "localhost", CipherSuites: []uint16{suite}}
+	if clientCert {
+		cfg.Certificates = []tlcp.CertificatePair{clientPr}
+	}
+	return cfg
+}
+
+// relay forwards datagrams between a client and a server through a
+// socket of its own, losing, duplicating, reordering and delaying some.
+type relay struct {
+	front              *net.UDPConn // the client's side
+	back               *net.UDPConn // connected to the server
+	loss, dup, reorder float64
+
+	mu      sync.Mutex
+	rng     *rand.Rand
+	client  *net.UDPAddr
+	held    [2][]byte // a datagram per direction held back for reordering
+	counts  struct{ in, dropped, duplicated, reordered int }
+	tamper  func(toServer bool, b []byte) [][]byte // optional: replaces forwarding
+	closing chan struct{}
+}
+
+func newRelay(t testing.TB, server net.Addr, loss, dup, reorder float64, seed uint64) *relay {
+	t.Helper()
+	front, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := net.DialUDP("udp", nil, server.(*net.UDPAddr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{front: front, back: back, loss: loss, dup: dup, reorder: reorder,
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), closing: make(chan struct{})}
+	go r.pump(true)
+	go r.pump(false)
+	t.Cleanup(func() { close(r.closing); front.Close(); back.Close() })
+	return r
+}
+
+func (r *relay) addr() net.Addr { return r.front.LocalAddr() }
+
+func (r *relay) pump(toServer bool) {
+	buf := make([]byte, 65536)
+	for {
+		var n int
+		var err error
+		if toServer {
+			var from *net.UDPAddr
+			n, from, err = r.front.ReadFromUDP(buf)
+			if err == nil {
+				r.mu.Lock()
+				r.client = from
+				r.mu.Unlock()
+			}
+		} else {
+			n, err = r.back.Read(buf)
+		}
+		if err != nil {
+			return
+		}
+		b := append([]byte(nil), buf[:n]...)
+		for _, out := range r.decide(toServer, b) {
+			r.send(toServer, out)
+		}
+	}
+}
+
+// decide returns the datagrams to send now for b.
+func (r *relay) decide(toServer bool, b []byte) [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.tamper != nil {
+		return r.tamper(toServer, b)
+	}
+	r.counts.in++
+	dir := 0
+	if toServer {
+		dir = 1
+	}
+	var out [][]byte
+	switch p := r.rng.Float64(); {
+	case p < r.loss:
+		r.counts.dropped++
+	case p < r.loss+r.reorder && r.held[dir] == nil:
+		// Held until the next datagram in this direction has gone.
+		r.counts.reordered++
+		r.held[dir] = b
+		held := b
+		time.AfterFunc(30*time.Millisecond, func() {
+			r.mu.Lock()
+			if r.held[dir] == nil || &r.held[dir][0] != &held[0] {
+				r.mu.Unlock()
+				return
+			}
+			r.held[dir] = nil
+			r.mu.Unlock()
+			r.send(toServer, held)
+		})
+		return nil
+	case p < r.loss+r.reorder+r.dup:
+		r.counts.duplicated++
+		out = append(out, b, b)
+	default:
+		out = append(out, b)
+	}
+	if h := r.held[dir]; h != nil && len(out) > 0 {
+		r.held[dir] = nil
+		out = append(out, h)
+	}
+	return out
+}
+
+func (r *relay) send(toServer bool, b []byte) {
+	if toServer {
+		r.back.Write(b)
+		return
+	}
+	r.mu.Lock()
+	c := r.client
+	r.mu.Unlock()
+	if c != nil {
+		r.front.WriteToUDP(b, c)
+	}
+}
+
+// serve accepts connections on l and echoes what each reads.
+func serve(t testing.TB, l net.Listener) {
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			buf := make([]byte, 2048)
+			for {
+				n, err := c.Read(buf)
+				if err != nil {
+					return
+				}
+				if _, err := c.Write(buf[:n]); err != nil {
+					return
+				}
+			}
+		}()
+	}
+}
+
+func listen(t testing.TB, cfg *tlcp.Config, opts *Options) net.Listener {
+	t.Helper()
+	l, err := ListenWithOptions("udp", "127.0.0.1:0", cfg, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// echo writes msg and reads it back, retrying over a lossy link.
+func echo(t testing.TB, c *Conn, msg []byte) {
+	t.Helper()
+	buf := make([]byte, len(msg)+1)
+	for try := 0; ; try++ {
+		if _, err := c.Write(msg); err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		n, err := c.Read(buf)
+		if err == nil {
+			if !bytes.Equal(buf[:n], msg) {
+				t.Fatalf("echo: got %q, want %q", buf[:n], msg)
+			}
+			c.SetReadDeadline(time.Time{})
+			return
+		}
+		if ne, ok := err.(net.Error); !ok || !ne.Timeout() || try > 50 {
+			t.Fatalf("echo: %v", err)
+		}
+	}
+}
+
+var suites = []uint16{ciphersuite.ECC_SM4_CBC_SM3, ciphersuite.ECC_SM4_GCM_SM3, ciphersuite.ECDHE_SM4_CBC_SM3, ciphersuite.ECDHE_SM4_GCM_SM3}
+
+func TestHandshakeClean(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := DialWithOptions(ctx, "udp", l.Addr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false), fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	echo(t, c, []byte("hello dtlcp"))
+	st := c.ConnectionState()
+	if st.CipherSuite != ciphersuite.ECC_SM4_GCM_SM3 || st.Version != tlcp.VersionTLCP {
+		t.Fatalf("state %+v", st)
+	}
+}
+
+// TestSuitesLossy runs every suite, with and without client certificates
+// (ECDHE requires them), over a link that loses 20% of the datagrams,
+// reorders 10% and duplicates 5%.
+func TestSuitesLossy(t *testing.T) {
+	loadPKI(t)
+	for _, suite := range suites {
+		for _, auth := range []bool{false, true} {
+			ecdhe := ciphersuite.Lookup(suite).KeyExchange == ciphersuite.KeyExchangeECDHE
+			if ecdhe && !auth {
+				continue // TLCP's ECDHE needs the client's encryption certificate
+			}
+			name := fmt.Sprintf("%s/clientcert=%v", ciphersuite.Name(suite), auth)
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				l := listen(t, serverConfig(auth), fastOptions())
+				go serve(t, l)
+				r := newRelay(t, l.Addr(), 0.2, 0.05, 0.1, uint64(suite)*2+map[bool]uint64{false: 0, true: 1}[auth])
+				start := time.Now()
+				c := handshakeVia(t, r, clientConfig(suite, auth))
+				defer c.Close()
+				st := c.ConnectionState()
+				if st.CipherSuite != suite {
+					t.Fatalf("suite %s, want %s", ciphersuite.Name(st.CipherSuite), ciphersuite.Name(suite))
+				}
+				for i := range 5 {
+					echo(t, c, []byte(strings.Repeat(fmt.Sprint(i), 100+i)))
+				}
+				r.mu.Lock()
+				t.Logf("%v; relay: %+v", time.Since(start), r.counts)
+				r.mu.Unlock()
+			})
+		}
+	}
+}
+
+func handshakeVia(t testing.TB, r *relay, cfg *tlcp.Config) *Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c, err := DialWithOptions(ctx, "udp", r.addr().String(), cfg, fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestResumption resumes a session by its ID over the lossy link.
+func TestResumption(t *testing.T) {
+	loadPKI(t)
+	for _, auth := range []bool{false, true} {
+		t.Run(fmt.Sprint("clientcert=", auth), func(t *testing.T) {
+			l := listen(t, serverConfig(auth), fastOptions())
+			go serve(t, l)
+			r := newRelay(t, l.Addr(), 0.2, 0.05, 0.1, 7)
+			cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, auth)
+			cfg.ClientSessionCache = tlcp.NewLRUClientSessionCache(4)
+			for i := range 3 {
+				c := handshakeVia(t, r, cfg)
+				echo(t, c, []byte("resume"))
+				if got, want := c.ConnectionState().DidResume, i > 0; got != want {
+					t.Fatalf("connection %d: DidResume = %v, want %v", i, got, want)
+				}
+				c.Close()
+			}
+		})
+	}
+}
+
+// TestWriteLimit: one Write is one record, and a Write too large for
+// one datagram fails with the limit.
+func TestWriteLimit(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	opts := fastOptions()
+	opts.MTU = 600
+	c, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	limit := 600 - dgram.RecordHeaderLen - 24
+	echo(t, c, bytes.Repeat([]byte{'x'}, limit))
+	_, err = c.Write(make([]byte, limit+1))
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprint(limit)) {
+		t.Fatalf("oversize Write: %v, want an error naming %d", err, limit)
+	}
+	echo(t, c, []byte("still usable"))
+}
+
+// TestCloseNotify: Close sends close_notify, and the peer's Read ends
+// with io.EOF.
+func TestCloseNotify(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	got := make(chan error, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			got <- err
+			return
+		}
+		buf := make([]byte, 100)
+		for {
+			if _, err := c.Read(buf); err != nil {
+				got <- err
+				return
+			}
+		}
+	}()
+	c, err := DialWithOptions(context.Background(), "udp", l.Addr().String(), clientConfig(ciphersuite.ECC_SM4_CBC_SM3, false), fastOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write([]byte("x"))
+	c.Close()
+	select {
+	case err := <-got:
+		if err != io.EOF {
+			t.Fatalf("server Read: %v, want io.EOF", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no close_notify")
+	}
+}
