@@ -6,10 +6,11 @@ package dgram
 
 import (
 	"bytes"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shangmi-go/shangmi/internal/alloctest"
 )
 
 func frag(typ uint8, length int, seq uint16, off int, data []byte) (HandshakeHeader, []byte) {
@@ -164,11 +165,7 @@ func TestCookieInsertSplit(t *testing.T) {
 
 // allocBound runs f and fails if it allocated more than limit bytes.
 func allocBound(t *testing.T, limit uint64, f func()) {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	if got := after.TotalAlloc - before.TotalAlloc; got > limit {
+	if got := alloctest.Bytes(f); got > limit {
 		t.Fatalf("allocated %d bytes, over the bound of %d", got, limit)
 	}
 }
@@ -185,13 +182,15 @@ func FuzzRecords(f *testing.F) {
 	f.Add(append(append([]byte(nil), seed...), seed...))
 	f.Add(HelloVerifyRequest(Hello{RecordSeq: 3, MsgSeq: 1}, make([]byte, 32)))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r := Reassembler{MaxLen: func(typ uint8) int {
-			if typ == 11 {
-				return 1 << 17
-			}
-			return 1 << 14
-		}}
+		var r Reassembler
 		allocBound(t, uint64(8*len(b))+2*MaxBuffered+4096, func() {
+			// A fresh reassembler per run: allocBound runs this more than once.
+			r = Reassembler{MaxLen: func(typ uint8) int {
+				if typ == 11 {
+					return 1 << 17
+				}
+				return 1 << 14
+			}}
 			ParseHello(b)
 			for rest := b; len(rest) > 0; {
 				h, body, next, err := ParseRecord(rest)
