@@ -79,13 +79,13 @@ func (k *clientKeyShare) keyShare() keyShare {
 func (k *clientKeyShare) sharedSecret(share []byte) ([]byte, error) {
 	switch k.group {
 	case CurveSM2:
-		return ecdhSecret(k.ecdh, share, "server's curveSM2")
+		return ecdhSecret(k.ecdh, share, "server's", k.group)
 	case CurveSM2MLKEM768:
 		if len(share) != hybridServerShareLen {
 			return nil, errorf(alertIllegalParameter, "tlcp: the server's curveSM2MLKEM768 key share is %d bytes, not %d (a 65-byte point and a %d-byte ML-KEM-768 ciphertext)", len(share), hybridServerShareLen, mlkem.CiphertextSize768)
 		}
 		secret := make([]byte, 0, ecdhSecretLen+mlkem.SharedKeySize)
-		x, err := ecdhSecret(k.ecdh, share[:sm2PointLen], "server's curveSM2MLKEM768")
+		x, err := ecdhSecret(k.ecdh, share[:sm2PointLen], "server's", k.group)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +118,7 @@ func serverKeyShare(rand io.Reader, group CurveID, clientShare []byte) (keyShare
 	}
 	// Check the client's whole share before any work: its point, then
 	// FIPS 203 §7.2's modulus check of the encapsulation key.
-	peer, err := parseSharePoint(clientShare[:sm2PointLen], "client's "+group.String())
+	peer, err := parseSharePoint(clientShare[:sm2PointLen], "client's", group)
 	if err != nil {
 		return keyShare{}, nil, err
 	}
@@ -150,29 +150,31 @@ func serverKeyShare(rand io.Reader, group CurveID, clientShare []byte) (keyShare
 }
 
 // ecdhSecret is ECDH on curveSM2 of priv with the peer's point: the x
-// coordinate of the product.
-func ecdhSecret(priv *sm2.PrivateKey, point []byte, whose string) ([]byte, error) {
-	pub, err := parseSharePoint(point, whose)
+// coordinate of the product. side and group name the share in errors.
+func ecdhSecret(priv *sm2.PrivateKey, point []byte, side string, group CurveID) ([]byte, error) {
+	pub, err := parseSharePoint(point, side, group)
 	if err != nil {
 		return nil, err
 	}
 	x, err := sm2.ECDH(priv, pub)
 	if err != nil {
-		return nil, errorf(alertIllegalParameter, "tlcp: the %s key exchange: %w", whose, err)
+		return nil, errorf(alertIllegalParameter, "tlcp: the %s %v key exchange: %w", side, group, err)
 	}
 	return x, nil
 }
 
 // parseSharePoint checks the SM2 part of a key share: a 65-byte
 // uncompressed point on the curve (RFC 8446 §4.2.8.2). The identity has
-// no such encoding, so it is refused with the rest.
-func parseSharePoint(point []byte, whose string) (*sm2.PublicKey, error) {
+// no such encoding, so it is refused with the rest. side ("client's" or
+// "server's") and group only name the share in errors, so that a
+// well-formed share costs no formatting.
+func parseSharePoint(point []byte, side string, group CurveID) (*sm2.PublicKey, error) {
 	if len(point) != sm2PointLen || point[0] != 4 {
-		return nil, errorf(alertIllegalParameter, "tlcp: the %s key share is not a 65-byte uncompressed point", whose)
+		return nil, errorf(alertIllegalParameter, "tlcp: the %s %v key share is not a 65-byte uncompressed point", side, group)
 	}
 	pub, err := sm2.NewPublicKey(point)
 	if err != nil {
-		return nil, errorf(alertIllegalParameter, "tlcp: the %s key share is not a point on the curve", whose)
+		return nil, errorf(alertIllegalParameter, "tlcp: the %s %v key share is not a point on the curve", side, group)
 	}
 	return pub, nil
 }
