@@ -129,17 +129,7 @@ func (c *creds) ClientHandshake(ctx context.Context, authority string, rawConn n
 		cfg = cfg.Clone()
 		cfg.ServerName = host
 	}
-	conn := tlcp.Client(rawConn, cfg)
-	if err := conn.HandshakeContext(ctx); err != nil {
-		conn.Close()
-		return nil, nil, err
-	}
-	info, err := c.authInfo(conn)
-	if err != nil {
-		conn.Close()
-		return nil, nil, err
-	}
-	return conn, info, nil
+	return c.handshake(ctx, tlcp.Client(rawConn, cfg))
 }
 
 func (c *creds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.AuthInfo, error) {
@@ -147,9 +137,15 @@ func (c *creds) ServerHandshake(rawConn net.Conn) (net.Conn, credentials.AuthInf
 }
 
 // serverHandshake runs a server connection's handshake, which grpc.Server
-// bounds with a deadline on the connection.
+// bounds with a deadline on the connection rather than with a context.
 func (c *creds) serverHandshake(conn *tlcp.Conn) (net.Conn, credentials.AuthInfo, error) {
-	if err := conn.Handshake(); err != nil {
+	return c.handshake(context.Background(), conn)
+}
+
+// handshake completes conn's handshake and describes it, closing conn if
+// either fails.
+func (c *creds) handshake(ctx context.Context, conn *tlcp.Conn) (net.Conn, credentials.AuthInfo, error) {
+	if err := conn.HandshakeContext(ctx); err != nil {
 		conn.Close()
 		return nil, nil, err
 	}
