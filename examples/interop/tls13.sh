@@ -112,26 +112,36 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	T=$SHANGMI_TONGSUO
 	export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-$(libdirs "$T")}
 	sm="-tls1_3 -groups curveSM2 -sigalgs sm2sig_sm3"
+	hyb="-tls1_3 -groups curveSM2MLKEM768 -sigalgs sm2sig_sm3"
 	echo "== Tongsuo: $("$T" version 2>/dev/null | head -1)"
 
-	# Our client against s_server.
-	for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
-		for auth in none client; do
-			name="tongsuo-server-$suite-auth=$auth"
-			sflags="" cflags=""
-			[ $auth = client ] && sflags="-Verify 1 -CAfile $pki/ca.pem -verify_return_error" &&
-				cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
-			cap=""
-			[ $suite = TLS_SM4_GCM_SM3 ] && [ $auth = client ] && cap=$(capture tongsuo-server)
-			"$T" s_server -accept "127.0.0.1:$port" $sm -ciphersuites $suite -cert "$pki/server_sign.pem" \
-				-key "$pki/server_sign.key" -naccept 2 -rev $sflags >"$work/$name.server.log" 2>&1 &
-			server_pid=$!
-			wait_port $port
-			ours_client "$name" -n 2 -want-resume -pause 500ms -send 'hello tongsuo\n' $cflags $cap
-			rc=$?
-			result "our client -> Tongsuo s_server, $suite, client auth: $auth, resumption" $rc \
-				"$(grep -c 'resumed=true' "$work/$name.client.log") resumed, echo: $(grep -c 'ousgnot olleh' "$work/$name.client.log")"
-			finish_server
+	# Our client (default groups: shares for curveSM2MLKEM768 and
+	# curveSM2) against s_server with one group, every suite, with and
+	# without client authentication, with resumption (psk_dhe_ke on that
+	# group; TLS13.md §10).
+	for group in curveSM2 curveSM2MLKEM768; do
+		for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
+			for auth in none client; do
+				name="tongsuo-server-$group-$suite-auth=$auth"
+				sflags="" cflags=""
+				[ $auth = client ] && sflags="-Verify 1 -CAfile $pki/ca.pem -verify_return_error" &&
+					cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
+				cap=""
+				if [ $suite = TLS_SM4_GCM_SM3 ] && [ $auth = client ]; then
+					cap=$(capture tongsuo-server)
+					[ $group = curveSM2MLKEM768 ] && cap=$(capture tongsuo-server-hybrid)
+				fi
+				"$T" s_server -accept "127.0.0.1:$port" -tls1_3 -groups $group -sigalgs sm2sig_sm3 -ciphersuites $suite \
+					-cert "$pki/server_sign.pem" -key "$pki/server_sign.key" -naccept 2 -rev $sflags >"$work/$name.server.log" 2>&1 &
+				server_pid=$!
+				wait_port $port
+				ours_client "$name" -n 2 -want-resume -pause 500ms -send 'hello tongsuo\n' $cflags $cap
+				rc=$?
+				[ "$(grep -c "group=$group alpn" "$work/$name.client.log")" = 2 ] || rc=1
+				result "our client -> s_server -groups $group, $suite, client auth: $auth, resumption" $rc \
+					"$(grep -c 'resumed=true' "$work/$name.client.log") resumed, echo: $(grep -c 'ousgnot olleh' "$work/$name.client.log")"
+				finish_server
+			done
 		done
 	done
 
@@ -155,27 +165,33 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	result "our client (-nocompat) -> Tongsuo s_server -no_middlebox" $? "$(grep '^conn' "$work/$name.client.log" | cut -c1-60)"
 	finish_server
 
-	# s_client against our server.
-	for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
-		for auth in none client; do
-			name="tongsuo-client-$suite-auth=$auth"
-			sflags="" cflags=""
-			[ $auth = client ] && sflags="-verify" && cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
-			ours_server "$name" -n 2 $sflags
-			ok=0
-			(echo 'hello ours'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" $sm -ciphersuites $suite \
-				-CAfile "$pki/ca.pem" -servername localhost -verify_hostname localhost -verify_return_error \
-				-sess_out "$work/$name.sess" $cflags >"$work/$name.client1.log" 2>&1 || ok=1
-			(echo 'hello again'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" $sm -ciphersuites $suite \
-				-CAfile "$pki/ca.pem" -servername localhost -verify_hostname localhost -verify_return_error \
-				-sess_in "$work/$name.sess" $cflags >"$work/$name.client2.log" 2>&1 || ok=1
-			finish_server
-			grep -q 'shangmi: hello ours' "$work/$name.client1.log" || ok=1
-			grep -q '^Reused, TLSv1.3' "$work/$name.client2.log" || ok=1
-			grep -q 'shangmi: hello again' "$work/$name.client2.log" || ok=1
-			[ $auth = client ] && { grep -q 'peer "shangmi interop client" (verified)' "$work/$name.server.log" || ok=1; }
-			result "Tongsuo s_client -> our server, $suite, client auth: $auth, resumption" $ok \
-				"$(grep -c 'resumed=true' "$work/$name.server.log") resumed"
+	# s_client with one group against our server (default groups), every
+	# suite, with and without client authentication, then resumption.
+	for group in curveSM2 curveSM2MLKEM768; do
+		for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
+			for auth in none client; do
+				name="tongsuo-client-$group-$suite-auth=$auth"
+				sflags="" cflags=""
+				[ $auth = client ] && sflags="-verify" && cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
+				cap=""
+				[ $group = curveSM2MLKEM768 ] && [ $suite = TLS_SM4_CCM_SM3 ] && [ $auth = client ] && cap=$(capture tongsuo-client-hybrid)
+				ours_server "$name" -n 2 $sflags $cap
+				ok=0
+				for i in 1 2; do
+					sess="-sess_out $work/$name.sess"
+					[ $i = 2 ] && sess="-sess_in $work/$name.sess"
+					(echo "hello ours $i"; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" -tls1_3 -groups $group \
+						-sigalgs sm2sig_sm3 -ciphersuites $suite -CAfile "$pki/ca.pem" -servername localhost \
+						-verify_hostname localhost -verify_return_error $sess $cflags >"$work/$name.client$i.log" 2>&1 || ok=1
+					grep -q "shangmi: hello ours $i" "$work/$name.client$i.log" || ok=1
+				done
+				finish_server
+				grep -q '^Reused, TLSv1.3' "$work/$name.client2.log" || ok=1
+				[ "$(grep -c "group=$group alpn" "$work/$name.server.log")" = 2 ] || ok=1
+				[ $auth = client ] && { grep -q 'peer "shangmi interop client" (verified)' "$work/$name.server.log" || ok=1; }
+				result "s_client -groups $group -> our server, $suite, client auth: $auth, resumption" $ok \
+					"$(grep -c 'resumed=true' "$work/$name.server.log") resumed"
+			done
 		done
 	done
 
@@ -193,32 +209,6 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	grep -q 'KEYUPDATE' "$work/$name.client.log" || ok=1
 	result "Tongsuo s_client (default groups) -> our server: HRR, KeyUpdate k and K" $ok \
 		"$(grep -c KEYUPDATE "$work/$name.client.log") KeyUpdates"
-
-	# The post-quantum hybrid curveSM2MLKEM768 (TLS13.md §8): our client
-	# (default groups: shares for the hybrid and curveSM2) against
-	# s_server with the hybrid alone, every suite, with and without client
-	# authentication, with resumption (psk_dhe_ke on the hybrid).
-	hyb="-tls1_3 -groups curveSM2MLKEM768 -sigalgs sm2sig_sm3"
-	for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
-		for auth in none client; do
-			name="tongsuo-server-hybrid-$suite-auth=$auth"
-			sflags="" cflags=""
-			[ $auth = client ] && sflags="-Verify 1 -CAfile $pki/ca.pem -verify_return_error" &&
-				cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
-			cap=""
-			[ $suite = TLS_SM4_GCM_SM3 ] && [ $auth = client ] && cap=$(capture tongsuo-server-hybrid)
-			"$T" s_server -accept "127.0.0.1:$port" $hyb -ciphersuites $suite -cert "$pki/server_sign.pem" \
-				-key "$pki/server_sign.key" -naccept 2 -rev $sflags >"$work/$name.server.log" 2>&1 &
-			server_pid=$!
-			wait_port $port
-			ours_client "$name" -n 2 -want-resume -pause 500ms -send 'hello tongsuo\n' $cflags $cap
-			rc=$?
-			[ "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.client.log")" = 2 ] || rc=1
-			result "our client -> s_server -groups curveSM2MLKEM768, $suite, auth: $auth, resumption" $rc \
-				"$(grep -c 'resumed=true group=curveSM2MLKEM768' "$work/$name.client.log") resumed on the hybrid"
-			finish_server
-		done
-	done
 
 	# Tongsuo's default groups put curveSM2MLKEM768 in its first tuple:
 	# our default shares need no HelloRetryRequest.
@@ -248,36 +238,6 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	result "our client (-groups curveSM2:curveSM2MLKEM768) -> s_server hybrid only: HRR, resumption" $rc \
 		"$(grep -c 'HelloRetryRequest' "$work/$name.client.log") HRRs, $(grep -c 'resumed=true' "$work/$name.client.log") resumed"
 	finish_server
-
-	# s_client -groups curveSM2MLKEM768 against our server (default
-	# groups), every suite, with and without client authentication, then
-	# resumption.
-	for suite in TLS_SM4_GCM_SM3 TLS_SM4_CCM_SM3; do
-		for auth in none client; do
-			name="tongsuo-client-hybrid-$suite-auth=$auth"
-			sflags="" cflags=""
-			[ $auth = client ] && sflags="-verify" && cflags="-cert $pki/client_sign.pem -key $pki/client_sign.key"
-			cap=""
-			[ $suite = TLS_SM4_CCM_SM3 ] && [ $auth = client ] && cap=$(capture tongsuo-client-hybrid)
-			ours_server "$name" -n 2 $sflags $cap
-			ok=0
-			(echo 'hello ours'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" $hyb -ciphersuites $suite \
-				-CAfile "$pki/ca.pem" -servername localhost -verify_hostname localhost -verify_return_error \
-				-sess_out "$work/$name.sess" $cflags >"$work/$name.client1.log" 2>&1 || ok=1
-			(echo 'hello again'; sleep 1) | timeout 20 "$T" s_client -connect "127.0.0.1:$port" $hyb -ciphersuites $suite \
-				-CAfile "$pki/ca.pem" -servername localhost -verify_hostname localhost -verify_return_error \
-				-sess_in "$work/$name.sess" $cflags >"$work/$name.client2.log" 2>&1 || ok=1
-			finish_server
-			grep -q 'shangmi: hello ours' "$work/$name.client1.log" || ok=1
-			grep -q 'Negotiated TLS1.3 group: curveSM2MLKEM768' "$work/$name.client1.log" || ok=1
-			grep -q '^Reused, TLSv1.3' "$work/$name.client2.log" || ok=1
-			grep -q 'shangmi: hello again' "$work/$name.client2.log" || ok=1
-			[ "$(grep -c 'group=curveSM2MLKEM768' "$work/$name.server.log")" = 2 ] || ok=1
-			[ $auth = client ] && { grep -q 'peer "shangmi interop client" (verified)' "$work/$name.server.log" || ok=1; }
-			result "s_client -groups curveSM2MLKEM768 -> our server, $suite, auth: $auth, resumption" $ok \
-				"$(grep -c 'resumed=true group=curveSM2MLKEM768' "$work/$name.server.log") resumed on the hybrid"
-		done
-	done
 
 	# HelloRetryRequest to the hybrid from our server: s_client lists it
 	# second and sends a curveSM2 share only; and s_client's default
