@@ -350,13 +350,15 @@ func readOptionalInt(s *cryptobyte.String, v *int) (present, ok bool) {
 
 func parseEncryptedPrivateKeyInfo(der []byte) (*pbes2Params, []byte, error) {
 	input := cryptobyte.String(der)
-	var seq, algo, pbes2, kdf, kdfParams, enc cryptobyte.String
-	var oid, kdfOID, encOID asn1.ObjectIdentifier
+	var seq, algo cryptobyte.String
 	var encrypted []byte
 	if !input.ReadASN1(&seq, cbasn1.SEQUENCE) || !input.Empty() ||
 		!seq.ReadASN1(&algo, cbasn1.SEQUENCE) ||
-		!seq.ReadASN1Bytes(&encrypted, cbasn1.OCTET_STRING) || !seq.Empty() ||
-		!algo.ReadASN1ObjectIdentifier(&oid) {
+		!seq.ReadASN1Bytes(&encrypted, cbasn1.OCTET_STRING) || !seq.Empty() {
+		return nil, nil, errMalformedEncryptedPKCS8
+	}
+	var oid asn1.ObjectIdentifier
+	if !algo.ReadASN1ObjectIdentifier(&oid) {
 		return nil, nil, errMalformedEncryptedPKCS8
 	}
 	if !oid.Equal(OIDPBES2) {
@@ -367,41 +369,53 @@ func parseEncryptedPrivateKeyInfo(der []byte) (*pbes2Params, []byte, error) {
 		}
 		return nil, nil, errors.New("x509: unsupported password-based encryption scheme " + oid.String() + " (only PBES2)")
 	}
+	p, err := parsePBES2Params(algo)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, encrypted, nil
+}
+
+// parsePBES2Params parses what follows the PBES2 identifier in its
+// AlgorithmIdentifier: PBES2-params (RFC 8018 A.4).
+func parsePBES2Params(algo cryptobyte.String) (*pbes2Params, error) {
+	var pbes2, kdf, kdfParams, enc cryptobyte.String
+	var kdfOID, encOID asn1.ObjectIdentifier
 	if !algo.ReadASN1(&pbes2, cbasn1.SEQUENCE) || !algo.Empty() ||
 		!pbes2.ReadASN1(&kdf, cbasn1.SEQUENCE) ||
 		!pbes2.ReadASN1(&enc, cbasn1.SEQUENCE) || !pbes2.Empty() ||
 		!kdf.ReadASN1ObjectIdentifier(&kdfOID) ||
 		!kdf.ReadASN1(&kdfParams, cbasn1.SEQUENCE) || !kdf.Empty() {
-		return nil, nil, errMalformedEncryptedPKCS8
+		return nil, errMalformedEncryptedPKCS8
 	}
 	p := &pbes2Params{}
 	switch {
 	case kdfOID.Equal(OIDPBKDF2):
 		if err := p.parsePBKDF2(kdfParams); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	case kdfOID.Equal(OIDScrypt):
 		if err := p.parseScrypt(kdfParams); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	default:
-		return nil, nil, errors.New("x509: unsupported PBES2 key derivation function " + kdfOID.String() + " (supported: PBKDF2, scrypt)")
+		return nil, errors.New("x509: unsupported PBES2 key derivation function " + kdfOID.String() + " (supported: PBKDF2, scrypt)")
 	}
 	if !enc.ReadASN1ObjectIdentifier(&encOID) ||
 		!enc.ReadASN1Bytes(&p.iv, cbasn1.OCTET_STRING) || !enc.Empty() {
-		return nil, nil, errMalformedEncryptedPKCS8
+		return nil, errMalformedEncryptedPKCS8
 	}
 	p.cipher = cipherByOID(encOID)
 	if p.cipher == nil {
-		return nil, nil, errors.New("x509: unsupported PBES2 cipher " + encOID.String() + " (supported: SM4-CBC, AES-128/192/256-CBC, DES-EDE3-CBC)")
+		return nil, errors.New("x509: unsupported PBES2 cipher " + encOID.String() + " (supported: SM4-CBC, AES-128/192/256-CBC, DES-EDE3-CBC)")
 	}
 	if len(p.iv) != p.cipher.blockSize {
-		return nil, nil, fmt.Errorf("x509: PBES2 %s IV is %d bytes, want %d", p.cipher.name, len(p.iv), p.cipher.blockSize)
+		return nil, fmt.Errorf("x509: PBES2 %s IV is %d bytes, want %d", p.cipher.name, len(p.iv), p.cipher.blockSize)
 	}
 	if p.keyLen != 0 && p.keyLen != p.cipher.keySize {
-		return nil, nil, fmt.Errorf("x509: PBES2 key length %d does not match %s", p.keyLen, p.cipher.name)
+		return nil, fmt.Errorf("x509: PBES2 key length %d does not match %s", p.keyLen, p.cipher.name)
 	}
-	return p, encrypted, nil
+	return p, nil
 }
 
 // parsePBKDF2 parses PBKDF2-params (RFC 8018 A.2):
@@ -471,6 +485,29 @@ func (p *pbes2Params) parseScrypt(s cryptobyte.String) error {
 // with PBKDF2. opts may be nil; see PBES2Options for the defaults and
 // PBES2OptionsForOpenSSL for files that OpenSSL must read.
 func MarshalPKCS8PrivateKeyWithPassword(rand io.Reader, key any, password []byte, opts *PBES2Options) ([]byte, error) {
+	plain, err := MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return nil, err
+	}
+	defer clear(plain)
+	algorithm, encrypted, err := EncryptWithPassword(rand, plain, password, opts)
+	if err != nil {
+		return nil, err
+	}
+	var b cryptobyte.Builder
+	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddBytes(algorithm)
+		b.AddASN1OctetString(encrypted)
+	})
+	return b.Bytes()
+}
+
+// EncryptWithPassword encrypts plaintext with PBES2 and PBKDF2 as opts
+// says (nil: see PBES2Options), and returns the DER AlgorithmIdentifier of
+// the scheme and the ciphertext. It is the encryption of
+// MarshalPKCS8PrivateKeyWithPassword, for formats that carry other content
+// under the same scheme (the EncryptedData of a PKCS #12 file).
+func EncryptWithPassword(rand io.Reader, plaintext, password []byte, opts *PBES2Options) (algorithm, ciphertext []byte, err error) {
 	if opts == nil {
 		opts = &PBES2Options{}
 	}
@@ -483,7 +520,7 @@ func MarshalPKCS8PrivateKeyWithPassword(rand io.Reader, key any, password []byte
 		saltSize = defaultPBKDF2SaltSize
 	}
 	if iterations < 0 || iterations > maxPBKDF2Iterations || saltSize < 8 || saltSize > 64 {
-		return nil, errors.New("x509: unreasonable PBKDF2 iteration count or salt size")
+		return nil, nil, errors.New("x509: unreasonable PBKDF2 iteration count or salt size")
 	}
 	var c *cbcCipher
 	for _, e := range cbcCiphers {
@@ -498,70 +535,65 @@ func MarshalPKCS8PrivateKeyWithPassword(rand io.Reader, key any, password []byte
 		}
 	}
 	if c == nil || prf == nil {
-		return nil, errors.New("x509: unknown or read-only PBES2 cipher or PRF")
+		return nil, nil, errors.New("x509: unknown or read-only PBES2 cipher or PRF")
 	}
-
-	plain, err := MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		return nil, err
-	}
-	defer clear(plain)
 
 	salt := make([]byte, saltSize)
 	iv := make([]byte, c.blockSize)
 	if _, err := io.ReadFull(rand, salt); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if _, err := io.ReadFull(rand, iv); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	dk, err := pbkdf2.Key(prf.h, string(password), salt, iterations, c.keySize)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	block, err := c.newBlock(dk)
 	clear(dk)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	padded := pad(plain, block.BlockSize())
+	padded := pad(plaintext, block.BlockSize())
 	cipher.NewCBCEncrypter(block, iv).CryptBlocks(padded, padded)
 
 	var b cryptobyte.Builder
 	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1ObjectIdentifier(OIDPBES2)
 		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-			b.AddASN1ObjectIdentifier(OIDPBES2)
 			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				b.AddASN1ObjectIdentifier(OIDPBKDF2)
 				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-					b.AddASN1ObjectIdentifier(OIDPBKDF2)
-					b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-						b.AddASN1OctetString(salt)
-						b.AddASN1Int64(int64(iterations))
-						if prf.gmsslLayout {
-							// GmSSL's layout: an explicit key length
-							// and a PRF identifier without parameters;
-							// GmSSL rejects a NULL there.
-							b.AddASN1Int64(int64(c.keySize))
-							b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-								b.AddASN1ObjectIdentifier(prf.oid)
-							})
-							return
-						}
-						// OpenSSL's (and Tongsuo's) layout: no key
-						// length, NULL parameters.
+					b.AddASN1OctetString(salt)
+					b.AddASN1Int64(int64(iterations))
+					if prf.gmsslLayout {
+						// GmSSL's layout: an explicit key length
+						// and a PRF identifier without parameters;
+						// GmSSL rejects a NULL there.
+						b.AddASN1Int64(int64(c.keySize))
 						b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 							b.AddASN1ObjectIdentifier(prf.oid)
-							b.AddASN1NULL()
 						})
+						return
+					}
+					// OpenSSL's (and Tongsuo's) layout: no key
+					// length, NULL parameters.
+					b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+						b.AddASN1ObjectIdentifier(prf.oid)
+						b.AddASN1NULL()
 					})
 				})
-				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-					b.AddASN1ObjectIdentifier(c.oid)
-					b.AddASN1OctetString(iv)
-				})
+			})
+			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				b.AddASN1ObjectIdentifier(c.oid)
+				b.AddASN1OctetString(iv)
 			})
 		})
-		b.AddASN1OctetString(padded)
 	})
-	return b.Bytes()
+	algorithm, err = b.Bytes()
+	if err != nil {
+		return nil, nil, err
+	}
+	return algorithm, padded, nil
 }
