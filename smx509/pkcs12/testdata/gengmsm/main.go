@@ -1,0 +1,75 @@
+// Command gengmsm writes the known-answer files made with gmsm
+// (github.com/emmansun/gmsm v0.44.1) that smx509/pkcs12 and x509 test
+// against: a CFCA SM2 key file (cfca.ParseSM2's format) and GB/T 35276
+// SM2EnvelopedKey values (sm2.MarshalEnvelopedPrivateKey). It lives in a
+// directory named testdata so that the main module never builds it; run it
+// from this directory with
+//
+//	go mod init gengmsm && go get github.com/emmansun/gmsm@v0.44.1 && go mod tidy && go run .
+//
+// The keys and certificates are the Tongsuo-made ones in ../ (make.sh).
+package main
+
+import (
+	"crypto/rand"
+	"encoding/pem"
+	"log"
+	"os"
+
+	"github.com/emmansun/gmsm/cfca"
+	"github.com/emmansun/gmsm/sm2"
+	"github.com/emmansun/gmsm/smx509"
+)
+
+func readPEM(name string) []byte {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	blk, _ := pem.Decode(b)
+	return blk.Bytes
+}
+
+func readKey(name string) *sm2.PrivateKey {
+	k, err := smx509.ParsePKCS8PrivateKey(readPEM(name))
+	if err != nil {
+		log.Fatal(err)
+	}
+	return k.(*sm2.PrivateKey)
+}
+
+func main() {
+	sign := readKey("../sign.key")
+	enc := readKey("../enc.key")
+	cert, err := smx509.ParseCertificate(readPEM("../sign.pem"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	cf, err := cfca.MarshalSM2([]byte("shangmi"), sign, cert)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, _, err := cfca.ParseSM2([]byte("shangmi"), cf); err != nil {
+		log.Fatal(err)
+	}
+	must(os.WriteFile("../cfca_sign.sm2", cf, 0o644))
+
+	// The encryption key enveloped to the signing key, twice (the
+	// SM2 ciphertext is randomized), so the tests see two encodings.
+	for _, name := range []string{"../gmsm_enveloped_1.der", "../gmsm_enveloped_2.der"} {
+		env, err := sm2.MarshalEnvelopedPrivateKey(rand.Reader, &sign.PublicKey, enc)
+		must(err)
+		back, err := sm2.ParseEnvelopedPrivateKey(sign, env)
+		must(err)
+		if !back.Equal(enc) {
+			log.Fatal("gmsm does not read back its own enveloped key")
+		}
+		must(os.WriteFile(name, env, 0o644))
+	}
+}
+
+func must(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
+}
