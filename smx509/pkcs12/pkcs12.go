@@ -145,12 +145,7 @@ func DecodeTLCP(pfxData []byte, password string) (*TLCPPair, error) {
 }
 
 // KeyMatchesCertificate reports whether key is the private key of cert's
-// public key.
+// public key (smx509.Certificate.CheckPrivateKey).
 func KeyMatchesCertificate(key crypto.PrivateKey, cert *smx509.Certificate) bool {
-	s, ok := key.(interface{ Public() crypto.PublicKey })
-	if !ok || cert == nil {
-		return false
-	}
-	pub, ok := s.Public().(interface{ Equal(crypto.PublicKey) bool })
-	return ok && pub.Equal(cert.PublicKey)
+	return cert != nil && cert.CheckPrivateKey(key) == nil
 }

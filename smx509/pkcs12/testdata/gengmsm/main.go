@@ -56,7 +56,7 @@ func main() {
 
 	// The encryption key enveloped to the signing key, twice (the
 	// SM2 ciphertext is randomized), so the tests see two encodings.
-	for _, name := range []string{"../gmsm_enveloped_1.der", "../gmsm_enveloped_2.der"} {
+	for _, name := range []string{"../../../../x509/testdata/envelopedkey/gmsm_enveloped_1.der", "../../../../x509/testdata/envelopedkey/gmsm_enveloped_2.der"} {
 		env, err := sm2.MarshalEnvelopedPrivateKey(rand.Reader, &sign.PublicKey, enc)
 		must(err)
 		back, err := sm2.ParseEnvelopedPrivateKey(sign, env)
