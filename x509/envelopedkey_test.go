@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/shangmi-go/shangmi/internal/alloctest"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/primitives/sm4"
 	"golang.org/x/crypto/cryptobyte"
@@ -150,4 +151,25 @@ func TestSM2EnvelopedKeyMalformed(t *testing.T) {
 	if _, err := ParseSM2EnvelopedKey(bad); err == nil {
 		t.Error("SM4-CBC accepted as the symmetric algorithm")
 	}
+}
+
+// FuzzSM2EnvelopedKey parses and unwraps anything with the vectors'
+// signing key: no panic, and allocations bounded by the input's size.
+func FuzzSM2EnvelopedKey(f *testing.F) {
+	for _, name := range []string{"gmsm_enveloped_1.der", "gmsm_enveloped_2.der"} {
+		f.Add(readEnvelopedFixture(f, name))
+	}
+	sign, _ := envelopedKeys(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var err error
+		n := alloctest.Bytes(func() {
+			var k *SM2EnvelopedKey
+			if k, err = ParseSM2EnvelopedKey(data); err == nil {
+				_, err = k.Unwrap(rand.Reader, sign)
+			}
+		})
+		if limit := 16<<10 + 4*uint64(len(data)); n > limit {
+			t.Fatalf("%d bytes allocated for a %d-byte input, over the limit of %d", n, len(data), limit)
+		}
+	})
 }
