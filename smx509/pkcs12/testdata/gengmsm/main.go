@@ -5,8 +5,13 @@
 // directory named testdata so that the main module never builds it; run it
 // from this directory with
 //
-//	go mod init gengmsm && go get github.com/emmansun/gmsm@v0.44.1 && go mod tidy && go run .
+//	go mod init gengmsm &&
+//	go mod edit -replace github.com/shangmi-go/shangmi=../../../.. -require github.com/shangmi-go/shangmi@v0.0.0 &&
+//	go get github.com/emmansun/gmsm@v0.44.1 && go mod tidy && go run .
 //
+// It also checks the other direction: an envelope and a CFCA file made by
+// shangmi (x509.MarshalSM2EnvelopedKey, pkcs12.EncodeCFCA) are opened by
+// gmsm.
 // The keys and certificates are the Tongsuo-made ones in ../ (make.sh).
 package main
 
@@ -19,6 +24,10 @@ import (
 	"github.com/emmansun/gmsm/cfca"
 	"github.com/emmansun/gmsm/sm2"
 	"github.com/emmansun/gmsm/smx509"
+	oursm2 "github.com/shangmi-go/shangmi/primitives/sm2"
+	oursmx509 "github.com/shangmi-go/shangmi/smx509"
+	ourpkcs12 "github.com/shangmi-go/shangmi/smx509/pkcs12"
+	ours "github.com/shangmi-go/shangmi/x509"
 )
 
 func readPEM(name string) []byte {
@@ -66,6 +75,36 @@ func main() {
 		}
 		must(os.WriteFile(name, env, 0o644))
 	}
+
+	// shangmi -> gmsm.
+	ourSign, err := ours.ParsePrivateKeyPEM(mustRead("../sign.key"), nil)
+	must(err)
+	ourEnc, err := ours.ParsePrivateKeyPEM(mustRead("../enc.key"), nil)
+	must(err)
+	ourEnv, err := ours.MarshalSM2EnvelopedKey(rand.Reader, ourSign.(*oursm2.PrivateKey).PublicKey(), ourEnc.(*oursm2.PrivateKey))
+	must(err)
+	back, err := sm2.ParseEnvelopedPrivateKey(sign, ourEnv)
+	must(err)
+	if !back.Equal(enc) {
+		log.Fatal("gmsm opened shangmi's envelope to another key")
+	}
+	log.Print("gmsm opens shangmi's SM2EnvelopedKey")
+	ourCert, err := oursmx509.ParseCertificatePEM(mustRead("../sign.pem"))
+	must(err)
+	ourCF, err := ourpkcs12.EncodeCFCA(ourSign.(*oursm2.PrivateKey), ourCert, "shangmi")
+	must(err)
+	k, _, err := cfca.ParseSM2([]byte("shangmi"), ourCF)
+	must(err)
+	if !k.Equal(sign) {
+		log.Fatal("gmsm read another key from shangmi's CFCA file")
+	}
+	log.Print("gmsm reads shangmi's CFCA SM2 file")
+}
+
+func mustRead(name string) []byte {
+	b, err := os.ReadFile(name)
+	must(err)
+	return b
 }
 
 func must(err error) {
