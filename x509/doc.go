@@ -33,6 +33,21 @@
 // PBES2OptionsForTongsuo SM4-CBC with Tongsuo's HMAC-SM3 identifier. Legacy
 // PEM encryption is read but never written.
 //
+// DecryptWithPassword and EncryptWithPassword apply the same schemes to any
+// content named by its AlgorithmIdentifier (the EncryptedData of a PKCS #12
+// file, see package smx509/pkcs12); DecryptWithPassword also reads the
+// PKCS #12 schemes pbeWithSHA1And3-KeyTripleDES-CBC, -2-KeyTripleDES-CBC,
+// -128BitRC2-CBC and -40BitRC2-CBC that old PFX files use.
+//
+// # KMC-issued keys
+//
+// ParseSM2EnvelopedKey reads GB/T 35276's SM2EnvelopedKey, the form in
+// which a CA's key management centre delivers an encryption key pair to the
+// holder of a signing key; SM2EnvelopedKey.Unwrap opens it with that key in
+// memory or behind any crypto.Decrypter (smx509.UnwrapSM2EnvelopedKey also
+// checks it against the encryption certificate); MarshalSM2EnvelopedKey
+// makes one.
+//
 // Keys of other types (RSA, ECDSA on the NIST curves, Ed25519, X25519) are
 // handed to Go's crypto/x509, so one call site handles every key a TLCP or TLS
 // deployment meets. Certificates live in package smx509.
