@@ -7,9 +7,12 @@ package pkcs12
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/internal/alloctest"
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
 // allocationLimit bounds what parsing data may allocate: a constant for
@@ -55,4 +58,70 @@ func FuzzParse(f *testing.F) {
 		_, _, _, _ = DecodeChain(data, password)
 		_, _ = DecodeTLCP(data, password)
 	})
+}
+
+// TestParseAllocationBound: the largest files the bounds let through
+// (256 bags; 16 encrypted items) stay within allocationLimit.
+func TestParseAllocationBound(t *testing.T) {
+	p := newTestPKI(t)
+	many := make([]Certificate, maxBags)
+	for i := range many {
+		many[i] = Certificate{Certificate: p.ca}
+	}
+	plain, err := Encoder{PlainCertificates: true, NoMAC: true}.EncodeEntries(nil, many, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]Key, maxEncrypted-1)
+	for i := range keys {
+		keys[i] = Key{Key: p.signKey}
+	}
+	encrypted, err := SM.WithIterations(1).EncodeEntries(keys, many[:1], password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Encoders refuse to write more than maxBags; build such a file from
+	// two SafeContents by hand.
+	var safe cryptobyte.Builder
+	safe.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		for range maxBags/2 + 1 {
+			addBag(b, oidCertBag, func(b *cryptobyte.Builder) {
+				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+					b.AddASN1ObjectIdentifier(oidCertTypeX509)
+					b.AddASN1(cbasn1.Tag(0).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+						b.AddASN1OctetString(p.ca.Raw)
+					})
+				})
+			}, "", nil)
+		}
+	})
+	var authSafe, pfx cryptobyte.Builder
+	authSafe.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		addData(b, safe.BytesOrPanic())
+		addData(b, safe.BytesOrPanic())
+	})
+	pfx.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+		b.AddASN1Int64(3)
+		addData(b, authSafe.BytesOrPanic())
+	})
+	if _, err := Parse(pfx.BytesOrPanic(), password); err == nil || !strings.Contains(err.Error(), "bags") {
+		t.Errorf("a file with more than maxBags bags: %v", err)
+	}
+	keys = append(keys, keys[:2]...)
+	if tooMuch, err := SM.WithIterations(1).EncodeEntries(keys, nil, password); err != nil {
+		t.Fatal(err)
+	} else if _, err := Parse(tooMuch, password); err == nil || !strings.Contains(err.Error(), "encrypted items") {
+		t.Errorf("a file with more than maxEncrypted encrypted items: %v", err)
+	}
+	for name, data := range map[string][]byte{"256 certificates": plain, "15 shrouded keys": encrypted} {
+		var c *Contents
+		n := alloctest.Bytes(func() { c, err = Parse(data, password) })
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d bytes, %d allocated, %d bags", name, len(data), n, len(c.Keys)+len(c.Certificates))
+		if limit := allocationLimit(data); n > limit {
+			t.Errorf("%s: %d bytes allocated for %d bytes, over %d", name, n, len(data), limit)
+		}
+	}
 }
