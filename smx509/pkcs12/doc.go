@@ -5,7 +5,8 @@
 // Package pkcs12 reads and writes PKCS #12 (RFC 7292) PFX files with the
 // SM algorithms and the classic ones, and reads CFCA's SM2 key file. Its
 // functions are shaped like software.sslmate.com/src/go-pkcs12's: Decode,
-// DecodeChain and an Encoder with options, plus DecodeTLCP and
+// DecodeChain, Encode and Encoder values (SM, Modern, TongsuoSM) with
+// options, plus Parse for every bag and its attributes, DecodeTLCP and
 // Encoder.EncodeTLCP for a TLCP signing and encryption pair in one file.
 //
 // What is read:

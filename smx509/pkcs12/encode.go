@@ -64,6 +64,9 @@ type Encoder struct {
 	MACSaltSize int
 	// Rand is the source of salts and IVs; nil means crypto/rand.
 	Rand io.Reader
+	// FriendlyName, if set, is written on the key and its certificate by
+	// Encode.
+	FriendlyName string
 }
 
 var (
@@ -109,9 +112,23 @@ func (e Encoder) WithRand(r io.Reader) Encoder {
 	return e
 }
 
-// Encode writes privateKey, its certificate and caCerts, with the
-// friendlyName name (may be empty) on the key and its certificate.
-func (e Encoder) Encode(privateKey crypto.PrivateKey, certificate *smx509.Certificate, caCerts []*smx509.Certificate, password, name string) ([]byte, error) {
+// WithFriendlyName returns a copy of e that names the key and its
+// certificate.
+func (e Encoder) WithFriendlyName(name string) Encoder {
+	e.FriendlyName = name
+	return e
+}
+
+// Encode writes privateKey (which must be the private key of certificate),
+// certificate and caCerts with the SM encoder and randomness from rand, as
+// go-pkcs12's Encode does with its own default.
+func Encode(rand io.Reader, privateKey crypto.PrivateKey, certificate *smx509.Certificate, caCerts []*smx509.Certificate, password string) ([]byte, error) {
+	return SM.WithRand(rand).Encode(privateKey, certificate, caCerts, password)
+}
+
+// Encode writes privateKey, its certificate and caCerts.
+func (e Encoder) Encode(privateKey crypto.PrivateKey, certificate *smx509.Certificate, caCerts []*smx509.Certificate, password string) ([]byte, error) {
+	name := e.FriendlyName
 	if privateKey == nil || certificate == nil {
 		return nil, errors.New("pkcs12: Encode needs a private key and its certificate")
 	}

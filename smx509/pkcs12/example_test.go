@@ -32,7 +32,7 @@ func load() (*sm2.PrivateKey, *smx509.Certificate, *smx509.Certificate) {
 // and back.
 func ExampleEncoder_Encode() {
 	key, cert, ca := load()
-	pfx, err := pkcs12.SM.Encode(key, cert, []*smx509.Certificate{ca}, "secret", "my server")
+	pfx, err := pkcs12.SM.WithFriendlyName("my server").Encode(key, cert, []*smx509.Certificate{ca}, "secret")
 	if err != nil {
 		log.Fatal(err)
 	}

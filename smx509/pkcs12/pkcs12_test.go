@@ -154,8 +154,6 @@ func newTestPKI(t testing.TB) *testPKI {
 
 func TestRoundTripEveryOption(t *testing.T) {
 	p := newTestPKI(t)
-	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	_ = ecKey
 	type enc struct {
 		name string
 		e    Encoder
@@ -186,7 +184,7 @@ func TestRoundTripEveryOption(t *testing.T) {
 		}
 	}
 	for _, tc := range encs {
-		pfx, err := tc.e.Encode(p.signKey, p.signCert, []*smx509.Certificate{p.ca}, "pässwörd", "my key")
+		pfx, err := tc.e.WithFriendlyName("my key").Encode(p.signKey, p.signCert, []*smx509.Certificate{p.ca}, "pässwörd")
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -224,7 +222,7 @@ func TestRoundTripOtherKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	cert, _ := smx509.ParseCertificate(der)
-	pfx, err := Modern.Encode(ecKey, cert, nil, "", "")
+	pfx, err := Encode(rand.Reader, ecKey, cert, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +276,7 @@ func TestTLCPPair(t *testing.T) {
 
 func TestKeyNotMatchingCertificate(t *testing.T) {
 	p := newTestPKI(t)
-	if _, err := SM.Encode(p.encKey, p.signCert, nil, password, ""); err == nil {
+	if _, err := SM.Encode(p.encKey, p.signCert, nil, password); err == nil {
 		t.Error("Encode accepted a key that is not the certificate's")
 	}
 	pfx, err := SM.EncodeEntries([]Key{{Key: p.encKey}}, []Certificate{{Certificate: p.signCert}}, password)
@@ -324,7 +322,7 @@ func TestCFCAMatchesGmsm(t *testing.T) {
 
 func TestWrongMAC(t *testing.T) {
 	p := newTestPKI(t)
-	pfx, err := SM.Encode(p.signKey, p.signCert, nil, password, "")
+	pfx, err := SM.Encode(p.signKey, p.signCert, nil, password)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,10 +365,10 @@ func TestBounds(t *testing.T) {
 	if _, err := SM.EncodeEntries(nil, many, password); err == nil {
 		t.Error("EncodeEntries wrote more bags than a reader accepts")
 	}
-	if _, err := SM.WithIterations(maxMACIterations+1).Encode(p.signKey, p.signCert, nil, password, ""); err == nil {
+	if _, err := SM.WithIterations(maxMACIterations+1).Encode(p.signKey, p.signCert, nil, password); err == nil {
 		t.Error("an unreasonable iteration count was written")
 	}
-	if _, err := (Encoder{MAC: macSHA512}).Encode(p.signKey, p.signCert, nil, password, ""); err == nil {
+	if _, err := (Encoder{MAC: macSHA512}).Encode(p.signKey, p.signCert, nil, password); err == nil {
 		t.Error("a read-only MAC was written")
 	}
 }
