@@ -130,9 +130,14 @@ func Parse(pfxData []byte, password string) (*Contents, error) {
 	}
 	var ctype asn1.ObjectIdentifier
 	var content []byte
-	if !authSafe.ReadASN1ObjectIdentifier(&ctype) || !ctype.Equal(oidData) ||
-		!readExplicitOctets(&authSafe, &content) || !authSafe.Empty() {
+	if !authSafe.ReadASN1ObjectIdentifier(&ctype) {
+		return nil, errMalformed
+	}
+	if !ctype.Equal(oidData) {
 		return nil, errors.New("pkcs12: the authenticated safe is not Data (public-key integrity mode is not supported)")
+	}
+	if !readExplicitOctets(&authSafe, &content) || !authSafe.Empty() {
+		return nil, errors.New("pkcs12: malformed PFX, or BER-encoded (constructed or indefinite-length), which is not supported: re-export it with openssl pkcs12")
 	}
 	p := &parser{password: []byte(password), contents: &Contents{}}
 	if hasMAC {

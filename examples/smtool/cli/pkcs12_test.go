@@ -51,6 +51,17 @@ func TestPKCS12(t *testing.T) {
 			t.Errorf("%v: wrong password: exit %d, %s", opts, code, errOut)
 		}
 	}
+	// Key and certificate in one -in file, as `openssl pkcs12 -export -in`
+	// takes them.
+	combined := filepath.Join(dir, "combined.pem")
+	os.WriteFile(combined, append(mustRead(t, "testdata/sign.key"), mustRead(t, "testdata/sign.pem")...), 0o600)
+	if code, _, errOut := smtool("pkcs12", "-export", "-in", combined, "-passout", "pass:pw", "-out", p12); code != 0 {
+		t.Fatalf("-in with key and certificate: %s", errOut)
+	}
+	if _, _, err := pkcs12.Decode(mustRead(t, p12), "pw"); err != nil {
+		t.Fatal(err)
+	}
+
 	// The keys written encrypted with -passout.
 	code, out, _ := smtool("pkcs12", "-in", p12, "-passin", "pass:pw", "-nocerts", "-passout", "pass:k")
 	if code != 0 || !strings.Contains(out, "ENCRYPTED PRIVATE KEY") {
