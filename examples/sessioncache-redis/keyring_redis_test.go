@@ -235,3 +235,30 @@ func TestKeyRingWrongWrapKey(t *testing.T) {
 		t.Fatal("Rotate on a ReadOnly ring")
 	}
 }
+
+// TestKeyRingRun: Run applies the ring at once, refreshes it on its
+// interval and returns when its context ends.
+func TestKeyRingRun(t *testing.T) {
+	client := redisClient(t)
+	name := "tlcp-test:" + hex.EncodeToString(newKeySlice(t)) + ":keyring"
+	var refreshes atomic.Int32
+	r := &sessioncache.KeyRing{Client: client, Name: name, WrapKey: newKey(t), RefreshInterval: 20 * time.Millisecond,
+		Time: func() time.Time { refreshes.Add(1); return time.Now() }}
+	cfg := &tlcp.Config{}
+	r.Use(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	for deadline := time.Now().Add(5 * time.Second); refreshes.Load() < 6; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Run does not refresh")
+		}
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run returned %v", err)
+	}
+	if len(r.Keys()) != 1 {
+		t.Fatal("Run did not apply the ring")
+	}
+}
