@@ -22,7 +22,7 @@ type cbcRecord struct {
 	enc   cipher.BlockMode
 	dec   cipher.BlockMode
 	mac   hash.Hash
-	key   sm3.HMACKey // the MAC key again, for the MACs of SealBatch
+	key   sm3.HMACKey // the MAC key again, for SealBatch and for Open's secret-length MAC
 	seq   seqNum
 
 	// chain is the last ciphertext block enc produced: the CBC state it carries
@@ -46,15 +46,7 @@ const (
 
 	// Padding of up to 255 bytes plus its length byte may hide the end of the data.
 	maxPaddingLen = 255
-
-	// Merkle–Damgård parameters of SM3 used to count compressions.
-	sm3Block     = 64
-	sm3LengthLen = 8
 )
-
-// dummyBlocks feeds the extra SM3 compressions of Open's constant-time MAC. Its
-// length bounds the number of extra blocks, at most ⌈(maxPaddingLen+1)/64⌉.
-var dummyBlocks [(maxPaddingLen + 1 + sm3Block - 1) / sm3Block * sm3Block]byte
 
 func newCBC(k Keys, newHash func() hash.Hash) (*cbcRecord, error) {
 	b, err := sm4.NewCipher(k.Key)
@@ -171,7 +163,13 @@ func (c *cbcRecord) open(dst []byte, typ uint8, fragment []byte) ([]byte, error)
 
 	// Everything from here to the comparison must take the same time whatever
 	// toRemove is (Lucky13): n is secret until the MAC has been checked.
-	c.constantTimeMAC(typ, payload, n)
+	maxN := len(payload) - cbcMACLen - 1
+	putHeader(&c.hdr, c.seq, typ, n)
+	body, minN := payload[:maxN], max(0, maxN-maxPaddingLen)
+	if testHookSecretMAC != nil {
+		testHookSecretMAC(c.hdr[:], body, minN)
+	}
+	c.key.SumSecretLength(&c.local, c.hdr[:], body, n, minN)
 	c.extractMAC(payload, n)
 	good &= subtle.ConstantTimeCompare(c.local[:], c.peer[:])
 	if good != 1 {
@@ -208,32 +206,6 @@ func cbcPadding(payload []byte, macLen int) (toRemove, good int) {
 	// that a chosen last byte decrypted to a valid padding length.
 	toRemove = subtle.ConstantTimeSelect(good, padLen+1, 1)
 	return toRemove, good
-}
-
-// sm3Compressions is the number of compression-function calls SM3 makes to hash n
-// bytes: the data, a 0x80 byte and the 8-byte length, in 64-byte blocks. Only
-// shifts, so constant time.
-func sm3Compressions(n int) int {
-	return (n + 1 + sm3LengthLen + sm3Block - 1) / sm3Block
-}
-
-// constantTimeMAC computes into c.local the HMAC of the first n bytes of payload,
-// which may end anywhere in its last maxPaddingLen+1+macLen bytes. Whatever n is,
-// the inner hash performs as many SM3 compressions as for the longest possible
-// data: the shortfall is made up with dummy blocks fed after the sum has been
-// taken, which change nothing but the time spent.
-func (c *cbcRecord) constantTimeMAC(typ uint8, payload []byte, n int) {
-	maxN := len(payload) - cbcMACLen - 1
-	putHeader(&c.hdr, c.seq, typ, n)
-	c.mac.Reset()
-	c.mac.Write(c.hdr[:])
-	c.mac.Write(payload[:n])
-	c.mac.Sum(c.local[:0])
-
-	extra := sm3Compressions(len(c.hdr)+maxN) - sm3Compressions(len(c.hdr)+n)
-	// crypto/hmac leaves the inner hash where the data ended; whole blocks
-	// written now cost exactly one compression each.
-	c.mac.Write(dummyBlocks[:extra*sm3Block])
 }
 
 // extractMAC copies the MAC that starts at the secret offset macStart of payload

@@ -15,6 +15,11 @@
 //	}
 //	cfg.SetSessionCacheKeys(keys) // the same 32-byte secrets on every server
 //
+// The session cache keys can come from a KeyRing instead: kept in Redis
+// beside the sessions, sealed under a WrapKey every server is given, and
+// rotated on a schedule with an overlap, so that no session or TLS 1.3
+// ticket made before a rotation fails to resume after it (see KeyRing).
+//
 // The values tlcp stores are sealed (SM4-GCM under the session cache keys,
 // bound to the session ID), so the Redis contents reveal no master secret
 // and cannot be used to forge a session. Each is stored with SET PX under

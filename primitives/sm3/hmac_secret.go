@@ -69,6 +69,33 @@ func (b *HMACBatch) AddSecretLength(k *HMACKey, head, body []byte, n, minN int) 
 		panic("sm3: HMACBatch.Add on a full batch")
 	}
 	s := &b.secret[b.n]
+	s.init(head, body, n, minN)
+	b.keys[b.n] = k
+	b.parts[b.n] = s.prefix[:]
+	b.n++
+	b.secrets++
+}
+
+// SumSecretLength sets mac to the HMAC under k of head || body[:n], where n
+// is secret, with the same work for every n in [minN, len(body)], as
+// AddSecretLength does in a batch: this is the one-record form, for a
+// record opened on its own (it needs no HMACBatch, which is large). It
+// panics on the public bounds AddSecretLength panics on.
+func (k *HMACKey) SumSecretLength(mac *[Size]byte, head, body []byte, n, minN int) {
+	if minN < 0 || minN > len(body) || len(body)-minN > MaxSecretSpan {
+		panic("sm3: SumSecretLength length range out of bounds")
+	}
+	var s secretMsg
+	var blk [BlockSize]byte
+	s.init(head, body, n, minN)
+	k.macSecret(mac, &s, &blk)
+	clear(blk[:])
+	clear(s.h[:])
+}
+
+// init sets s to the message head || body[:n] of secret length n in
+// [minN, len(body)].
+func (s *secretMsg) init(head, body []byte, n, minN int) {
 	s.on, s.head, s.body, s.n, s.minN = true, head, body, n, minN
 	clear(s.h[:])
 	// The prefix ends at the last block boundary at or before the shortest
@@ -81,10 +108,6 @@ func (b *HMACBatch) AddSecretLength(k *HMACKey, head, body []byte, n, minN int) 
 		s.prefix = [2][]byte{head, body[:s.pre-len(head)]}
 	}
 	s.tail = (len(head)+len(body)+8)/BlockSize - s.pre/BlockSize + 1
-	b.keys[b.n] = k
-	b.parts[b.n] = s.prefix[:]
-	b.n++
-	b.secrets++
 }
 
 // tailBlock builds into blk the t-th tail block of s. Which bytes are data,

@@ -226,3 +226,49 @@ func FuzzAddSecretLength(f *testing.F) {
 		}
 	})
 }
+
+// TestSumSecretLength checks the one-record form against crypto/hmac for
+// every n of a range at every alignment, that its tail compressions read
+// the same blocks whatever n is, and its bounds.
+func TestSumSecretLength(t *testing.T) {
+	defer func() { testHookBlocks = nil }()
+	key := []byte("secret-length key")
+	k := NewHMACKey(key)
+	head := []byte("0123456789abc")
+	for _, bodyLen := range []int{0, 5, 255, 300, 1000} {
+		for shift := range 64 {
+			body := bytes.Repeat([]byte{byte(shift)}, bodyLen+shift)
+			minN := max(0, len(body)-255)
+			var first string
+			for n := minN; n <= len(body); n++ {
+				var trace bytes.Buffer
+				testHookBlocks = func(w int, p *[16]uintptr, c int) { fmt.Fprintf(&trace, "%d %d|", w, c) }
+				var mac [Size]byte
+				k.SumSecretLength(&mac, head, body, n, minN)
+				testHookBlocks = nil
+				h := hmac.New(New, key)
+				h.Write(head)
+				h.Write(body[:n])
+				if want := h.Sum(nil); !bytes.Equal(mac[:], want) {
+					t.Fatalf("body %d, n %d: %x, want %x", len(body), n, mac, want)
+				}
+				if n == minN {
+					first = trace.String()
+				} else if trace.String() != first {
+					t.Fatalf("body %d: the tail compressions changed with n = %d", len(body), n)
+				}
+			}
+		}
+	}
+	for _, bad := range [][2]int{{-1, 10}, {11, 10}, {0, MaxSecretSpan + 1}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("minN %d, body %d: no panic", bad[0], bad[1])
+				}
+			}()
+			var mac [Size]byte
+			k.SumSecretLength(&mac, head, make([]byte, bad[1]), 0, bad[0])
+		}()
+	}
+}

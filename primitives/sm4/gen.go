@@ -69,6 +69,7 @@ import "encoding/binary"
 // cryptBlockGeneric runs the 32 rounds over one block with the round keys
 // rk (encryption or decryption, depending on their order).
 func cryptBlockGeneric(rk *[rounds]uint32, dst, src []byte) {
+	checkTables()
 	src, dst = src[:BlockSize], dst[:BlockSize] // one bounds check each
 	var k uint32
 `)
@@ -81,6 +82,7 @@ func cryptBlockGeneric(rk *[rounds]uint32, dst, src []byte) {
 // it leaves most of the CPU idle; four independent chains fill it, even
 // though the sixteen state words do not all fit in registers.
 func cryptBlocks4Generic(rk *[rounds]uint32, dst, src []byte) {
+	checkTables()
 	src, dst = src[:4*BlockSize], dst[:4*BlockSize]
 	var k uint32
 `)

@@ -506,3 +506,7 @@ func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool {
 	}
 	return true
 }
+
+// kernelSelected reports whether a constant-time kernel is switched on, so
+// that the table-based code must not run (checkTables).
+func kernelSelected() bool { return useGFNI512 || useGFNI256 || useVAES256 || useAESNI128 }

@@ -178,3 +178,7 @@ func gcmOpenBulk(g *gcm, y *[16]byte, ctr *[2]uint64, dst, src []byte) int { ret
 func xtsBulk(x *XTS, dst, src []byte, t *xtsTweak, encrypt bool) int { return 0 }
 
 func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) { cbcEncryptMultiGeneric(b, ivs, dst, src) }
+
+// kernelSelected reports whether a constant-time kernel is switched on, so
+// that the table-based code must not run (checkTables).
+func kernelSelected() bool { return useNEON || useSM4E }

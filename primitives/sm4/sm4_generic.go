@@ -76,6 +76,7 @@ func round(acc, x uint32) uint32 {
 // expandKey computes the encryption round keys and, reversed, the decryption
 // round keys (SM4 decryption is encryption with the keys in reverse order).
 func expandKey(key []byte, enc, dec *[rounds]uint32) {
+	checkTables()
 	_ = key[15]
 	k0 := binary.BigEndian.Uint32(key[0:]) ^ fk[0]
 	k1 := binary.BigEndian.Uint32(key[4:]) ^ fk[1]
@@ -104,5 +105,18 @@ func cryptBlocksGeneric(rk *[rounds]uint32, dst, src []byte) {
 	for len(src) >= BlockSize {
 		cryptBlockGeneric(rk, dst, src)
 		src, dst = src[BlockSize:], dst[BlockSize:]
+	}
+}
+
+// tablesForbidden is set by the constant-time tests while they run a
+// constant-time kernel: reaching the table-based rounds (or key schedule)
+// then means the dispatch fell back where it must not, and checkTables
+// panics, as crypto/internal/fips140/aes's tests make sure its generic code
+// is never used where the CPU has AES instructions.
+var tablesForbidden bool
+
+func checkTables() {
+	if tablesForbidden && kernelSelected() {
+		panic("sm4: the table-based code ran while a constant-time kernel is selected")
 	}
 }

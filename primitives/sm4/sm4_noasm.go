@@ -46,3 +46,7 @@ func xtsBulk(x *XTS, dst, src []byte, t *xtsTweak, encrypt bool) int { return 0 
 func cbcEncryptMulti(b *Block, ivs, dst, src [][]byte) { cbcEncryptMultiGeneric(b, ivs, dst, src) }
 
 func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool { return false }
+
+// kernelSelected reports whether a constant-time kernel is switched on, so
+// that the table-based code must not run (checkTables).
+func kernelSelected() bool { return false }
