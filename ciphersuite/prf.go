@@ -118,6 +118,22 @@ func (s *Suite) newRecordProtections(kb []byte) (client, server RecordProtection
 	return client, server, nil
 }
 
+// ExportKeyingMaterial returns length bytes of RFC 5705 keying material
+// for label: PRF(master_secret, label, client_random || server_random),
+// followed in the seed by the context's 2-byte length and the context if
+// context is not nil. Callers refuse the key schedule's own labels and
+// bound length and the context (tlcp.Conn.ExportKeyingMaterial).
+func (m *Master) ExportKeyingMaterial(label string, clientRandom, serverRandom, context []byte, length int) []byte {
+	rest := serverRandom
+	if context != nil {
+		rest = make([]byte, 0, len(serverRandom)+2+len(context))
+		rest = append(append(append(rest, serverRandom...), byte(len(context)>>8), byte(len(context))), context...)
+	}
+	out := make([]byte, length)
+	pSM3(out, &m.key, label, clientRandom, rest)
+	return out
+}
+
 // FinishedVerifyData is FinishedVerifyData for this master secret.
 func (m *Master) FinishedVerifyData(label string, transcriptHash []byte) []byte {
 	vd := make([]byte, VerifyDataLen)

@@ -117,6 +117,25 @@ type AlertError uint8
 
 func (e AlertError) Error() string { return alert(e).Error() }
 
+// An AlertEvent is an alert as Config.OnAlert sees it.
+type AlertEvent struct {
+	// Sent is true for an alert this side sent, false for one received.
+	Sent bool
+	// Level is the alert's level on the wire: 1 (warning) or 2 (fatal).
+	// TLS 1.3 treats every alert but close_notify and user_canceled as
+	// fatal whatever its level says.
+	Level uint8
+	// Description is the alert; its Error method names it.
+	Description AlertError
+}
+
+// onAlert reports an alert to Config.OnAlert.
+func (c *Conn) onAlert(sent bool, level uint8, desc uint8) {
+	if c.config != nil && c.config.OnAlert != nil {
+		c.config.OnAlert(c, AlertEvent{Sent: sent, Level: level, Description: AlertError(desc)})
+	}
+}
+
 // protocolError is a failure found locally: it carries the alert that tells
 // the peer about it and a message that tells the application what went
 // wrong. Every check in the handshake and record layer returns one.

@@ -259,7 +259,9 @@ func TestAutoListenerRouting(t *testing.T) {
 }
 
 // TestAutoListenerHTTP serves HTTP on one port to crypto/tls (HTTP/2 and
-// HTTP/1.1), TLCP and TLS 1.3-SM clients through ServeHTTP.
+// HTTP/1.1), TLCP and TLS 1.3-SM clients through ServeHTTP, and
+// ConnectionStateFromRequest tells the handler the protocol and suite on
+// every path, with an exporter that agrees with the client's.
 func TestAutoListenerHTTP(t *testing.T) {
 	stdSrv, stdCli := ecdsaTLSConfigs(t)
 	stdSrv.NextProtos = []string{"h2", "http/1.1"}
@@ -273,7 +275,9 @@ func TestAutoListenerHTTP(t *testing.T) {
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			st, ours := ConnectionStateFromRequest(r)
-			fmt.Fprintf(w, "%s tls=%x/%x ours=%v/%x", r.Proto, r.TLS.Version, r.TLS.CipherSuite, ours, st.Version)
+			ekm, err := st.ExportKeyingMaterial("EXPORTER-test", nil, 8)
+			fmt.Fprintf(w, "%s tls=%x/%x ours=%v/%x %s %s %s ekm=%x %v", r.Proto, r.TLS.Version, r.TLS.CipherSuite, ours, st.Version,
+				st.Protocol, VersionName(st.Version), CipherSuiteName(st.CipherSuite), ekm, err)
 		}),
 		ErrorLog:          log.New(&logBuf, "", 0),
 		ReadHeaderTimeout: 5 * time.Second,
@@ -282,6 +286,9 @@ func TestAutoListenerHTTP(t *testing.T) {
 	defer srv.Close()
 	url := "https://" + ln.Addr().String() + "/"
 
+	// get returns the handler's answer without the exporter's output,
+	// which it checks against the client's own.
+	var h1, h2 *http.Client
 	get := func(c *http.Client) string {
 		t.Helper()
 		resp, err := c.Get(url)
@@ -290,25 +297,35 @@ func TestAutoListenerHTTP(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		return string(b)
+		got, ekm, _ := strings.Cut(string(b), " ekm=")
+		if c == h2 || c == h1 {
+			// crypto/tls clients: the server's exporter is theirs.
+			want, err := resp.TLS.ExportKeyingMaterial("EXPORTER-test", nil, 8)
+			if err != nil || ekm != fmt.Sprintf("%x <nil>", want) {
+				t.Errorf("%s: server's exporter %s, client's %x (%v)", got, ekm, want, err)
+			}
+		} else if len(ekm) != 16+len(" <nil>") {
+			t.Errorf("%s: server's exporter %s", got, ekm)
+		}
+		return got
 	}
-	h2 := &http.Client{Transport: &http.Transport{TLSClientConfig: stdCli.Clone(), ForceAttemptHTTP2: true}}
-	if got := get(h2); got != "HTTP/2.0 tls=304/1301 ours=false/0" {
+	h2 = &http.Client{Transport: &http.Transport{TLSClientConfig: stdCli.Clone(), ForceAttemptHTTP2: true}}
+	if got := get(h2); got != "HTTP/2.0 tls=304/1301 ours=true/304 TLS TLS 1.3 TLS_AES_128_GCM_SHA256" {
 		t.Errorf("crypto/tls h2: %q", got)
 	}
 	h1cfg := stdCli.Clone()
 	h1cfg.MaxVersion = tls.VersionTLS12
 	h1cfg.NextProtos = nil // the h2 transport above may have added "h2" to stdCli
-	h1 := &http.Client{Transport: &http.Transport{TLSClientConfig: h1cfg}}
-	if got := get(h1); !strings.HasPrefix(got, "HTTP/1.1 tls=303/") || !strings.HasSuffix(got, "ours=false/0") {
+	h1 = &http.Client{Transport: &http.Transport{TLSClientConfig: h1cfg}}
+	if got := get(h1); !strings.HasPrefix(got, "HTTP/1.1 tls=303/") || !strings.Contains(got, "ours=true/303 TLS TLS 1.2 TLS_ECDHE_") {
 		t.Errorf("crypto/tls 1.2: %q", got)
 	}
 	tlcpClient := &http.Client{Transport: NewHTTPTransport(testClientConfig(t))}
-	if got := get(tlcpClient); got != "HTTP/1.1 tls=101/e053 ours=true/101" {
+	if got := get(tlcpClient); got != "HTTP/1.1 tls=101/e053 ours=true/101 TLCP TLCP ECC_SM4_GCM_SM3" {
 		t.Errorf("TLCP: %q", got)
 	}
 	smClient := &http.Client{Transport: NewHTTPTransport(tls13ClientConfig(t))}
-	if got := get(smClient); got != "HTTP/1.1 tls=304/c6 ours=true/304" {
+	if got := get(smClient); got != "HTTP/1.1 tls=304/c6 ours=true/304 TLS 1.3-SM TLS 1.3 TLS_SM4_GCM_SM3" {
 		t.Errorf("TLS 1.3-SM: %q", got)
 	}
 	// A failed TLS 1.3-SM handshake is logged like the others.

@@ -260,6 +260,12 @@ type ConnectionState struct {
 	// encrypted to the server's encryption key, and on a resumed TLCP
 	// session, which exchanges no key.
 	CurveID CurveID
+	// Protocol is what was negotiated, which Version alone does not say
+	// on the one-port listener: TLCP, TLS 1.3 with the SM suites, or
+	// ordinary TLS handed to crypto/tls (ConnectionStateFromRequest).
+	Protocol Protocol
+
+	ekm ekmFunc // see ExportKeyingMaterial
 }
 
 // ClientSessionState is a resumable session held by a client.
@@ -421,6 +427,14 @@ type Config struct {
 	// ("CLIENT_RANDOM <client_random> <master_secret>"), for debugging with
 	// Wireshark. It compromises security.
 	KeyLogWriter io.Writer
+
+	// OnAlert, if set, is called for every alert the connection sends or
+	// receives (close_notify and warnings included), e.g. to count and
+	// log what peers send, as gotlcp's OnAlert. It runs on the goroutine
+	// that sends or reads the alert, with the connection's locks held: it
+	// must return quickly and call no method of the Conn other than
+	// LocalAddr and RemoteAddr.
+	OnAlert func(c *Conn, e AlertEvent)
 	// MessageTrace, if set, is called with each handshake message,
 	// ChangeCipherSpec and alert that a connection sends or receives, in
 	// wire order, as OpenSSL's SSL_CTX_set_msg_callback is; debugging tools
@@ -530,6 +544,7 @@ func (c *Config) Clone() *Config {
 		ServerSessionCache:             c.ServerSessionCache,
 		KeyLogWriter:                   c.KeyLogWriter,
 		MessageTrace:                   c.MessageTrace,
+		OnAlert:                        c.OnAlert,
 		ClientECDHEFraming71:           c.ClientECDHEFraming71,
 		CertificateVerifyRawTranscript: c.CertificateVerifyRawTranscript,
 		ClientCertIncludeEnc:           c.ClientCertIncludeEnc,

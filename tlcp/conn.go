@@ -37,6 +37,7 @@ type Conn struct {
 	didResume        bool
 	cipherSuite      uint16
 	curveID          CurveID // the key exchange group, for ConnectionState
+	ekm              ekmFunc // the keying material exporter, set by the handshake (exporter.go)
 	peerCertificates []*smx509.Certificate
 	peerSignCert     *smx509.Certificate
 	peerEncCert      *smx509.Certificate
@@ -384,6 +385,8 @@ func (c *Conn) connectionStateLocked() ConnectionState {
 	s.PeerSignCertificate = c.peerSignCert
 	s.PeerEncCertificate = c.peerEncCert
 	s.VerifiedChains = c.verifiedChains
+	s.Protocol = c.protocol()
+	s.ekm = c.ekm
 	return s
 }
 

@@ -679,6 +679,7 @@ func establishKeys(c *Conn, suite *ciphersuite.Suite, master *ciphersuite.Master
 	} else {
 		c.in.nextRP, c.out.nextRP = clientRP, serverRP
 	}
+	c.ekm = tlcpExporter(master, clientRandom, serverRandom)
 	return nil
 }
 

@@ -19,6 +19,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/shangmi-go/shangmi/smx509"
 )
 
 // HTTP over TLCP: the server side.
@@ -77,7 +79,7 @@ func ListenAndServe(addr string, config *Config, handler http.Handler) error {
 // ordinary TLS: connections that the listener hands to crypto/tls reach
 // net/http as *tls.Conn, and net/http serves them as it does for
 // srv.ServeTLS (handshake timeouts, r.TLS, HTTP/2 if the tls.Config offers
-// "h2"; ConnectionStateFromRequest reports false for them).
+// "h2"; ConnectionStateFromRequest describes them from r.TLS).
 func ServeHTTP(srv *http.Server, ln net.Listener, config *Config) error {
 	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil && config.GetConfigForClient == nil) {
 		return errors.New("tlcp: a server needs a CertificatePair in Config.Certificates, or Config.GetCertificate or GetConfigForClient")
@@ -105,7 +107,7 @@ func ServeHTTP(srv *http.Server, ln net.Listener, config *Config) error {
 		if hc, ok := c.(*httpConn); ok {
 			ctx = context.WithValue(ctx, httpConnKey{}, hc.Conn)
 		}
-		return ctx
+		return context.WithValue(ctx, httpServedKey{}, true)
 	}
 	httpServersMu.Unlock()
 	return srv.Serve(&httpListener{Listener: ln, config: config, srv: srv})
@@ -117,16 +119,63 @@ var httpServersMu sync.Mutex
 // httpConnKey is the request-context key of the *Conn a request came on.
 type httpConnKey struct{}
 
-// ConnectionStateFromRequest returns the ConnectionState of the TLCP
-// connection r arrived on, with both of the client's certificates, and
-// whether r came through ServeHTTP at all. Request.TLS holds only what a
-// tls.ConnectionState can carry.
+// ConnectionStateFromRequest returns the ConnectionState of the connection
+// r arrived on through ServeHTTP, and whether it did. For TLCP and TLS
+// 1.3-SM it is the full state, with both of the client's certificates
+// (Request.TLS holds only what a tls.ConnectionState can carry); for
+// ordinary TLS that an AutoListener handed to crypto/tls it is built from
+// r.TLS, with Protocol ProtocolTLS, the client's certificates parsed as
+// smx509 certificates and crypto/tls's exporter. It reports false for a
+// request that did not come through ServeHTTP.
+//
+// http.Serve on a listener from Listen works, but net/http cannot see
+// what a *Conn negotiated: Request.TLS is nil and this function reports
+// false there. Use ServeHTTP (or ListenAndServe) instead.
 func ConnectionStateFromRequest(r *http.Request) (ConnectionState, bool) {
-	c, ok := r.Context().Value(httpConnKey{}).(*Conn)
-	if !ok {
+	if c, ok := r.Context().Value(httpConnKey{}).(*Conn); ok {
+		return c.ConnectionState(), true
+	}
+	if r.TLS == nil || r.Context().Value(httpServedKey{}) == nil {
 		return ConnectionState{}, false
 	}
-	return c.ConnectionState(), true
+	return stateFromTLS(r.TLS), true
+}
+
+// httpServedKey marks the request contexts of ServeHTTP's connections, so
+// that ConnectionStateFromRequest answers only for them.
+type httpServedKey struct{}
+
+// stateFromTLS describes a crypto/tls connection as a ConnectionState.
+func stateFromTLS(t *tls.ConnectionState) ConnectionState {
+	s := ConnectionState{
+		Version:            t.Version,
+		HandshakeComplete:  t.HandshakeComplete,
+		DidResume:          t.DidResume,
+		CipherSuite:        t.CipherSuite,
+		NegotiatedProtocol: t.NegotiatedProtocol,
+		ServerName:         t.ServerName,
+		CurveID:            CurveID(t.CurveID),
+		Protocol:           ProtocolTLS,
+		ekm:                t.ExportKeyingMaterial,
+	}
+	for _, c := range t.PeerCertificates {
+		if sc, err := smx509.ParseCertificate(c.Raw); err == nil {
+			s.PeerCertificates = append(s.PeerCertificates, sc)
+		}
+	}
+	if len(s.PeerCertificates) > 0 {
+		s.PeerSignCertificate = s.PeerCertificates[0]
+	}
+	for _, chain := range t.VerifiedChains {
+		var sc []*smx509.Certificate
+		for _, c := range chain {
+			if p, err := smx509.ParseCertificate(c.Raw); err == nil {
+				sc = append(sc, p)
+			}
+		}
+		s.VerifiedChains = append(s.VerifiedChains, sc)
+	}
+	return s
 }
 
 // httpListener wraps accepted connections for ServeHTTP.

@@ -58,6 +58,7 @@ func (c *Conn) sendAlertLocked(a alert) error {
 	_, err := c.writeRecordLocked(recordTypeAlert, c.tmp[:])
 	if err == nil {
 		c.traceMessage(true, recordTypeAlert, c.tmp[:])
+		c.onAlert(true, level, byte(a))
 	}
 	if a == alertCloseNotify {
 		return err
@@ -307,6 +308,7 @@ func (c *Conn) handleRecord(typ recordType, data []byte, expectChangeCipherSpec 
 			return false, c.fail(errorf(alertDecodeError, "tlcp: malformed alert record"))
 		}
 		c.traceMessage(false, recordTypeAlert, data)
+		c.onAlert(false, data[0], data[1])
 		level, desc := data[0], alert(data[1])
 		switch {
 		case desc == alertCloseNotify:

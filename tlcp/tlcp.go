@@ -62,7 +62,10 @@ func NewListener(inner net.Listener, config *Config) net.Listener {
 	return serverListener{inner, config}
 }
 
-// Listen listens on laddr and returns a TLCP listener.
+// Listen listens on laddr and returns a TLCP listener, whose Accept
+// returns *Conn values. To serve HTTP on it use ServeHTTP rather than
+// http.Serve: net/http fills in Request.TLS only for connections it knows,
+// so under http.Serve a handler cannot see what was negotiated.
 func Listen(network, laddr string, config *Config) (net.Listener, error) {
 	if config == nil || (len(config.Certificates) == 0 && config.GetCertificate == nil && config.GetConfigForClient == nil) {
 		return nil, errors.New("tlcp: a server needs a CertificatePair in Config.Certificates, or Config.GetCertificate or GetConfigForClient")
@@ -233,10 +236,6 @@ func containsSuite(list []*ciphersuite.Suite, s *ciphersuite.Suite) bool {
 	}
 	return false
 }
-
-// CipherSuiteName returns the name of a TLCP or TLS 1.3 suite, e.g.
-// "ECC_SM4_GCM_SM3" or "TLS_SM4_GCM_SM3", or its value in hexadecimal.
-func CipherSuiteName(id uint16) string { return ciphersuite.Name(id) }
 
 // LoadX509KeyPair reads a certificate chain and its private key from PEM
 // files; see X509KeyPair.

@@ -163,10 +163,12 @@ func (c *Conn) serverFinishedTLS13(t *transcriptHash, suite *ciphersuite.TLS13Su
 	if err != nil {
 		return nil, nil, err
 	}
-	master, clientAP, serverAP, err := c.config.applicationTrafficSecrets(hsSecret, t.Sum(), clientRandom)
+	th := t.Sum()
+	master, clientAP, serverAP, err := c.config.applicationTrafficSecrets(hsSecret, th, clientRandom)
 	if err != nil {
 		return nil, nil, err
 	}
+	c.ekm = tls13Exporter(master.ExporterMasterSecret(th))
 	if c.isClient {
 		err = c.setReadSecretTLS13(suite, serverAP)
 	} else {
