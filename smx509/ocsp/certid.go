@@ -20,11 +20,11 @@ import (
 // certID is the CertID of RFC 6960, 4.1.1: which certificate a request or
 // a single response is about.
 type certID struct {
-	hash       Hash
-	nameHash   []byte
-	keyHash    []byte
-	serial     *big.Int
-	hashOID    asn1.ObjectIdentifier
+	hash     Hash
+	nameHash []byte
+	keyHash  []byte
+	serial   *big.Int
+	hashOID  asn1.ObjectIdentifier
 }
 
 // publicKeyBits returns the subjectPublicKey BIT STRING's bytes of a DER

@@ -24,10 +24,15 @@ func readExtensions(field cryptobyte.String) ([]pkix.Extension, error) {
 	for !seq.Empty() {
 		var e cryptobyte.String
 		var ext pkix.Extension
-		if !seq.ReadASN1(&e, cbasn1.SEQUENCE) ||
-			!e.ReadASN1ObjectIdentifier(&ext.Id) ||
-			!e.ReadOptionalASN1Boolean(&ext.Critical, cbasn1.BOOLEAN, false) ||
-			!e.ReadASN1Bytes(&ext.Value, cbasn1.OCTET_STRING) || !e.Empty() {
+		if !seq.ReadASN1(&e, cbasn1.SEQUENCE) || !e.ReadASN1ObjectIdentifier(&ext.Id) {
+			return nil, errors.New("malformed extension")
+		}
+		// critical BOOLEAN DEFAULT FALSE; cryptobyte's
+		// ReadOptionalASN1Boolean is for an explicitly tagged one.
+		if e.PeekASN1Tag(cbasn1.BOOLEAN) && !e.ReadASN1Boolean(&ext.Critical) {
+			return nil, errors.New("malformed extension criticality")
+		}
+		if !e.ReadASN1Bytes(&ext.Value, cbasn1.OCTET_STRING) || !e.Empty() {
 			return nil, errors.New("malformed extension")
 		}
 		for _, o := range exts {
