@@ -270,6 +270,14 @@ func parseResponseData(r *Response, tbsElement cryptobyte.String) ([]singleRespo
 			return nil, errors.New("ocsp: malformed responder key hash")
 		}
 		r.ResponderKeyHash = kh
+	case cbasn1.Tag(2).ContextSpecific():
+		// GmSSL 3's ocspsign -resp_key_id tags the KeyHash implicitly;
+		// RFC 6960's module has EXPLICIT TAGS. Accepting it identifies the
+		// responder no less surely (OpenSSL and Tongsuo refuse it).
+		if len(rid) != 20 {
+			return nil, errors.New("ocsp: malformed responder key hash")
+		}
+		r.ResponderKeyHash = rid
 	default:
 		return nil, errors.New("ocsp: responder ID is neither byName nor byKey")
 	}
