@@ -23,6 +23,11 @@
 //     a given time, and the nonce. It is what a TLS client checking a stapled
 //     response calls.
 //
+// Signatures with SHA-1 (sha1WithRSA, ecdsa-with-SHA1), which deployed
+// responders still make, are accepted as smx509's Certificate.CheckSignature
+// and golang.org/x/crypto/ocsp accept them; MD5 is refused. A byKey
+// ResponderID that GmSSL 3 tags implicitly is read as well.
+//
 // Parsing is bounded: every length comes from the input, which is read with
 // cryptobyte, and the memory a parse allocates grows linearly with the
 // input (tests bound it).

@@ -141,6 +141,8 @@ func TestNegative(t *testing.T) {
 			{name: "wrong responder", der: mustCreate(t, p.ca, p.otherResponder, good, p.otherResponderKey),
 				want: "is not signed by the issuer"},
 			{name: "other CA of the same name", der: mustCreate(t, p.ca, p.other, good, p.otherKey),
+				want: "is not signed by the issuer"},
+			{name: "other CA of the same name, not carried", der: mustCreate(t, p.ca, nil, good, p.otherKey),
 				want: "bad signature on the response by the issuer"},
 			{name: "responder without OCSPSigning", der: mustCreate(t, p.ca, p.noEKU, good, p.responderKey),
 				want: "lacks the id-kp-OCSPSigning extended key usage"},
