@@ -94,7 +94,7 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 
 	# Tongsuo's responder, delegated signer, answered to smtool.
 	pt=$((port + 1))
-	T ocsp -index index.txt -CA ca.pem -rsigner ocsp.pem -rkey ocsp.key -port $pt -ndays 1 -nrequest 4 >tongsuo/responder.log 2>&1 &
+	T ocsp -index index.txt -CA ca.pem -rsigner ocsp.pem -rkey ocsp.key -port $pt -ndays 1 -nrequest 5 >tongsuo/responder.log 2>&1 &
 	wait_log tongsuo/responder.log ACCEPT
 	S -issuer ca.pem -cert good.pem -url http://127.0.0.1:$pt -CAfile ca.pem -reqout tongsuo/ours_good.req.der -respout tongsuo/delegated_good.resp.der >tongsuo/o1 &&
 		grep -q 'good.pem: good' tongsuo/o1 && ! grep -q 'no nonce' smtool.log
@@ -108,6 +108,10 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	S -issuer ca.pem -cert unlisted.pem -url http://127.0.0.1:$pt -sha256 -respout tongsuo/delegated_unknown.resp.der >tongsuo/o4 &&
 		grep -q 'unlisted.pem: unknown' tongsuo/o4
 	result "Tongsuo ocsp responder (delegated) -> smtool ocsp -sha256: unknown" $? "CertID hashed with SHA-256"
+	T ocsp -issuer ca.pem -cert good.pem -cert revoked.pem -url http://127.0.0.1:$pt -CAfile ca.pem -respout tongsuo/delegated_two.resp.der >/dev/null 2>&1 &&
+		S -issuer ca.pem -cert good.pem -cert revoked.pem -respin tongsuo/delegated_two.resp.der -CAfile ca.pem >tongsuo/o4b &&
+		grep -q 'good.pem: good' tongsuo/o4b && grep -q 'revoked.pem: revoked' tongsuo/o4b
+	result "Tongsuo ocsp responder, two -cert (Tongsuo's client) -> smtool ocsp -respin" $? "two SingleResponses"
 	wait
 
 	# Tongsuo's responder signing with the CA itself, byKey ResponderID.

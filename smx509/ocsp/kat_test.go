@@ -100,6 +100,19 @@ func TestPeerResponses(t *testing.T) {
 		}
 	}
 
+	// One response about two certificates: ParseResponseForCert and
+	// Verify pick the one asked about; ParseResponse wants a single one.
+	two := readTestdata(t, "tongsuo_delegated_two.resp.der")
+	for leaf, want := range map[string]int{"good.pem": Good, "revoked.pem": Revoked} {
+		r, err := Verify(two, testdataCert(t, leaf), ca, VerifyOptions{CurrentTime: katTime})
+		if err != nil || r.Status != want {
+			t.Errorf("tongsuo_delegated_two.resp.der for %s: %v %v", leaf, r, err)
+		}
+	}
+	if _, err := ParseResponse(two, ca); err == nil || !strings.Contains(err.Error(), "holds 2 certificate statuses") {
+		t.Errorf("ParseResponse of two statuses: %v", err)
+	}
+
 	// Tongsuo signs with a responder certificate lacking OCSPSigning if
 	// asked to: the response must be refused.
 	_, err = Verify(readTestdata(t, "tongsuo_noeku_good.resp.der"), testdataCert(t, "good.pem"), ca, VerifyOptions{CurrentTime: katTime})
