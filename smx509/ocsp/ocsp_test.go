@@ -6,6 +6,7 @@ package ocsp
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"errors"
@@ -231,14 +232,14 @@ func replaceElement(t *testing.T, der, old, repl []byte) []byte {
 }
 
 func signTBS(t *testing.T, tbs []byte, p *testPKI) []byte {
-	_, algID, sig, err := smx509.SignTBS(nil, p.caKey, 0, tbs)
+	_, algID, sig, err := smx509.SignTBS(rand.Reader, p.caKey, 0, tbs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return wrapBasic(t, tbs, algID, sig, nil)
+	return wrapBasic(tbs, algID, sig)
 }
 
-func wrapBasic(t *testing.T, tbs, algID, sig []byte, certs []*smx509.Certificate) []byte {
+func wrapBasic(tbs, algID, sig []byte) []byte {
 	var basic cryptobyte.Builder
 	basic.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 		b.AddBytes(tbs)
@@ -309,6 +310,23 @@ func TestTrustedResponder(t *testing.T) {
 		t.Fatal("an undelegated responder was accepted")
 	}
 	if _, err := Verify(der, p.leaf, p.ca, VerifyOptions{CurrentTime: testTime, TrustedResponders: []*smx509.Certificate{p.otherResponder}}); err != nil {
+		t.Fatal(err)
+	}
+	// Without the carried certificate, the client cannot know the signer.
+	r, err := ParseResponse(der, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, algID, sig, err := smx509.SignTBS(rand.Reader, p.otherResponderKey, 0, r.TBSResponseData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := wrapBasic(r.TBSResponseData, algID, sig)
+	_, err = Verify(bare, p.leaf, p.ca, VerifyOptions{CurrentTime: testTime})
+	if err == nil || !strings.Contains(err.Error(), `responder "CN=sm2 OCSP responder" that is neither the issuer`) {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := Verify(bare, p.leaf, p.ca, VerifyOptions{CurrentTime: testTime, TrustedResponders: []*smx509.Certificate{p.otherResponder}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -224,15 +224,9 @@ func parse(der []byte) (*Response, []singleResponse, error) {
 		return nil, nil, err
 	}
 	for _, c := range r.Certificates {
-		if r.RawResponderName != nil && bytes.Equal(c.RawSubject, r.RawResponderName) {
+		if r.identifies(c) {
 			r.Certificate = c
 			break
-		}
-		if r.ResponderKeyHash != nil {
-			if h, err := responderKeyHash(c); err == nil && bytes.Equal(h, r.ResponderKeyHash) {
-				r.Certificate = c
-				break
-			}
 		}
 	}
 	return r, singles, nil

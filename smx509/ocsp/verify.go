@@ -6,6 +6,8 @@ package ocsp
 
 import (
 	"bytes"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"errors"
 	"fmt"
 	"time"
@@ -33,10 +35,13 @@ func (r *Response) identifies(cert *smx509.Certificate) bool {
 // responderName describes r's ResponderID for error messages.
 func (r *Response) responderName() string {
 	if r.RawResponderName != nil {
-		if c := r.Certificate; c != nil {
-			return fmt.Sprintf("%q", c.Subject.String())
+		var rdns pkix.RDNSequence
+		if rest, err := asn1.Unmarshal(r.RawResponderName, &rdns); err == nil && len(rest) == 0 {
+			var n pkix.Name
+			n.FillFromRDNSequence(&rdns)
+			return fmt.Sprintf("%q", n.String())
 		}
-		return "named in the ResponderID"
+		return "with an undecodable name"
 	}
 	return fmt.Sprintf("with key hash %X", r.ResponderKeyHash)
 }
