@@ -64,6 +64,9 @@ func (id certID) mismatch(issuer *smx509.Certificate, serial *big.Int) string {
 	if !id.hash.Available() {
 		return "its CertID is hashed with " + id.hashName() + ", which this package does not implement"
 	}
+	if id.serial == nil {
+		return "it has no serial number"
+	}
 	want, err := newCertID(id.hash, issuer, serial)
 	if err != nil {
 		return err.Error()

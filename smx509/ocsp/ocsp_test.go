@@ -285,6 +285,30 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
+// TestNilSerials checks that certificates and requests built by hand
+// without serial numbers give errors, not panics.
+func TestNilSerials(t *testing.T) {
+	p := pkiFor(t, "sm2")
+	der := mustCreate(t, p.ca, nil, goodTemplate(p), p.caKey)
+	noSerial := &smx509.Certificate{}
+	if _, err := ParseResponseForCert(der, noSerial, p.ca); err == nil {
+		t.Error("ParseResponseForCert accepted a certificate without serial")
+	}
+	if _, err := Verify(der, noSerial, p.ca, VerifyOptions{CurrentTime: testTime}); err == nil {
+		t.Error("Verify accepted a certificate without serial")
+	}
+	if _, err := CreateRequest(noSerial, p.ca, nil); err == nil {
+		t.Error("CreateRequest accepted a certificate without serial")
+	}
+	r := &Request{HashAlgorithm: SHA1}
+	if r.IsFor(p.ca, big.NewInt(1)) || r.IssuedBy(p.ca) {
+		t.Error("a request without serial matched")
+	}
+	if _, err := r.Marshal(); err == nil {
+		t.Error("a request without serial marshalled")
+	}
+}
+
 // TestCheckSignatureFromIgnoresTime checks the x/crypto/ocsp-shaped
 // entry points: ParseResponse with an issuer checks the signer but not
 // the window.

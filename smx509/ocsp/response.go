@@ -99,6 +99,9 @@ func ParseResponseForCert(der []byte, cert, issuer *smx509.Certificate) (*Respon
 	if err != nil {
 		return nil, err
 	}
+	if cert != nil && cert.SerialNumber == nil {
+		return nil, errors.New("ocsp: the certificate has no serial number")
+	}
 	var pick *singleResponse
 	switch {
 	case cert == nil && len(singles) != 1:
