@@ -59,4 +59,9 @@
 // and extended key usage, and the host name. There are no built-in SM2 roots:
 // VerifyOptions.Roots should be set; when it is nil the operating system's
 // PEM bundle is read, which holds only international roots.
+//
+// Revocation is checked from CRLs here (RevocationList) and from OCSP
+// responses in package smx509/ocsp, which signs and checks them through
+// SignTBS and ParseSignatureAlgorithmIdentifier so that both use this
+// package's one table of signature algorithms.
 package smx509

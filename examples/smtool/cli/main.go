@@ -46,7 +46,7 @@ var commands []*command
 // helpOrder is the order of "smtool help": by task, not by file.
 var helpOrder = []string{
 	"key gen", "key convert", "key import-enveloped", "pkcs12", "req", "ca sign", "crl gen", "cert gen", "cert show", "crl show", "cert verify",
-	"s_client", "s_server", "speed", "version",
+	"ocsp", "s_client", "s_server", "speed", "version",
 	"cms sign", "cms verify", "cms encrypt", "cms decrypt", "cms show",
 }
 
