@@ -60,7 +60,8 @@ type Device struct {
 	// unlocked linked list that each call walks.
 	listMu sync.RWMutex
 
-	slots chan struct{} // one token per session in use
+	slots   chan struct{} // one token per session in use
+	closeMu sync.Mutex    // one Close at a time
 
 	mu       sync.Mutex
 	idle     []*session
@@ -101,9 +102,18 @@ func newDevice(lib library, opts *Options) *Device {
 // Close waits for the operations in flight, closes every session and the
 // device, and unloads the library. Keys of a closed device return errors.
 func (d *Device) Close() error {
+	d.closeMu.Lock()
+	defer d.closeMu.Unlock()
+	// Holding every slot waits for the operations in flight; the slots are
+	// given back at the end, and callers that get one then see closed.
 	for range cap(d.slots) {
 		d.slots <- struct{}{}
 	}
+	defer func() {
+		for range cap(d.slots) {
+			<-d.slots
+		}
+	}()
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
