@@ -208,7 +208,7 @@ func (d *Device) do(index uint32, needKey bool, fn func(h uintptr) error) error 
 		d.listMu.RUnlock()
 		if err != nil {
 			d.release(s, sessionBroken(err))
-			return fmt.Errorf("sdf: key index %d: %w", index, err)
+			return fmt.Errorf("%w (key index %d)", err, index)
 		}
 		s.rights[index] = true
 	}
