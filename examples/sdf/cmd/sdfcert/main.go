@@ -13,7 +13,6 @@
 package main
 
 import (
-	"crypto"
 	"crypto/rand"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -115,7 +114,7 @@ func run(lib string, signIdx, encIdx uint32, caFile, caKeyFile, caPass, cn, host
 			KeyUsage: c.ku, DNSNames: dns, IPAddresses: ips,
 			ExtKeyUsage: []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth, smx509.ExtKeyUsageClientAuth},
 		}
-		der, err := smx509.CreateCertificate(rand.Reader, tmpl, ca, c.pub, caKey.(crypto.Signer))
+		der, err := smx509.CreateCertificate(rand.Reader, tmpl, ca, c.pub, caKey)
 		if err != nil {
 			return err
 		}
