@@ -264,8 +264,14 @@ func (d *Device) EncPublicKey(index uint32) (*sm2.PublicKey, error) {
 }
 
 func (d *Device) publicKey(index uint32, enc bool) (*sm2.PublicKey, error) {
+	return d.exportPublicKey(index, enc, false)
+}
+
+// exportPublicKey exports a public key on a session that holds the access
+// right to index if needKey.
+func (d *Device) exportPublicKey(index uint32, enc, needKey bool) (*sm2.PublicKey, error) {
 	var pub *sm2.PublicKey
-	err := d.do(index, false, func(h uintptr) error {
+	err := d.do(index, needKey, func(h uintptr) error {
 		b := make([]byte, publicKeyStructLen)
 		if err := d.lib.exportPublicKey(h, index, enc, b); err != nil {
 			return err
@@ -283,16 +289,7 @@ func (d *Device) key(index uint32, password []byte, enc bool) (*sm2.PublicKey, e
 	if err := d.setPassword(index, password); err != nil {
 		return nil, err
 	}
-	var pub *sm2.PublicKey
-	err := d.do(index, true, func(h uintptr) error {
-		b := make([]byte, publicKeyStructLen)
-		if err := d.lib.exportPublicKey(h, index, enc, b); err != nil {
-			return err
-		}
-		var err error
-		pub, err = parsePublicKeyStruct(b)
-		return err
-	})
+	pub, err := d.exportPublicKey(index, enc, true)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Func == "SDF_GetPrivateKeyAccessRight" {
