@@ -2,6 +2,8 @@
 // Use of this source code is governed by a BSD-style
 // license that can be found in the LICENSE file.
 
+//go:build unix
+
 // Command sdfbench measures full TLCP handshakes per second with the
 // server's keys inside an SDF device against the same keys in memory, and
 // the two private key operations alone. Client and server run in this
