@@ -176,3 +176,6 @@ func derRS(t *testing.T, der []byte) (r, s []byte) {
 	}
 	return r, s
 }
+
+// putBits sets the bits field of an ECCrefPublicKey to 256.
+func putBits(st []byte) { binary.NativeEndian.PutUint32(st, 256) }
