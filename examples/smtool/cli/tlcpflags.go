@@ -42,6 +42,7 @@ type tlcpOpts struct {
 	quiet, verifyReturnError           *bool
 	groups                             *string
 	tls13, tlcpOnly                    *bool
+	sdf                                *sdfOpts // keystore.go
 }
 
 func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
@@ -79,6 +80,7 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	fs.alias("groups", "curves")
 	o.tls13 = fs.Bool("tls1_3", false, "speak TLS 1.3 with the ShangMi suites only (default: TLS 1.3 if -cipher names a TLS 1.3 suite, TLCP otherwise"+map[bool]string{true: "; a server answers both", false: ""}[server]+")")
 	o.tlcpOnly = fs.Bool("tlcp", false, "speak TLCP only")
+	o.sdf = addSDFFlags(fs)
 	o.alpn = &listFlag{split: true}
 	fs.Var(o.alpn, "alpn", "comma-separated ALPN `protocols` (may be repeated)")
 	o.peer = fs.String("peer", "", "interop profile for a `peer`: gmssl, tongsuo or gotlcp (see below); single switches override it")
@@ -267,6 +269,9 @@ func (v *verifier) verifyPeer(st tlcp.ConnectionState, host string, eku smx509.E
 // halves; a client may have none, or a signing certificate only (ECC
 // client authentication).
 func (o *tlcpOpts) loadPair(e *env, server bool) (*tlcp.CertificatePair, error) {
+	if o.sdf.given(o.fs) {
+		return o.sdf.loadPair(e, o, server)
+	}
 	signCert, signKey := first(*o.signCert, *o.cert), first(*o.signKey, *o.key)
 	encCert, encKey := *o.encCert, *o.encKey
 	if *o.signCert != "" && *o.cert != "" {

@@ -1,0 +1,12 @@
+module github.com/shangmi-go/shangmi/examples/sdf
+
+go 1.26.0
+
+require (
+	github.com/shangmi-go/shangmi v0.0.0
+	golang.org/x/crypto v0.59.0
+)
+
+require golang.org/x/sys v0.50.0 // indirect
+
+replace github.com/shangmi-go/shangmi => ../..
