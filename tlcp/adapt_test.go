@@ -264,10 +264,10 @@ func wantConns(p peerProfile) int32 {
 // switch set it succeeds.
 func TestAdaptationOffUsesTheSwitches(t *testing.T) {
 	for _, tc := range []struct {
-		p      peerProfile
-		suite  uint16
-		auth   bool
-		want   string
+		p       peerProfile
+		suite   uint16
+		auth    bool
+		want    string
 		switch_ func(*Config)
 	}{
 		{gmssl311, ciphersuite.ECC_SM4_CBC_SM3, false, "Config.ClientHelloNoExtensions", func(c *Config) { c.ClientHelloNoExtensions = true }},
