@@ -225,7 +225,9 @@ func (c *Conn) startAdaptation() {
 	q.cacheKey = interopKey(c)
 	hint := q.retryForms
 	if q.cacheKey != "" {
-		hint = hint.or(interopHints.get(q.cacheKey, cfg.time()))
+		remembered := cfg.allowed(interopHints.get(q.cacheKey, cfg.time()))
+		q.hinted = !q.forms.covers(remembered)
+		hint = hint.or(remembered)
 	}
 	q.forms = q.forms.or(cfg.allowed(hint))
 }

@@ -455,3 +455,34 @@ func TestInteropCacheBounds(t *testing.T) {
 		t.Fatalf("net.Pipe key %q", k)
 	}
 }
+
+// TestStaleHintIsForgotten: a remembered hint that no longer fits the
+// server (it was upgraded, say) makes the handshake fail in a way that
+// names no other form; Dial forgets the hint and retries once without it,
+// and the next connection needs no retry.
+func TestStaleHintIsForgotten(t *testing.T) {
+	sp := startPeer(t, tongsuo, true)
+	ccfg := adaptiveClient(t, []uint16{ciphersuite.ECC_SM4_GCM_SM3}, true)
+	raw, err := net.Dial("tcp", sp.addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := interopKey(Client(raw, ccfg))
+	raw.Close()
+	// Tongsuo verifies the hash form only.
+	interopHints.add(key, interopForms{rawCV: true}, ccfg.time())
+	for i, want := range []int32{2, 1} {
+		before := sp.conns.Load()
+		c, err := Dial("tcp", sp.addr(), ccfg)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		c.Close()
+		if got := sp.conns.Load() - before; got != want {
+			t.Fatalf("connection %d took %d connections, want %d", i, got, want)
+		}
+	}
+	if f := interopHints.get(key, ccfg.time()); f.rawCV {
+		t.Fatal("the stale hint is still remembered")
+	}
+}

@@ -110,6 +110,7 @@ type clientQuirks struct {
 	forms      interopForms
 	retryForms interopForms
 	cacheKey   string
+	hinted     bool // forms include a remembered hint
 }
 
 // extensionNames names the extensions of a ClientHello.

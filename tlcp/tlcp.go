@@ -129,16 +129,26 @@ func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader htt
 	if err == nil {
 		return conn, nil
 	}
-	var qe *quirkError
-	if !config.adaptive() || !errors.As(err, &qe) || qe.retry == (interopForms{}) || ctx.Err() != nil {
+	var retry interopForms
+	if qe := (*quirkError)(nil); errors.As(err, &qe) {
+		retry = qe.retry
+	}
+	// A handshake that started from a remembered hint and failed in a way
+	// that names no other form may have met a server that changed since:
+	// the hint is forgotten and the retry goes without it.
+	stale := conn != nil && conn.quirks.hinted && retry == (interopForms{})
+	if !config.adaptive() || retry == (interopForms{}) && !stale || ctx.Err() != nil {
 		return nil, err
+	}
+	if stale {
+		interopHints.remove(conn.quirks.cacheKey)
 	}
 	// The server refused a form in a way that names the other: one retry
 	// on a new connection with it, the same Config otherwise (adapt.go).
 	// If that fails too, the hint did not help: it is forgotten, and the
 	// first error, which names the switch, is the one returned.
 	var retryErr error
-	conn, retryErr = d.handshake(ctx, nd, network, addr, proxyHeader, config, qe.retry)
+	conn, retryErr = d.handshake(ctx, nd, network, addr, proxyHeader, config, retry)
 	if retryErr != nil {
 		if conn != nil && conn.quirks.cacheKey != "" {
 			interopHints.remove(conn.quirks.cacheKey)
