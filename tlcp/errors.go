@@ -125,6 +125,17 @@ func extensionNames(h *clientHelloMsg) string {
 	return strings.Join(names, " and ")
 }
 
+// refusal reports how the peer ended a handshake that failed with err: with
+// alert a (remote), or by closing the connection (closed); neither if the
+// failure was this side's.
+func refusal(err error) (a alert, remote, closed bool) {
+	var ae AlertError
+	remote = errors.As(err, &ae)
+	closed = errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	return alert(ae), remote, closed
+}
+
 // explainPeerQuirk adds to the error of a client whose server ended the
 // handshake (an alert, or closing) before its ChangeCipherSpec, the
 // Config switch that a known peer quirk would need, if what the client
@@ -148,14 +159,10 @@ func (c *Conn) explainPeerQuirk(err error) error {
 		return err // the server's ChangeCipherSpec came: it accepted our flight
 	}
 	q := &c.quirks
-	var ae AlertError
-	remote := errors.As(err, &ae)
-	closed := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	a, remote, closed := refusal(err)
 	if !remote && !closed {
 		return err
 	}
-	a := alert(ae)
 	var hint string
 	var retry interopForms
 	switch {

@@ -133,10 +133,12 @@ func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader htt
 	if qe := (*quirkError)(nil); errors.As(err, &qe) {
 		retry = qe.retry
 	}
-	// A handshake that started from a remembered hint and failed in a way
-	// that names no other form may have met a server that changed since:
-	// the hint is forgotten and the retry goes without it.
-	stale := conn != nil && conn.quirks.hinted && retry == (interopForms{})
+	// A handshake that started from a remembered hint and that the server
+	// refused in a way that names no other form may have met a server
+	// that changed since: the hint is forgotten and the retry goes
+	// without it.
+	_, remote, closed := refusal(err)
+	stale := conn != nil && conn.quirks.hinted && retry == (interopForms{}) && (remote || closed)
 	if !config.adaptive() || retry == (interopForms{}) && !stale || ctx.Err() != nil {
 		return nil, err
 	}
