@@ -56,7 +56,7 @@ var (
 	gmsslNew   = peerProfile{name: "GmSSL master", suites: allSuites, emptySessionID: true, certTypes: []uint8{64}, ackSNI: true, eccCerts: 1, eccCertAlert: alertBadCertificate, framing: 71, cv: "raw", cvClose: true}
 	tongsuo    = peerProfile{name: "Tongsuo", suites: allSuites, certTypes: []uint8{1, 64}, eccCerts: 2, eccCertAlert: alertHandshakeFailure, framing: 69, cv: "hash", cvAlert: alertDecryptError}
 	gotlcpPeer = peerProfile{name: "gotlcp", suites: allSuites, certTypes: []uint8{1, 64}, ackSNI: true, framing: 69, cv: "hash", cvAlert: alertDecryptError}
-	tjfocPeer  = peerProfile{name: "tjfoc", suites: allSuites, emptySessionID: true, certTypes: []uint8{1, 64}, framing: 69, cv: "hash", cvAlert: alertDecryptError}
+	tjfocPeer  = peerProfile{name: "tjfoc", suites: []uint16{ciphersuite.ECC_SM4_CBC_SM3}, emptySessionID: true, certTypes: []uint8{1, 64}, framing: 69, cv: "hash", cvAlert: alertDecryptError}
 	nobody     = peerProfile{name: "refuses every ClientHello", suites: allSuites, refuseAllHellos: true}
 )
 
