@@ -475,6 +475,22 @@ type Config struct {
 	// after the signing one for ECC suites too, as Tongsuo servers require
 	// (INTEROP.md D3). ECDHE suites always send it.
 	ClientCertIncludeEnc bool
+	// DisableInteropAdaptation makes a client use exactly the forms the
+	// four switches above and ClientHelloNoExtensions name. Without it a
+	// client takes the form a server wants from what the server's flight
+	// shows (a GmSSL or a Tongsuo flight), and when a server refuses a
+	// form in a way that names the other, Dial, DialWithDialer and
+	// Dialer.DialContext retry once on a new connection with it, and every
+	// client remembers it for that server (its name and address, up to
+	// 1024 servers, for an hour), so that the next connection needs no
+	// retry. A Conn made with Client over the caller's connection cannot
+	// redial: its handshake fails with the error naming the switch, and
+	// the caller's next connection to that server uses the form. Nothing
+	// adapted weakens what was asked: the suites, versions and
+	// verification are the same, and extensions are left out only when
+	// neither ALPN nor TLS 1.3 is asked for (INTEROP.md §12). The switches
+	// win over what is detected. Servers ignore it.
+	DisableInteropAdaptation bool
 
 	// TLS13DefaultSM2ID makes TLS 1.3 CertificateVerify signatures use
 	// the default SM2 ID 1234567812345678 instead of RFC 8998's
@@ -548,6 +564,7 @@ func (c *Config) Clone() *Config {
 		ClientECDHEFraming71:           c.ClientECDHEFraming71,
 		CertificateVerifyRawTranscript: c.CertificateVerifyRawTranscript,
 		ClientCertIncludeEnc:           c.ClientCertIncludeEnc,
+		DisableInteropAdaptation:       c.DisableInteropAdaptation,
 		MinVersion:                     c.MinVersion,
 		MaxVersion:                     c.MaxVersion,
 		SessionTicketsDisabled:         c.SessionTicketsDisabled,

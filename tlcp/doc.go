@@ -151,10 +151,22 @@
 //     same entity (D16). A server completes client chains from its own
 //     intermediates, because gotlcp clients send leaves only (D17).
 //
-// When a server refuses, with an alert or by closing the connection, a
-// form that a known peer is known to refuse, the client's error names the
-// Config switch for the other form (for example "... for such a server set
-// Config.ClientHelloNoExtensions"); the error still wraps the alert.
+// A client needs none of these switches: it takes the form a server wants
+// from the server's flight where the flight tells (GmSSL's servers send an
+// empty session ID and ask for certificate type 64 alone; Tongsuo's,
+// gotlcp's and tjfoc's list rsa_sign too), and otherwise Dial retries once,
+// on a new connection, with the form the server's refusal names,
+// remembering it for that server so that the next connection needs no
+// retry (INTEROP.md §12). The retry offers the same suites and versions
+// and verifies the same way. A switch set forces its form;
+// [Config.DisableInteropAdaptation] makes the client use exactly the
+// switches' forms. When a server refuses, with an alert or by closing the
+// connection, a form that a known peer is known to refuse, the client's
+// error names the Config switch for the other form (for example "... for
+// such a server set Config.ClientHelloNoExtensions"); the error still
+// wraps the alert. A Conn made with [Client] over the caller's connection
+// cannot redial: it returns that error, and the caller's next connection
+// to the server uses the other form.
 //
 // There is no renegotiation (a HelloRequest or a new ClientHello is
 // declined with a no_renegotiation warning), no session tickets, no

@@ -86,6 +86,9 @@ func certificateAlert(role string, certs []*smx509.Certificate, err error) error
 type quirkError struct {
 	err  error
 	hint string
+	// retry is the form an adaptive client may retry with (zero if none
+	// is allowed: the form is forced or Config does not permit it).
+	retry interopForms
 }
 
 func (e *quirkError) Error() string { return e.err.Error() + " (" + e.hint + ")" }
@@ -100,6 +103,14 @@ type clientQuirks struct {
 	eccSignOnly     bool // ECC client authentication, Certificate without ENC
 	bareECDHE       bool // the 69-byte ECDHE ClientKeyExchange
 	hashCV          bool // the SM3-of-transcript CertificateVerify
+
+	// forms are the forms this handshake uses (adapt.go), retryForms the
+	// hint a redial passed in, cacheKey the server's key in the hint
+	// cache ("" if none).
+	forms      interopForms
+	retryForms interopForms
+	cacheKey   string
+	hinted     bool // forms include a remembered hint
 }
 
 // extensionNames names the extensions of a ClientHello.
@@ -112,6 +123,17 @@ func extensionNames(h *clientHelloMsg) string {
 		names = append(names, "ALPN")
 	}
 	return strings.Join(names, " and ")
+}
+
+// refusal reports how the peer ended a handshake that failed with err: with
+// alert a (remote), or by closing the connection (closed); neither if the
+// failure was this side's.
+func refusal(err error) (a alert, remote, closed bool) {
+	var ae AlertError
+	remote = errors.As(err, &ae)
+	closed = errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	return alert(ae), remote, closed
 }
 
 // explainPeerQuirk adds to the error of a client whose server ended the
@@ -137,33 +159,38 @@ func (c *Conn) explainPeerQuirk(err error) error {
 		return err // the server's ChangeCipherSpec came: it accepted our flight
 	}
 	q := &c.quirks
-	var ae AlertError
-	remote := errors.As(err, &ae)
-	closed := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
+	a, remote, closed := refusal(err)
 	if !remote && !closed {
 		return err
 	}
-	a := alert(ae)
 	var hint string
+	var retry interopForms
 	switch {
 	case !q.serverHelloSeen:
 		if q.helloExtensions != "" && (closed || a == alertUnexpectedMessage || a == alertDecodeError || a == alertIllegalParameter) {
 			hint = "the ClientHello carried " + q.helloExtensions + ", and GmSSL 3.1.1 servers refuse any extension; " +
 				"for such a server set Config.ClientHelloNoExtensions"
+			retry.noExtensions = c.config.mayDropExtensions()
 		}
 	case q.bareECDHE && remote && (a == alertDecodeError || a == alertIllegalParameter):
 		hint = "GmSSL ≥ 3.2 servers read the ECDHE ClientKeyExchange as a 71-byte vector; " +
 			"for such a server set Config.ClientECDHEFraming71"
+		retry.framing71 = true
 	case q.eccSignOnly && remote && a == alertHandshakeFailure:
 		hint = "Tongsuo servers want the client's encryption certificate after the signing one with ECC suites too; " +
 			"for such a server set Config.ClientCertIncludeEnc"
+		retry.includeEnc = true
 	case q.hashCV && (closed || a == alertDecryptError):
 		hint = "GmSSL 3.0.0 and ≥ 3.2 servers verify a CertificateVerify made over the raw transcript, and close without an alert otherwise; " +
 			"for such a server set Config.CertificateVerifyRawTranscript"
+		retry.rawCV = true
 	}
 	if hint == "" {
 		return err
 	}
-	return &quirkError{err: err, hint: hint}
+	if !c.config.adaptive() {
+		retry = interopForms{}
+	}
+	c.rememberRetry(retry)
+	return &quirkError{err: err, hint: hint, retry: retry}
 }

@@ -96,8 +96,9 @@ func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 		compressionMethods: []uint8{0},
 	}
 	// server_name and ALPN, unless the peer cannot take extensions at
-	// all (GmSSL 3.1.1: INTEROP.md §8, D6).
-	if !cfg.ClientHelloNoExtensions {
+	// all (GmSSL 3.1.1: INTEROP.md §8, D6), as the switch says or the
+	// server's earlier refusal taught (adapt.go).
+	if !cfg.ClientHelloNoExtensions && !c.quirks.forms.noExtensions {
 		hello.serverName = hostnameInSNI(cfg.ServerName)
 		hello.alpnProtocols = cfg.NextProtos
 	}
@@ -144,6 +145,7 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	if c.config == nil {
 		c.config = defaultConfig()
 	}
+	c.startAdaptation()
 	hello, err := c.makeClientHello()
 	if err != nil {
 		return err
@@ -153,11 +155,13 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 	session, cacheKey := c.loadClientSession(hello)
 
 	hs := &clientHandshakeState{
-		c:          c,
-		ctx:        ctx,
-		hello:      hello,
-		session:    session,
-		transcript: newTranscript(c.config.CertificateVerifyRawTranscript),
+		c:       c,
+		ctx:     ctx,
+		hello:   hello,
+		session: session,
+		// The raw transcript is kept while the CertificateVerify form
+		// may still turn out to be GmSSL's (adapt.go).
+		transcript: newTranscript(c.quirks.forms.rawCV || c.config.adaptive()),
 	}
 	offerTLCP := len(hello.cipherSuites) > 0
 	hs13, err := c.offerTLS13(ctx, hello)
@@ -189,6 +193,10 @@ func (c *Conn) clientHandshake(ctx context.Context) error {
 		return err
 	}
 	hs.serverHello = sh
+	if len(sh.sessionID) > 0 && !c.quirks.forms.rawCV {
+		// Not a GmSSL flight (adapt.go): the standard form it is.
+		hs.transcript.dropRaw()
+	}
 	if err := hs.handshake(); err != nil {
 		return err
 	}
@@ -405,32 +413,45 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		return errorf(alertHandshakeFailure, "tlcp: server did not request a client certificate, which ECDHE suites require")
 	}
 
+	// The forms of the client's flight: the switches' and the hint's, and
+	// what the server's flight shows (adapt.go).
+	forms := c.quirks.forms
+	if cfg.adaptive() {
+		forms = forms.or(detectForms(c.quirks.helloExtensions != "", hs.serverHello, certReq, ecdhe))
+	}
+	if !forms.rawCV {
+		hs.transcript.dropRaw()
+	}
+
 	var pair *CertificatePair
 	if certReq != nil {
 		if pair, err = hs.getClientCertificate(certReq); err != nil {
 			return err
 		}
-		certs, err := clientCertificateList(pair, ecdhe || cfg.ClientCertIncludeEnc)
+		certs, err := clientCertificateList(pair, ecdhe || forms.includeEnc)
 		if err != nil {
 			return err
 		}
 		if err := c.writeHandshake(&certificateMsg{certificates: certs}, hs.transcript); err != nil {
 			return err
 		}
-		c.quirks.eccSignOnly = !ecdhe && pair != nil && pair.hasEnc() && !cfg.ClientCertIncludeEnc
+		c.quirks.eccSignOnly = !ecdhe && pair != nil && pair.hasEnc() && !forms.includeEnc
 	}
 
 	premaster, ckx, err := hs.ka.generateClientKeyExchange(cfg, c.peerEncCert, pair)
 	if err != nil {
 		return err
 	}
+	if ecdhe {
+		ckx.vector = forms.framing71
+	}
 	if err := c.writeHandshake(ckx, hs.transcript); err != nil {
 		return err
 	}
-	c.quirks.bareECDHE = ecdhe && !cfg.ClientECDHEFraming71
+	c.quirks.bareECDHE = ecdhe && !forms.framing71
 
 	if pair != nil && len(pair.Sign.Certificate) > 0 {
-		tbs := certificateVerifyMessage(hs.transcript, cfg.CertificateVerifyRawTranscript)
+		tbs := certificateVerifyMessage(hs.transcript, forms.rawCV)
 		sig, err := sign(cfg.rand(), pair.Sign.PrivateKey, tbs)
 		if err != nil {
 			return errorf(alertInternalError, "tlcp: signing CertificateVerify: %w", err)
@@ -438,7 +459,8 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 		if err := c.writeHandshake(&certificateVerifyMsg{signature: sig}, hs.transcript); err != nil {
 			return err
 		}
-		c.quirks.hashCV = !cfg.CertificateVerifyRawTranscript
+		c.quirks.hashCV = !forms.rawCV
+		hs.transcript.dropRaw()
 	}
 
 	hs.masterSecret = ciphersuite.MasterSecret(premaster, hs.hello.random, hs.serverHello.random)

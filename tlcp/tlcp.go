@@ -127,11 +127,52 @@ func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader htt
 	nd := d.netDialer()
 	ctx, cancel := withDialerLimits(ctx, nd)
 	defer cancel()
+	config := configFor(d.Config, addr)
+	conn, err := d.handshake(ctx, nd, network, addr, proxyHeader, config, interopForms{})
+	if err == nil {
+		return conn, nil
+	}
+	var retry interopForms
+	if qe := (*quirkError)(nil); errors.As(err, &qe) {
+		retry = qe.retry
+	}
+	// A handshake that started from a remembered hint and that the server
+	// refused in a way that names no other form may have met a server
+	// that changed since: the hint is forgotten and the retry goes
+	// without it.
+	_, remote, closed := refusal(err)
+	stale := conn != nil && conn.quirks.hinted && retry == (interopForms{}) && (remote || closed)
+	if !config.adaptive() || retry == (interopForms{}) && !stale || ctx.Err() != nil {
+		return nil, err
+	}
+	if stale {
+		interopHints.remove(conn.quirks.cacheKey)
+	}
+	// The server refused a form in a way that names the other: one retry
+	// on a new connection with it, the same Config otherwise (adapt.go).
+	// If that fails too, the hint did not help: it is forgotten, and the
+	// first error, which names the switch, is the one returned.
+	var retryErr error
+	conn, retryErr = d.handshake(ctx, nd, network, addr, proxyHeader, config, retry)
+	if retryErr != nil {
+		if conn != nil && conn.quirks.cacheKey != "" {
+			interopHints.remove(conn.quirks.cacheKey)
+		}
+		return nil, err
+	}
+	return conn, nil
+}
+
+// handshake connects and runs one handshake, starting from the forms of
+// retry besides what config and the hint cache say. On a handshake
+// failure it returns the failed Conn (closed) with the error.
+func (d *Dialer) handshake(ctx context.Context, nd *net.Dialer, network, addr string, proxyHeader http.Header, config *Config, retry interopForms) (*Conn, error) {
 	raw, err := d.connect(ctx, nd, network, addr, proxyHeader)
 	if err != nil {
 		return nil, err
 	}
-	conn := Client(raw, configFor(d.Config, addr))
+	conn := Client(raw, config)
+	conn.quirks.retryForms = retry
 	hctx, hcancel := ctx, context.CancelFunc(func() {})
 	if d.HandshakeTimeout > 0 {
 		hctx, hcancel = context.WithTimeout(ctx, d.HandshakeTimeout)
@@ -144,7 +185,7 @@ func (d *Dialer) dial(ctx context.Context, network, addr string, proxyHeader htt
 		if timedOut {
 			return nil, handshakeTimeoutError{d.HandshakeTimeout}
 		}
-		return nil, err
+		return conn, err
 	}
 	return conn, nil
 }

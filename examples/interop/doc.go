@@ -28,6 +28,16 @@
 // and intermediates included, and does not use intermediates the server
 // sends; TestGmtlsQuirks pins these behaviours.
 //
+// The default client, with no interop switch, sends SIGN, ENC when
+// gmtls asks for client certificates, because gmtls's CertificateRequest
+// lists rsa_sign as those of Tongsuo and gotlcp do (tlcp/INTEROP.md §12);
+// gmtls takes either list.
+//
+// adapt.sh runs the same default client by hand against the C peers'
+// servers (GmSSL master and 3.1.1, Tongsuo) and ours, on every suite, with
+// and without client certificates; respawn serves GmSSL's one-shot demo
+// server once per connection for it.
+//
 // The package lives in its own module so that the main module never depends
 // on gmsm. Run it with
 //

@@ -240,12 +240,20 @@ func TestOurClientTheirServer(t *testing.T) {
 			includeEnc    bool // client sends SIGN, ENC (tlcp/INTEROP.md D3)
 			defaultSuites bool // our client offers its whole default list
 			extensions    bool // our client sends server_name and ALPN
+			// fixed sets DisableInteropAdaptation: the client sends the
+			// forms the switches name, and nothing detected.
+			fixed bool
+			// adapted: the default client, which takes gmtls's
+			// CertificateRequest (rsa_sign listed, INTEROP.md §12.2) for
+			// one that wants SIGN, ENC, and sends both.
+			adapted bool
 		}{
 			{name: "server-auth"},
 			{name: "server-auth/default-suites", defaultSuites: true},
 			{name: "server-auth/sni+alpn", extensions: true},
-			{name: "mutual-auth", mutual: true},
+			{name: "mutual-auth/sign-only", mutual: true, fixed: true},
 			{name: "mutual-auth/sign+enc", mutual: true, includeEnc: true},
+			{name: "mutual-auth/default", mutual: true, adapted: true},
 		} {
 			t.Run(set+"/"+tc.name, func(t *testing.T) {
 				srvCfg := &gmtls.Config{
@@ -260,10 +268,23 @@ func TestOurClientTheirServer(t *testing.T) {
 					srvCfg.ClientCAs = m.theirPool(t)
 				}
 				cliCfg := &tlcp.Config{
-					RootCAs:              m.ourPool(t),
-					ServerName:           "localhost",
-					CipherSuites:         []uint16{eccSM4CBCSM3},
-					ClientCertIncludeEnc: tc.includeEnc,
+					RootCAs:                  m.ourPool(t),
+					ServerName:               "localhost",
+					CipherSuites:             []uint16{eccSM4CBCSM3},
+					ClientCertIncludeEnc:     tc.includeEnc,
+					DisableInteropAdaptation: tc.fixed,
+				}
+				// gmtls's flight, as the client received it: the
+				// evidence for the detection rule.
+				var flight struct{ sessionIDLen, certTypes []byte }
+				cliCfg.MessageTrace = func(_ *tlcp.Conn, sent bool, typ uint8, msg []byte) {
+					switch {
+					case sent || typ != 22 || len(msg) < 5:
+					case msg[0] == 2 && len(msg) > 4+34:
+						flight.sessionIDLen = msg[4+34 : 4+35]
+					case msg[0] == 13:
+						flight.certTypes = bytes.Clone(msg[5 : 5+int(msg[4])])
+					}
 				}
 				if tc.defaultSuites {
 					cliCfg.CipherSuites = nil
@@ -294,7 +315,7 @@ func TestOurClientTheirServer(t *testing.T) {
 					}
 					if tc.mutual {
 						want := 1
-						if tc.includeEnc {
+						if tc.includeEnc || tc.adapted {
 							want = 2
 						}
 						if len(st.PeerCertificates) != want {
@@ -306,7 +327,7 @@ func TestOurClientTheirServer(t *testing.T) {
 						if len(st.VerifiedChains) == 0 {
 							return errors.New("gmtls server did not verify the client certificate")
 						}
-						if tc.includeEnc && !bytes.Equal(st.PeerCertificates[1].Raw, m.der["client_enc"]) {
+						if want == 2 && !bytes.Equal(st.PeerCertificates[1].Raw, m.der["client_enc"]) {
 							return errors.New("gmtls server: second client certificate is not client_enc")
 						}
 					} else if len(st.PeerCertificates) != 0 {
@@ -336,6 +357,14 @@ func TestOurClientTheirServer(t *testing.T) {
 				}
 				if clientErr != nil {
 					t.Errorf("client (ours): %v", clientErr)
+				}
+				// gmtls never sends a session ID in a full handshake, and
+				// lists rsa_sign and ecdsa_sign (1, 64), as crypto/tls.
+				if !bytes.Equal(flight.sessionIDLen, []byte{0}) {
+					t.Errorf("gmtls ServerHello session ID length %x, want 00", flight.sessionIDLen)
+				}
+				if tc.mutual && !bytes.Equal(flight.certTypes, []byte{1, 64}) {
+					t.Errorf("gmtls CertificateRequest certificate_types %x, want 01 40", flight.certTypes)
 				}
 			})
 		}

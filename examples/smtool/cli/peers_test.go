@@ -137,7 +137,10 @@ func TestTongsuoInterop(t *testing.T) {
 			{"ECDHE GCM", []string{"-Verify", "1", "-CAfile", "ca.pem"}, append([]string{"-cipher", "ECDHE-SM2-SM4-GCM-SM3"}, clientPair...), ""},
 			{"ECDHE CBC", []string{"-Verify", "1", "-CAfile", "ca.pem"}, append([]string{"-cipher", "ECDHE-SM2-SM4-CBC-SM3"}, clientPair...), ""},
 			{"ECC client auth, -peer tongsuo", []string{"-Verify", "1", "-CAfile", "ca.pem"}, append([]string{"-cipher", "ECC-SM2-SM4-GCM-SM3", "-peer", "tongsuo"}, clientPair...), ""},
-			{"ECC client auth without -peer tongsuo", []string{"-Verify", "1", "-CAfile", "ca.pem"}, append([]string{"-cipher", "ECC-SM2-SM4-GCM-SM3"}, clientPair...), "try -peer tongsuo"},
+			// The default client sends SIGN, ENC because Tongsuo's
+			// CertificateRequest lists rsa_sign (tlcp/INTEROP.md §12.2).
+			{"ECC client auth, no switch", []string{"-Verify", "1", "-CAfile", "ca.pem"}, append([]string{"-cipher", "ECC-SM2-SM4-GCM-SM3"}, clientPair...), ""},
+			{"ECC CBC client auth, no switch", []string{"-Verify", "1", "-CAfile", "ca.pem"}, append([]string{"-cipher", "ECC-SM2-SM4-CBC-SM3"}, clientPair...), ""},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				port := freePort(t)
@@ -251,12 +254,18 @@ func TestGmSSLInterop(t *testing.T) {
 			{"ECC CBC", "TLS_ECC_SM4_CBC_SM3", nil, nil, ""},
 			{"ECC GCM, client auth, -peer gmssl", "TLS_ECC_SM4_GCM_SM3", []string{"-cacert", "ca.pem", "-cert_request"},
 				[]string{"-peer", "gmssl", "-cert", f("client_cert.pem"), "-key", f("client_key.pem"), "-pass", pw}, ""},
-			{"ECC GCM, client auth without -peer gmssl", "TLS_ECC_SM4_GCM_SM3", []string{"-cacert", "ca.pem", "-cert_request"},
-				[]string{"-cert", f("client_cert.pem"), "-key", f("client_key.pem"), "-pass", pw}, "try -peer gmssl"},
+			// The default client takes GmSSL's form from its flight
+			// (tlcp/INTEROP.md §12.2): no switch is needed.
+			{"ECC GCM, client auth, no switch", "TLS_ECC_SM4_GCM_SM3", []string{"-cacert", "ca.pem", "-cert_request"},
+				[]string{"-cert", f("client_cert.pem"), "-key", f("client_key.pem"), "-pass", pw}, ""},
+			{"ECC CBC, client double certificate, no switch", "TLS_ECC_SM4_CBC_SM3", []string{"-cacert", "ca.pem", "-cert_request"},
+				[]string{"-cert", f("client_pair_certs.pem"), "-key", f("client_pair_keys.pem"), "-pass", pw}, ""},
 			{"ECDHE GCM, -peer gmssl", "TLS_ECDHE_SM4_GCM_SM3", []string{"-cacert", "ca.pem"},
 				[]string{"-peer", "gmssl", "-cert", f("client_pair_certs.pem"), "-key", f("client_pair_keys.pem"), "-pass", pw}, ""},
-			{"ECDHE CBC without -peer gmssl", "TLS_ECDHE_SM4_CBC_SM3", []string{"-cacert", "ca.pem"},
-				[]string{"-cert", f("client_pair_certs.pem"), "-key", f("client_pair_keys.pem"), "-pass", pw}, "try -peer gmssl"},
+			{"ECDHE CBC, no switch", "TLS_ECDHE_SM4_CBC_SM3", []string{"-cacert", "ca.pem"},
+				[]string{"-cert", f("client_pair_certs.pem"), "-key", f("client_pair_keys.pem"), "-pass", pw}, ""},
+			{"ECDHE GCM, no switch", "TLS_ECDHE_SM4_GCM_SM3", []string{"-cacert", "ca.pem"},
+				[]string{"-cert", f("client_pair_certs.pem"), "-key", f("client_pair_keys.pem"), "-pass", pw}, ""},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				port := freePort(t)
