@@ -296,39 +296,39 @@ func parseASN1Ciphertext(c1 *sm2ec.Point, ct []byte) (c3, c2 []byte, ok bool) {
 	if !input.ReadASN1(&inner, asn1.SEQUENCE) {
 		return nil, nil, false
 	}
-	x, okx := readCoordinate(&inner)
-	y, oky := readCoordinate(&inner)
+	// The coordinates go straight into the uncompressed encoding, on the
+	// stack.
+	var enc [65]byte
+	enc[0] = 4
 	var h, c cryptobyte.String
-	if !okx || !oky || !inner.ReadASN1(&h, asn1.OCTET_STRING) ||
+	if !readCoordinate(&inner, (*[32]byte)(enc[1:33])) || !readCoordinate(&inner, (*[32]byte)(enc[33:])) ||
+		!inner.ReadASN1(&h, asn1.OCTET_STRING) ||
 		!inner.ReadASN1(&c, asn1.OCTET_STRING) || !inner.Empty() ||
 		len(h) != 32 || len(c) == 0 {
 		return nil, nil, false
 	}
-	var enc [65]byte
-	enc[0] = 4
-	copy(enc[1:], x)
-	copy(enc[33:], y)
 	if _, err := c1.SetBytes(enc[:]); err != nil {
 		return nil, nil, false
 	}
 	return h, c, true
 }
 
-// readCoordinate reads a DER INTEGER holding a coordinate, left-padded to 32
-// bytes. It accepts the value as unsigned even when its top bit is set,
-// since some encoders omit the 00 byte; the point is validated afterwards.
-func readCoordinate(s *cryptobyte.String) ([]byte, bool) {
+// readCoordinate reads a DER INTEGER holding a coordinate into out,
+// left-padded to 32 bytes. It accepts the value as unsigned even when its top
+// bit is set, since some encoders omit the 00 byte; the point is validated
+// afterwards.
+func readCoordinate(s *cryptobyte.String, out *[32]byte) bool {
 	var v cryptobyte.String
 	if !s.ReadASN1(&v, asn1.INTEGER) || len(v) == 0 {
-		return nil, false
+		return false
 	}
 	for len(v) > 32 && v[0] == 0 {
 		v = v[1:]
 	}
 	if len(v) > 32 {
-		return nil, false
+		return false
 	}
-	out := make([]byte, 32)
+	clear(out[:32-len(v)])
 	copy(out[32-len(v):], v)
-	return out, true
+	return true
 }

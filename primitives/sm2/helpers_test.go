@@ -35,13 +35,14 @@ func (s cryptobyteString) readCiphertextParts() (x, y, h, c []byte, ok bool) {
 	if !in.ReadASN1(&inner, asn1.SEQUENCE) {
 		return
 	}
-	x, ok1 := readCoordinate(&inner)
-	y, ok2 := readCoordinate(&inner)
+	var xb, yb [32]byte
+	ok1 := readCoordinate(&inner, &xb)
+	ok2 := readCoordinate(&inner, &yb)
 	var hh, cc cryptobyte.String
 	if !ok1 || !ok2 || !inner.ReadASN1(&hh, asn1.OCTET_STRING) || !inner.ReadASN1(&cc, asn1.OCTET_STRING) {
 		return
 	}
-	return x, y, hh, cc, true
+	return xb[:], yb[:], hh, cc, true
 }
 
 // eachImpl runs f with the CPU's default choice of kernels, then once per

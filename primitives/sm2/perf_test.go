@@ -71,6 +71,7 @@ func TestAllocations(t *testing.T) {
 	msg := make([]byte, 32)
 	sig, _ := SignASN1(rand.Reader, priv, msg, nil)
 	ct, _ := Encrypt(rand.Reader, pub, msg, nil)
+	ctASN1, _ := EncryptASN1(rand.Reader, pub, msg)
 	peer, peerR := mustKey(t).PublicKey(), mustKey(t).PublicKey()
 	for _, c := range []struct {
 		name string
@@ -81,6 +82,8 @@ func TestAllocations(t *testing.T) {
 		{"VerifyASN1", 1, func() { VerifyASN1(pub, msg, nil, sig) }},
 		{"Encrypt", 4, func() { Encrypt(rand.Reader, pub, msg, nil) }},
 		{"Decrypt", 2, func() { Decrypt(priv, ct, nil) }},
+		// The plaintext only: C1's coordinates are read on the stack.
+		{"DecryptASN1", 1, func() { DecryptASN1(priv, ctASN1) }},
 		{"GenerateKey", 3, func() { GenerateKey(rand.Reader) }},
 		// The result is the only allocation; the key's table, built on its
 		// second use, is amortised away.

@@ -7530,7 +7530,7 @@ DATA laneIota<>+124(SB)/4, $0x0000001f
 GLOBL laneIota<>(SB), RODATA|NOPTR, $128
 
 // func kdfMulti32AVX512(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw int, cts int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·kdfMulti32AVX512(SB), $9984-56
 	MOVQ         h+8(FP), R8
 	VPBROADCASTD (R8), Z15
@@ -7568,27 +7568,27 @@ TEXT ·kdfMulti32AVX512(SB), $9984-56
 	MOVQ         cts+40(FP), CX
 	SHLQ         $0x03, CX
 	MOVLQZX      ct+24(FP), R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z15
 	VPADDD       laneIota<>+0(SB), Z15, Z15
-	MOVQ         CX, X0
+	VMOVQ        CX, X0
 	VPSRLD       X0, Z15, Z14
 	VMOVDQU32    Z14, 4864(SP)
 	MOVQ         $0x00000020, R8
 	SUBQ         CX, R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPSLLD       X0, Z15, Z14
 	VMOVDQU32    Z14, 4928(SP)
 	MOVLQZX      ct+24(FP), R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z15
 	VPADDD       laneIota<>+64(SB), Z15, Z15
-	MOVQ         CX, X0
+	VMOVQ        CX, X0
 	VPSRLD       X0, Z15, Z14
 	VMOVDQU32    Z14, 9856(SP)
 	MOVQ         $0x00000020, R8
 	SUBQ         CX, R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPSLLD       X0, Z15, Z14
 	VMOVDQU32    Z14, 9920(SP)
 	MOVQ         msg+16(FP), DI
@@ -8904,7 +8904,7 @@ kdfMulti32AVX512_rounds:
 	RET
 
 // func kdfMulti16AVX512(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw int, cts int, blocks int)
-// Requires: AVX, AVX512BW, AVX512F, SSE2
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·kdfMulti16AVX512(SB), $4992-56
 	MOVQ         h+8(FP), R8
 	VPBROADCASTD (R8), Z31
@@ -8926,15 +8926,15 @@ TEXT ·kdfMulti16AVX512(SB), $4992-56
 	MOVQ         cts+40(FP), CX
 	SHLQ         $0x03, CX
 	MOVLQZX      ct+24(FP), R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPBROADCASTD X0, Z31
 	VPADDD       laneIota<>+0(SB), Z31, Z31
-	MOVQ         CX, X0
+	VMOVQ        CX, X0
 	VPSRLD       X0, Z31, Z30
 	VMOVDQU32    Z30, 4864(SP)
 	MOVQ         $0x00000020, R8
 	SUBQ         CX, R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPSLLD       X0, Z31, Z30
 	VMOVDQU32    Z30, 4928(SP)
 	MOVQ         msg+16(FP), DI
@@ -9612,7 +9612,7 @@ kdfMulti16AVX512_rounds:
 	RET
 
 // func kdfMulti8AVX2(out *byte, h *[8]uint32, msg *[32]uint32, ct uint32, ctw int, cts int, blocks int)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·kdfMulti8AVX2(SB), $2496-56
 	MOVQ         h+8(FP), R8
 	VPBROADCASTD (R8), Y15
@@ -9634,15 +9634,15 @@ TEXT ·kdfMulti8AVX2(SB), $2496-56
 	MOVQ         cts+40(FP), CX
 	SHLQ         $0x03, CX
 	MOVLQZX      ct+24(FP), R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPBROADCASTD X0, Y15
 	VPADDD       laneIota<>+0(SB), Y15, Y15
-	MOVQ         CX, X0
+	VMOVQ        CX, X0
 	VPSRLD       X0, Y15, Y14
 	VMOVDQU      Y14, 2432(SP)
 	MOVQ         $0x00000020, R8
 	SUBQ         CX, R8
-	MOVQ         R8, X0
+	VMOVQ        R8, X0
 	VPSLLD       X0, Y15, Y14
 	VMOVDQU      Y14, 2464(SP)
 	MOVQ         msg+16(FP), DI

@@ -38,7 +38,11 @@ func lookupKernels() {
 			VPBROADCASTQ(NewParamAddr("idx", 24), Y15)
 			// Counter starts at 1 and steps by 1.
 			MOVQ(U32(1), RAX)
-			MOVQ(RAX, X14)
+			// VMOVQ, not MOVQ: a legacy-SSE write to an XMM register while the
+			// upper halves of the YMM registers are dirty (Y15 just above)
+			// stalls for longer than the whole scan takes on the AMD EPYC of
+			// examples/bench/README.md ("Design measurements").
+			VMOVQ(RAX, X14)
 			VPBROADCASTQ(X14, Y14)
 			VMOVDQU(Y14, Y13)
 			ymms := words / 4

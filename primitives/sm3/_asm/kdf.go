@@ -103,22 +103,25 @@ func kdfKernel(name string, v *mvec, groups int) {
 	}
 	{
 		g := gs[0]
-		// The shift count goes through X0: MOVQ cannot reach X16-X31.
+		// The shift count goes through X0: VMOVQ cannot reach X16-X31.
+		// VMOVQ, not the legacy-SSE MOVQ, which stalls when written to an
+		// XMM register while the vector upper halves are dirty (see
+		// primitives/sm2/_asm/lookup.go).
 		ctv, t := g.p.get(), g.p.get()
 		cnt := v.regs[0]
 		Load(Param("cts"), RCX)
 		SHLQ(U8(3), RCX)
 		for gi, gr := range gs {
 			Load(Param("ct"), R8)
-			MOVQ(R8, cnt.AsX())
+			VMOVQ(R8, cnt.AsX())
 			VPBROADCASTD(cnt.AsX(), ctv)
 			VPADDD(laneIota.Offset(4*v.lanes*gi), ctv, ctv)
-			MOVQ(RCX, cnt.AsX())
+			VMOVQ(RCX, cnt.AsX())
 			VPSRLD(cnt.AsX(), ctv, t)
 			v.movu(t, gr.ctlo)
 			MOVQ(U32(32), R8)
 			SUBQ(RCX, R8)
-			MOVQ(R8, cnt.AsX())
+			VMOVQ(R8, cnt.AsX())
 			VPSLLD(cnt.AsX(), ctv, t)
 			v.movu(t, gr.cthi)
 		}

@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
+
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
 )
 
 // cpuLoop runs f b.N times and reports the thread CPU time per call, which
@@ -80,4 +82,19 @@ func BenchmarkCPUAddSelect(b *testing.B) {
 	p.fromAffine(&generator)
 	q.double(&p)
 	cpuLoop(b, func() { p.addSelect(&q, 0, 0) })
+}
+
+// BenchmarkCPULookupJacobian16 is the table scan of one ScalarMult window.
+func BenchmarkCPULookupJacobian16(b *testing.B) {
+	table := make([]field.Element, 3*16)
+	var out jacobianPoint
+	cpuLoop(b, func() { lookupJacobian(&out, table, 5) })
+}
+
+// BenchmarkCPULookupAffine64 is the table scan of one ScalarBaseMult
+// window.
+func BenchmarkCPULookupAffine64(b *testing.B) {
+	table := make([]field.Element, 2*64)
+	var out affinePoint
+	cpuLoop(b, func() { lookupAffine(&out, table, 5) })
 }

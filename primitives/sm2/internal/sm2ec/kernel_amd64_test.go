@@ -4,6 +4,8 @@ package sm2ec
 
 import (
 	"math/rand/v2"
+	"os"
+	"regexp"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2/internal/field"
@@ -222,6 +224,22 @@ func testBaseStepKernel(t *testing.T, kernel func(p *[12]uint64, t *[8]uint64, n
 				t.Fatalf("fused step %d (neg=%d idx=%d) differs", i, neg, idx)
 			}
 		}
+	}
+}
+
+// TestNoLegacySSE fails if the generated kernels use a legacy-SSE
+// instruction (a mnemonic without the V prefix) on an XMM register: in code
+// that also uses YMM registers such an instruction can stall for longer
+// than a whole table scan (examples/bench/README.md, "Design
+// measurements"), which the emitters must avoid by using the VEX forms.
+func TestNoLegacySSE(t *testing.T) {
+	src, err := os.ReadFile("sm2ec_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := regexp.MustCompile(`(?m)^\s+[A-UW-Z][A-Z0-9]*\s.*\bX[0-9]+\b.*$`)
+	for _, m := range legacy.FindAll(src, 5) {
+		t.Errorf("legacy-SSE instruction in sm2ec_amd64.s: %s", m)
 	}
 }
 

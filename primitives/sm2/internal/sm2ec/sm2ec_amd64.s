@@ -12760,11 +12760,11 @@ TEXT ·pointAddAffineCompleteADX(SB), $768-32
 	RET
 
 // func pointAddAffineNegLookupAVX2ADX(p *[12]uint64, t *[8]uint64, neg int, next *[8]uint64, table *[8]uint64, idx uint64)
-// Requires: ADX, AVX, AVX2, BMI2, CMOV, SSE2
+// Requires: ADX, AVX, AVX2, BMI2, CMOV
 TEXT ·pointAddAffineNegLookupAVX2ADX(SB), $448-48
 	VPBROADCASTQ idx+40(FP), Y15
 	MOVQ         $0x00000001, AX
-	MOVQ         AX, X14
+	VMOVQ        AX, X14
 	VPBROADCASTQ X14, Y14
 	VMOVDQU      Y14, Y13
 	VPXOR        Y0, Y0, Y0
@@ -34204,13 +34204,13 @@ TEXT ·pointAddAffineCompleteMULQ(SB), $768-32
 	RET
 
 // func lookupAffineAVX2(out *[8]uint64, table *[8]uint64, n int, idx uint64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·lookupAffineAVX2(SB), NOSPLIT, $0-32
 	MOVQ         table+8(FP), SI
 	MOVQ         n+16(FP), CX
 	VPBROADCASTQ idx+24(FP), Y15
 	MOVQ         $0x00000001, AX
-	MOVQ         AX, X14
+	VMOVQ        AX, X14
 	VPBROADCASTQ X14, Y14
 	VMOVDQU      Y14, Y13
 	VPXOR        Y0, Y0, Y0
@@ -34267,13 +34267,13 @@ loopAffineAVX512:
 	RET
 
 // func lookupJacobianAVX2(out *[12]uint64, table *[12]uint64, n int, idx uint64)
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2
 TEXT ·lookupJacobianAVX2(SB), NOSPLIT, $0-32
 	MOVQ         table+8(FP), SI
 	MOVQ         n+16(FP), CX
 	VPBROADCASTQ idx+24(FP), Y15
 	MOVQ         $0x00000001, AX
-	MOVQ         AX, X14
+	VMOVQ        AX, X14
 	VPBROADCASTQ X14, Y14
 	VMOVDQU      Y14, Y13
 	VPXOR        Y0, Y0, Y0
