@@ -198,7 +198,7 @@ word is the password itself, as GmSSL takes it. Flags may come before, between o
 after the arguments, with one dash or two.`
 
 func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "smtool: SM2 keys and certificates, TLCP connections, SM benchmarks")
+	fmt.Fprintln(w, "smtool: SM2 keys and certificates, TLCP and TLS 1.3-SM connections, SM benchmarks")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage: smtool <command> [subcommand] [flags] [arguments]")
 	var groups []string

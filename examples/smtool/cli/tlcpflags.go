@@ -95,7 +95,7 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	o.msgfile = fs.String("msgfile", "", "write -msg / -trace output to `FILE` instead of standard output")
 	o.keylog = fs.String("keylogfile", "", "append the master secrets to `FILE` in NSS key log format, for Wireshark")
 	o.quiet = fs.Bool("quiet", false, "print no connection details, only the peer's data and problems")
-	ntls := fs.Bool("enable_ntls", false, "accepted for commands copied from Tongsuo (smtool speaks TLCP, Tongsuo's NTLS, only)")
+	ntls := fs.Bool("enable_ntls", false, "accepted for commands copied from Tongsuo: TLCP is Tongsuo's NTLS, which smtool speaks beside TLS 1.3-SM (-tlcp for TLCP alone)")
 	fs.alias("enable_ntls", "ntls")
 	if server {
 		fs.alias("enable_ntls", "enable_force_ntls")
