@@ -46,7 +46,7 @@ var commands []*command
 // helpOrder is the order of "smtool help": by task, not by file.
 var helpOrder = []string{
 	"key gen", "key convert", "req", "ca sign", "crl gen", "cert gen", "cert show", "crl show", "cert verify",
-	"s_client", "s_server", "speed", "version",
+	"s_client", "s_server", "scan", "speed", "version",
 	"cms sign", "cms verify", "cms encrypt", "cms decrypt", "cms show",
 }
 
