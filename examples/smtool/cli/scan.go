@@ -10,9 +10,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -86,6 +88,9 @@ type ScanSuite struct {
 	Accepted bool   `json:"accepted"`
 	Note     string `json:"note,omitempty"`
 	Error    string `json:"error,omitempty"`
+	// Refusal is how the server refused: the alert's name, "closed"
+	// (no alert), or "local" (our side could not make the offer).
+	Refusal string `json:"refusal,omitempty"`
 }
 
 // ScanTLCP is what the TLCP probes found.
@@ -146,6 +151,7 @@ type ScanStdTLS struct {
 	Accepted bool   `json:"accepted"`
 	Suite    string `json:"suite,omitempty"`
 	Error    string `json:"error,omitempty"`
+	Refusal  string `json:"refusal,omitempty"`
 }
 
 // ScanExtensions is how the server takes extensions in a TLCP ClientHello.
@@ -154,6 +160,8 @@ type ScanExtensions struct {
 	NoExtensions bool `json:"no_extensions"`
 	// SNI: one with server_name alone is accepted.
 	SNI bool `json:"sni"`
+	// SNIEchoed: the ServerHello answered it with an empty server_name.
+	SNIEchoed bool `json:"sni_echoed"`
 	// Unknown: one with an unknown extension (and server_name) is
 	// accepted; UnknownAlert names the alert otherwise.
 	Unknown      bool   `json:"unknown_extension"`
@@ -162,6 +170,11 @@ type ScanExtensions struct {
 	// "secure renegotiation signalled" (echoed), "not signalled", or the
 	// alert that refused it.
 	Renegotiation string `json:"renegotiation"`
+	// NoNullCompression and RecordVersionTLS12 are the answers
+	// ("accepted" or the refusal) to a ClientHello without the null
+	// compression method and to one in a TLS 1.2 record.
+	NoNullCompression  string `json:"no_null_compression"`
+	RecordVersionTLS12 string `json:"record_version_tls12"`
 }
 
 // ScanCert is one certificate the server sent.
@@ -269,6 +282,7 @@ type scanner struct {
 	start     time.Time
 	deadline  time.Time
 	skipped   []string
+	down      error // set when the first connection failed
 }
 
 var errBudget = errors.New("scan budget spent")
@@ -281,9 +295,31 @@ func (s *scanner) dial(ctx context.Context) (net.Conn, error) {
 	if time.Now().After(s.deadline) {
 		return nil, fmt.Errorf("%w: -max_time", errBudget)
 	}
-	s.conns++
+	if s.down != nil {
+		return nil, s.down
+	}
+	// A refused connection is tried again a few times: GmSSL's servers
+	// serve one connection and are restarted by a loop.
 	var d net.Dialer
-	return d.DialContext(ctx, "tcp", s.addr)
+	for try := 0; ; try++ {
+		c, err := d.DialContext(ctx, "tcp", s.addr)
+		if err == nil {
+			s.conns++
+			return c, nil
+		}
+		if !errors.Is(err, syscall.ECONNREFUSED) || (s.conns == 0 && try == 3) {
+			if s.conns == 0 {
+				// Never reached: no other probe will reach it either.
+				s.down = fmt.Errorf("%w: %v", errBudget, err)
+			}
+			return nil, err
+		}
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, err
+		}
+	}
 }
 
 // helloSeen is what a probe saw of the server's first flight.
@@ -388,11 +424,63 @@ func suiteHex(id uint16) string { return fmt.Sprintf("0x%04X", id) }
 
 // note records a probe that could not run for the scan's bounds.
 func (s *scanner) note(what string, err error) bool {
+	if s.down != nil && errors.Is(err, s.down) {
+		if len(s.skipped) == 0 {
+			s.skipped = append(s.skipped, "every probe: "+s.down.Error())
+		}
+		return true
+	}
 	if errors.Is(err, errBudget) {
 		s.skipped = append(s.skipped, what+": "+err.Error())
 		return true
 	}
 	return false
+}
+
+// refusal names how the server refused a handshake, "" if it did not.
+func (p *probe) refusal() string {
+	switch {
+	case p.err == nil:
+		return ""
+	case p.hello.alert >= 0:
+		return alertName(uint8(p.hello.alert))
+	case isClosed(p.err):
+		return "closed"
+	case strings.Contains(p.err.Error(), "no cipher suites to offer"):
+		return "local"
+	}
+	return "error"
+}
+
+// stdRefusal is refusal for crypto/tls, whose alerts are only in the
+// error's text ("remote error: tls: handshake failure").
+func stdRefusal(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "remote error: tls: "); i >= 0 {
+		text := strings.ReplaceAll(msg[i+len("remote error: tls: "):], " ", "_")
+		for _, name := range alertNames {
+			if strings.HasPrefix(text, name) || strings.HasPrefix(name, text) {
+				return name
+			}
+		}
+		return text
+	}
+	if isClosed(err) {
+		return "closed"
+	}
+	return "error"
+}
+
+func isClosed(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) ||
+		strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "connection reset")
+}
+
+func alertName(d uint8) string {
+	if n, ok := alertNames[d]; ok {
+		return n
+	}
+	return fmt.Sprintf("alert %d", d)
 }
 
 func errString(p *probe) string {
@@ -414,6 +502,7 @@ func (s *scanner) run() *ScanReport {
 	r.Suites = []ScanSuite{}
 	r.ServerHelloExtensions = []uint16{}
 	var accepted []uint16
+	var lateECDHE []int // indexes into r.Suites
 	for _, suite := range tlcp.CipherSuites() {
 		cfg := s.tlcpConfig(tlcp.VersionTLCP)
 		cfg.CipherSuites = []uint16{suite.ID}
@@ -423,22 +512,12 @@ func (s *scanner) run() *ScanReport {
 		}
 		if suite.KeyExchange == ciphersuite.KeyExchangeECDHE && (s.pair == nil || len(s.pair.Enc.Certificate) == 0) {
 			// tlcp cannot offer ECDHE without a client encryption
-			// certificate; the ServerHello alone says the suite is taken.
-			var exts []rawExt
-			if s.sni != "" {
-				exts = []rawExt{sniExt(s.sni)}
-			}
-			a := s.rawSuites([]uint16{suite.ID}, exts)
-			if s.note("TLCP "+suite.Name, a.err) {
-				continue
-			}
-			ss := ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID), Accepted: a.hello.got && a.hello.suite == suite.ID}
-			if ss.Accepted {
-				ss.Note = "ServerHello only: the handshake needs a client encryption certificate (-enc_cert)"
-			} else {
-				ss.Error = a.String()
-			}
-			r.Suites = append(r.Suites, ss)
+			// certificate; the ServerHello alone says the suite is
+			// taken. These go last: tjfoc's server dies of a panic
+			// when it answers one (its ServerKeyExchange without an
+			// ECDHE key), which would end the other probes.
+			r.Suites = append(r.Suites, ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID)})
+			lateECDHE = append(lateECDHE, len(r.Suites)-1)
 			continue
 		}
 		p := s.handshake(cfg, false)
@@ -448,7 +527,7 @@ func (s *scanner) run() *ScanReport {
 		if p.hello.certRequest {
 			r.ClientAuth = "requested"
 		}
-		ss := ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID), Accepted: p.err == nil, Error: errString(p)}
+		ss := ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID), Accepted: p.err == nil, Error: errString(p), Refusal: p.refusal()}
 		r.Suites = append(r.Suites, ss)
 		if p.err == nil {
 			accepted = append(accepted, suite.ID)
@@ -491,7 +570,7 @@ func (s *scanner) run() *ScanReport {
 		if s.note("TLS 1.3 "+ciphersuite.Name(id), p.err) {
 			continue
 		}
-		t.Suites = append(t.Suites, ScanSuite{Name: ciphersuite.Name(id), ID: suiteHex(id), Accepted: p.err == nil, Error: errString(p)})
+		t.Suites = append(t.Suites, ScanSuite{Name: ciphersuite.Name(id), ID: suiteHex(id), Accepted: p.err == nil, Error: errString(p), Refusal: p.refusal()})
 		if p.err == nil {
 			accepted13 = append(accepted13, id)
 			if p.hello.certRequest {
@@ -569,6 +648,29 @@ func (s *scanner) run() *ScanReport {
 	}
 	if len(rep.Certificates) == 0 {
 		rep.Verification = "no certificates"
+	}
+
+	for _, i := range lateECDHE {
+		ss := &r.Suites[i]
+		var id uint16
+		fmt.Sscanf(ss.ID, "0x%04X", &id)
+		var exts []rawExt
+		if s.sni != "" {
+			exts = []rawExt{sniExt(s.sni)}
+		}
+		a := s.rawSuites([]uint16{id}, exts)
+		if s.note("TLCP "+ss.Name, a.err) {
+			ss.Error = "not probed: " + a.err.Error()
+			continue
+		}
+		ss.Accepted = a.hello.got && a.hello.suite == id
+		if ss.Accepted {
+			ss.Note = "ServerHello only: the handshake needs a client encryption certificate (-enc_cert)"
+			r.Supported = true
+		} else {
+			ss.Error = a.String()
+			ss.Refusal = a.refusal()
+		}
 	}
 
 	rep.Implementation = identify(rep)
@@ -807,6 +909,7 @@ func (s *scanner) stdTLS(v uint16) ScanStdTLS {
 	c := tls.Client(nc, &tls.Config{InsecureSkipVerify: true, ServerName: s.sni, MinVersion: v, MaxVersion: v})
 	if err := c.HandshakeContext(ctx); err != nil {
 		r.Error = err.Error()
+		r.Refusal = stdRefusal(err)
 		return r
 	}
 	r.Accepted = true
@@ -898,6 +1001,7 @@ func printScan(e *env, r *ScanReport) {
 			fmt.Fprintf(w, " (%s)", x.UnknownAlert)
 		}
 		fmt.Fprintf(w, "\n  renegotiation: %s\n", x.Renegotiation)
+		fmt.Fprintf(w, "  hello without null compression: %s; hello in a TLS 1.2 record: %s\n", x.NoNullCompression, x.RecordVersionTLS12)
 	}
 	s := r.TLS13SM
 	fmt.Fprintf(w, "\nTLS 1.3-SM: %s\n", yes(s.Supported))

@@ -39,13 +39,19 @@ func sniExt(host string) rawExt {
 // rawHello is a TLCP ClientHello record offering suites, with exts (nil:
 // no extensions block at all).
 func rawHello(suites []uint16, exts []rawExt) ([]byte, error) {
+	return rawHelloWith(suites, exts, tlcp.VersionTLCP, []byte{0})
+}
+
+// rawHelloWith is rawHello with the record-layer version and the
+// compression methods given.
+func rawHelloWith(suites []uint16, exts []rawExt, recordVersion uint16, compression []byte) ([]byte, error) {
 	random := make([]byte, 32)
 	if _, err := rand.Read(random); err != nil {
 		return nil, err
 	}
 	var b cryptobyte.Builder
 	b.AddUint8(22)
-	b.AddUint16(tlcp.VersionTLCP)
+	b.AddUint16(recordVersion)
 	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
 		b.AddUint8(1) // client_hello
 		b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
@@ -57,8 +63,7 @@ func rawHello(suites []uint16, exts []rawExt) ([]byte, error) {
 					b.AddUint16(s)
 				}
 			})
-			b.AddUint8(1)
-			b.AddUint8(0) // null compression
+			b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(compression) })
 			if exts == nil {
 				return
 			}
@@ -92,6 +97,19 @@ func (a rawAnswer) String() string {
 	return "no answer"
 }
 
+// refusal is probe.refusal for a crafted hello.
+func (a rawAnswer) refusal() string {
+	switch {
+	case a.hello.got:
+		return ""
+	case a.alert >= 0:
+		return alertName(uint8(a.alert))
+	case a.err != nil && isClosed(a.err):
+		return "closed"
+	}
+	return "error"
+}
+
 // raw sends one crafted ClientHello offering the default suites.
 func (s *scanner) raw(exts []rawExt) rawAnswer {
 	return s.rawSuites(ciphersuite.DefaultPreference(), exts)
@@ -99,8 +117,13 @@ func (s *scanner) raw(exts []rawExt) rawAnswer {
 
 // rawSuites sends one crafted ClientHello and reads the answer.
 func (s *scanner) rawSuites(suites []uint16, exts []rawExt) rawAnswer {
-	ans := rawAnswer{hello: helloSeen{alert: -1}, alert: -1}
 	rec, err := rawHello(suites, exts)
+	return s.rawRecord(rec, err)
+}
+
+// rawRecord sends a crafted record and reads the answer.
+func (s *scanner) rawRecord(rec []byte, err error) rawAnswer {
+	ans := rawAnswer{hello: helloSeen{alert: -1}, alert: -1}
 	if err != nil {
 		ans.err = err
 		return ans
@@ -150,13 +173,15 @@ func (s *scanner) extensions() ScanExtensions {
 	var x ScanExtensions
 	x.NoExtensions = s.raw(nil).hello.got
 	host := orElse(s.sni, "localhost")
-	x.SNI = s.raw([]rawExt{sniExt(host)}).hello.got
+	sni := s.raw([]rawExt{sniExt(host)})
+	x.SNI = sni.hello.got
+	x.SNIEchoed = sni.hello.got && containsExt(sni.hello.extensions, 0)
 	// 0x5A5A is a GREASE value (RFC 8701): reserved, so never a real
 	// extension, and a server must ignore it.
 	unknown := s.raw([]rawExt{sniExt(host), {0x5A5A, nil}})
 	x.Unknown = unknown.hello.got
 	if !x.Unknown {
-		x.UnknownAlert = unknown.String()
+		x.UnknownAlert = unknown.refusal()
 	}
 	// renegotiation_info, empty as in an initial handshake (RFC 5746).
 	reneg := s.raw([]rawExt{{0xff01, []byte{0}}})
@@ -166,9 +191,22 @@ func (s *scanner) extensions() ScanExtensions {
 	case reneg.hello.got:
 		x.Renegotiation = "not signalled (renegotiation_info ignored)"
 	default:
-		x.Renegotiation = "renegotiation_info refused: " + reneg.String()
+		x.Renegotiation = "renegotiation_info refused: " + reneg.refusal()
 	}
+	// Two hellos TLCP forbids, whose alerts tell implementations apart:
+	// no null compression method (GB/T 38636 6.4.5.2.1 and RFC 5246
+	// require it), and a record-layer version of TLS 1.2.
+	x.NoNullCompression = s.rawRecord(rawHelloWith(ciphersuite.DefaultPreference(), nil, tlcp.VersionTLCP, []byte{1})).verdict()
+	x.RecordVersionTLS12 = s.rawRecord(rawHelloWith(ciphersuite.DefaultPreference(), nil, 0x0303, []byte{0})).verdict()
 	return x
+}
+
+// verdict is "accepted" or the refusal.
+func (a rawAnswer) verdict() string {
+	if a.hello.got {
+		return "accepted"
+	}
+	return a.refusal()
 }
 
 func containsExt(list []uint16, x uint16) bool {
