@@ -11,7 +11,9 @@ import (
 )
 
 // Which implementation a server behaves like, from what the probes
-// recorded. Each clue was seen on the peers of /work/peers (RUN.md) and on
+// recorded. Behaviour fixed in an implementation's code (the alert for a
+// malformed hello) weighs more than what a configuration changes (session
+// IDs, suite order). Each clue was seen on the peers of /work/peers (RUN.md) and on
 // our own server, in every configuration scan's report lists; none alone
 // proves anything, so the report names every clue that fired.
 //
@@ -101,13 +103,13 @@ func identify(r *ScanReport) ScanImpl {
 		}
 		switch x.NoNullCompression {
 		case "illegal_parameter":
-			clue("shangmi", 2, "a hello without the null compression method refused with illegal_parameter")
+			clue("shangmi", 3, "a hello without the null compression method refused with illegal_parameter")
 		case "handshake_failure":
-			clue("gotlcp", 2, "a hello without the null compression method refused with handshake_failure")
+			clue("gotlcp", 3, "a hello without the null compression method refused with handshake_failure")
 		case "decode_error":
-			clue("Tongsuo", 1, "a hello without the null compression method refused with decode_error")
+			clue("Tongsuo", 2, "a hello without the null compression method refused with decode_error")
 		case "accepted":
-			clue("GmSSL", 2, "a hello without the null compression method accepted")
+			clue("GmSSL", 3, "a hello without the null compression method accepted")
 		}
 		if x.RecordVersionTLS12 == "accepted" && !s.Supported {
 			clue("gotlcp", 1, "a TLCP hello in a TLS 1.2 record accepted by a server without TLS 1.3")
