@@ -58,8 +58,6 @@ func scanServer(t *testing.T, cfg *tlcp.Config) (string, *atomic.Int64) {
 	return inner.Addr().String(), &accepted
 }
 
-
-
 // runScan runs smtool scan -json and decodes the report.
 func runScan(t *testing.T, args ...string) *ScanReport {
 	t.Helper()
