@@ -283,6 +283,9 @@ type scanner struct {
 	deadline  time.Time
 	skipped   []string
 	down      error // set when the first connection failed
+	// forms sets the client-authentication forms of the first probe
+	// that passed them (tlcpForms).
+	forms func(*tlcp.Config)
 }
 
 var errBudget = errors.New("scan budget spent")
@@ -317,7 +320,10 @@ func (s *scanner) dial(ctx context.Context) (net.Conn, error) {
 		select {
 		case <-time.After(100 * time.Millisecond):
 		case <-ctx.Done():
-			return nil, err
+			// It answered before and refuses now: most likely the
+			// last probe crashed it (tjfoc's server dies of ECDHE).
+			s.down = fmt.Errorf("%w: the server stopped answering after %d connections", errBudget, s.conns)
+			return nil, s.down
 		}
 	}
 }
@@ -425,8 +431,8 @@ func suiteHex(id uint16) string { return fmt.Sprintf("0x%04X", id) }
 // note records a probe that could not run for the scan's bounds.
 func (s *scanner) note(what string, err error) bool {
 	if s.down != nil && errors.Is(err, s.down) {
-		if len(s.skipped) == 0 {
-			s.skipped = append(s.skipped, "every probe: "+s.down.Error())
+		if !slices.Contains(s.skipped, "the rest: "+s.down.Error()) {
+			s.skipped = append(s.skipped, "the rest: "+s.down.Error())
 		}
 		return true
 	}
@@ -501,8 +507,9 @@ func (s *scanner) run() *ScanReport {
 	r.ClientAuth = "none"
 	r.Suites = []ScanSuite{}
 	r.ServerHelloExtensions = []uint16{}
-	var accepted []uint16
-	var lateECDHE []int // indexes into r.Suites
+	var accepted []uint16 // full handshakes
+	var chosen []uint16   // the ServerHello took them
+	var lateECDHE []int   // indexes into r.Suites
 	for _, suite := range tlcp.CipherSuites() {
 		cfg := s.tlcpConfig(tlcp.VersionTLCP)
 		cfg.CipherSuites = []uint16{suite.ID}
@@ -527,9 +534,22 @@ func (s *scanner) run() *ScanReport {
 		if p.hello.certRequest {
 			r.ClientAuth = "requested"
 		}
-		ss := ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID), Accepted: p.err == nil, Error: errString(p), Refusal: p.refusal()}
+		ss := ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID), Accepted: p.err == nil}
+		switch {
+		case p.err == nil:
+		case p.hello.got && p.hello.suite == suite.ID:
+			// The server took the suite; what failed after its
+			// ServerHello is client authentication, which the form
+			// probes below sort out.
+			ss.Accepted = true
+			ss.Note = "ServerHello only: then " + p.err.Error()
+			chosen = append(chosen, suite.ID)
+		default:
+			ss.Error, ss.Refusal = errString(p), p.refusal()
+		}
 		r.Suites = append(r.Suites, ss)
 		if p.err == nil {
+			chosen = append(chosen, suite.ID)
 			accepted = append(accepted, suite.ID)
 			if firstTLCP == nil {
 				firstTLCP = p
@@ -538,7 +558,19 @@ func (s *scanner) run() *ScanReport {
 			}
 		}
 	}
-	r.Supported = len(accepted) > 0
+	r.Supported = len(chosen) > 0
+	if firstTLCP == nil && len(chosen) > 0 && s.pair != nil {
+		// Every handshake failed at client authentication: the form
+		// probes find one that passes.
+		if p := s.tlcpForms(r, chosen); p != nil {
+			firstTLCP = p
+			st := p.state
+			tlcpState = &st
+			accepted = append(accepted, p.state.CipherSuite)
+		}
+	} else if r.Supported {
+		s.tlcpForms(r, chosen)
+	}
 	if firstTLCP != nil {
 		h := firstTLCP.hello
 		r.SessionID = fmt.Sprintf("%d bytes", len(h.sessionID))
@@ -548,10 +580,9 @@ func (s *scanner) run() *ScanReport {
 		r.Sentinel = sentinel(h.random)
 		r.ServerHelloExtensions = append(r.ServerHelloExtensions, h.extensions...)
 	}
-	r.Preference, r.Order = s.preference("TLCP", tlcp.VersionTLCP, accepted)
-	if r.Supported {
-		s.tlcpForms(r, accepted)
-		r.SessionResumption = s.resumes(tlcp.VersionTLCP, accepted[0], false)
+	r.Preference, r.Order = s.preference("TLCP", tlcp.VersionTLCP, chosen)
+	if len(accepted) > 0 {
+		r.SessionResumption = s.resumes(tlcp.VersionTLCP, accepted[0], s.forms)
 	}
 
 	// TLS 1.3-SM.
@@ -570,12 +601,23 @@ func (s *scanner) run() *ScanReport {
 		if s.note("TLS 1.3 "+ciphersuite.Name(id), p.err) {
 			continue
 		}
-		t.Suites = append(t.Suites, ScanSuite{Name: ciphersuite.Name(id), ID: suiteHex(id), Accepted: p.err == nil, Error: errString(p), Refusal: p.refusal()})
-		if p.err == nil {
+		ss := ScanSuite{Name: ciphersuite.Name(id), ID: suiteHex(id), Accepted: p.err == nil}
+		switch {
+		case p.err == nil:
+		case p.hello.got && p.hello.suite == id:
+			ss.Accepted = true
+			ss.Note = "ServerHello only: then " + p.err.Error()
+		default:
+			ss.Error, ss.Refusal = errString(p), p.refusal()
+		}
+		t.Suites = append(t.Suites, ss)
+		if p.hello.certRequest {
+			t.ClientAuth = "requested"
+		}
+		if ss.Accepted {
 			accepted13 = append(accepted13, id)
-			if p.hello.certRequest {
-				t.ClientAuth = "requested"
-			}
+		}
+		if p.err == nil {
 			if firstTLS13 == nil {
 				firstTLS13 = p
 				st := p.state
@@ -606,7 +648,7 @@ func (s *scanner) run() *ScanReport {
 	if r.Supported && t.Supported {
 		cfg := s.tlcpConfig(tlcp.VersionTLCP)
 		cfg.MaxVersion = tlcp.VersionTLS13
-		cfg.CipherSuites = []uint16{accepted13[0], accepted[0]}
+		cfg.CipherSuites = []uint16{accepted13[0], chosen[0]}
 		if p := s.handshake(cfg, false); p.err == nil {
 			t.CombinedHello = protocolName(p.state.Version)
 		} else if !s.note("combined hello", p.err) {
@@ -716,11 +758,11 @@ func (s *scanner) preference(what string, vers uint16, accepted []uint16) (strin
 			cfg.CurvePreferences = []tlcp.CurveID{tlcp.CurveSM2}
 		}
 		p := s.handshake(cfg, false)
-		if p.err != nil {
+		if !p.hello.got {
 			s.note(what+" preference", p.err)
 			return 0, false
 		}
-		return p.state.CipherSuite, true
+		return p.hello.suite, true
 	}
 	first, ok := pick(accepted)
 	if !ok {
@@ -753,14 +795,17 @@ func (s *scanner) preference(what string, vers uint16, accepted []uint16) (strin
 
 // tlcpForms probes the client-authentication forms, with the client
 // certificate of the flags only: CertificateVerify over the transcript's
-// hash or the raw transcript, the ECDHE ClientKeyExchange framing, and
-// whether ECC client authentication needs the encryption certificate.
-func (s *scanner) tlcpForms(r *ScanTLCP, accepted []uint16) {
+// hash or the raw transcript, each with and without the encryption
+// certificate in ECC client authentication, then the ECDHE
+// ClientKeyExchange framings with a CertificateVerify form that passed.
+// It returns the first probe that completed, and leaves in s.forms the
+// forms that did.
+func (s *scanner) tlcpForms(r *ScanTLCP, chosen []uint16) *probe {
 	if s.pair == nil || r.ClientAuth != "requested" {
-		return
+		return nil
 	}
 	var ecc, ecdhe uint16
-	for _, id := range accepted {
+	for _, id := range chosen {
 		switch ciphersuite.Lookup(id).KeyExchange {
 		case ciphersuite.KeyExchangeECC:
 			if ecc == 0 {
@@ -772,41 +817,76 @@ func (s *scanner) tlcpForms(r *ScanTLCP, accepted []uint16) {
 			}
 		}
 	}
+	var good *probe
 	try := func(what string, suite uint16, set func(*tlcp.Config)) bool {
 		cfg := s.tlcpConfig(tlcp.VersionTLCP)
 		cfg.CipherSuites = []uint16{suite}
 		cfg.Certificates = []tlcp.CertificatePair{*s.pair}
-		cfg.ClientCertIncludeEnc = true
 		set(cfg)
 		p := s.handshake(cfg, false)
 		s.note(what, p.err)
+		if p.err == nil && good == nil {
+			good = p
+			s.forms = set
+		}
 		return p.err == nil
 	}
 	r.CertificateVerify = []string{}
-	suite := orElse(ecc, ecdhe)
-	if try("CertificateVerify over the hash", suite, func(c *tlcp.Config) {}) {
-		r.CertificateVerify = append(r.CertificateVerify, "transcript-hash")
+	cvForms := []struct {
+		name string
+		raw  bool
+	}{{"transcript-hash", false}, {"raw-transcript", true}}
+	rawCV := false
+	if ecc != 0 {
+		var with, without bool
+		for _, cv := range cvForms {
+			ok := false
+			for _, enc := range []bool{false, true} {
+				if try("ECC client authentication", ecc, func(c *tlcp.Config) {
+					c.CertificateVerifyRawTranscript, c.ClientCertIncludeEnc = cv.raw, enc
+				}) {
+					ok = true
+					if enc {
+						with = true
+					} else {
+						without = true
+					}
+				}
+			}
+			if ok {
+				r.CertificateVerify = append(r.CertificateVerify, cv.name)
+			}
+		}
+		if with || without {
+			needs := !without
+			r.NeedsEncCert = &needs
+		}
+		rawCV = len(r.CertificateVerify) == 1 && r.CertificateVerify[0] == "raw-transcript"
 	}
-	if try("CertificateVerify over the raw transcript", suite, func(c *tlcp.Config) { c.CertificateVerifyRawTranscript = true }) {
-		r.CertificateVerify = append(r.CertificateVerify, "raw-transcript")
-	}
-	rawCV := len(r.CertificateVerify) == 1 && r.CertificateVerify[0] == "raw-transcript"
-	if ecdhe != 0 && s.pair.Enc.PrivateKey != nil {
+	if ecdhe != 0 && len(s.pair.Enc.Certificate) > 0 {
 		r.ECDHEFraming = []string{}
+		forms := cvForms
+		if ecc != 0 && len(r.CertificateVerify) > 0 {
+			forms = cvForms[:1]
+			if rawCV {
+				forms = cvForms[1:]
+			}
+		}
 		for _, f71 := range []bool{false, true} {
-			if try("ECDHE framing", ecdhe, func(c *tlcp.Config) { c.ClientECDHEFraming71 = f71; c.CertificateVerifyRawTranscript = rawCV }) {
-				r.ECDHEFraming = append(r.ECDHEFraming, map[bool]string{false: "69", true: "71"}[f71])
+			for _, cv := range forms {
+				if try("ECDHE framing", ecdhe, func(c *tlcp.Config) {
+					c.ClientECDHEFraming71, c.CertificateVerifyRawTranscript = f71, cv.raw
+				}) {
+					r.ECDHEFraming = append(r.ECDHEFraming, map[bool]string{false: "69", true: "71"}[f71])
+					if ecc == 0 && !slices.Contains(r.CertificateVerify, cv.name) {
+						r.CertificateVerify = append(r.CertificateVerify, cv.name)
+					}
+					break
+				}
 			}
 		}
 	}
-	if ecc != 0 {
-		without := try("ECC client auth without the encryption certificate", ecc, func(c *tlcp.Config) {
-			c.ClientCertIncludeEnc = false
-			c.CertificateVerifyRawTranscript = rawCV
-		})
-		needs := !without
-		r.NeedsEncCert = &needs
-	}
+	return good
 }
 
 // orElse returns a if it is not zero, else b.
@@ -819,13 +899,16 @@ func orElse[T comparable](a, b T) T {
 }
 
 // resumes makes a handshake and another offering its session.
-func (s *scanner) resumes(vers, suite uint16, _ bool) bool {
+func (s *scanner) resumes(vers, suite uint16, forms func(*tlcp.Config)) bool {
 	cfg := s.tlcpConfig(vers)
 	cfg.CipherSuites = []uint16{suite}
 	cfg.ClientSessionCache = tlcp.NewLRUClientSessionCache(2)
 	if s.pair != nil {
 		cfg.Certificates = []tlcp.CertificatePair{*s.pair}
 		cfg.ClientCertIncludeEnc = true
+		if forms != nil && ciphersuite.Lookup(suite).KeyExchange == ciphersuite.KeyExchangeECC {
+			forms(cfg)
+		}
 	}
 	if p := s.handshake(cfg, false); p.err != nil {
 		s.note("session resumption", p.err)

@@ -266,6 +266,15 @@ func TestScanClientAuth(t *testing.T) {
 	// why rather than that the suites are refused.
 	r = runScan(t, addr)
 	eq(t, "tlcp.client_auth without a certificate", r.TLCP.ClientAuth, "requested")
+	eq(t, "tlcp.supported without a certificate", r.TLCP.Supported, true)
+	for _, s := range r.TLCP.Suites {
+		if s.Accepted && !strings.HasPrefix(s.Note, "ServerHello only") {
+			t.Errorf("without a certificate, %s: %+v", s.Name, s)
+		}
+	}
+	eq(t, "tlcp.certificate_verify without a certificate", r.TLCP.CertificateVerify, []string(nil))
+	eq(t, "tls13_sm.supported without a certificate", r.TLS13SM.Supported, true)
+	eq(t, "tls13_sm.client_auth without a certificate", r.TLS13SM.ClientAuth, "requested")
 }
 
 // TestScanBounds: -max_conns caps the connections, and the report says
@@ -293,7 +302,7 @@ func TestScanBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	eq(t, "connections to a dead port", d.Connections, 0)
-	if d.ElapsedMS > 3000 || len(d.Skipped) != 1 {
+	if d.ElapsedMS > 3000 || len(d.Skipped) != 1 || !strings.HasPrefix(d.Skipped[0], "the rest: ") {
 		t.Errorf("dead port: %d ms, skipped %q", d.ElapsedMS, d.Skipped)
 	}
 
