@@ -42,6 +42,8 @@ type tlcpOpts struct {
 	quiet, verifyReturnError           *bool
 	groups                             *string
 	tls13, tlcpOnly                    *bool
+	compat                             compatOpts // s_compat.go
+	server                             bool
 }
 
 func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
@@ -101,6 +103,7 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 		fs.alias("enable_ntls", "enable_force_ntls")
 	}
 	_ = ntls
+	o.addCompatFlags(fs, server)
 	return o
 }
 
@@ -397,7 +400,7 @@ type outputs struct {
 
 func (o *tlcpOpts) openOutputs(e *env) (*outputs, error) {
 	out := &outputs{}
-	if *o.msg || *o.trace {
+	if *o.msg || *o.trace || *o.compat.state {
 		out.msg = e.stdout
 		if *o.msgfile != "" {
 			f, err := os.Create(*o.msgfile)
@@ -408,7 +411,7 @@ func (o *tlcpOpts) openOutputs(e *env) (*outputs, error) {
 			out.msg = f
 		}
 	} else if *o.msgfile != "" {
-		return nil, usagef("-msgfile goes with -msg or -trace")
+		return nil, usagef("-msgfile goes with -msg, -trace or -state")
 	}
 	if *o.keylog != "" {
 		f, err := os.OpenFile(*o.keylog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -428,7 +431,8 @@ func (out *outputs) close() {
 }
 
 func (o *tlcpOpts) formatter() traceFormatter {
-	return traceFormatter{hex: *o.msg && !*o.trace, decode: *o.trace}
+	return traceFormatter{hex: *o.msg && !*o.trace, decode: *o.trace, headers: *o.msg || *o.trace,
+		state: *o.compat.state, server: o.server, st: &traceState{}}
 }
 
 // keyCapture is a key log writer that keeps the last master secret, for
