@@ -29,7 +29,7 @@ func init() {
 	register(&command{
 		name:    "s_client",
 		group:   "TLCP and TLS 1.3-SM connections",
-		summary: "connect to a TLCP or TLS 1.3-SM server, show the handshake, relay stdin and replies",
+		summary: "connect to a TLCP or TLS 1.3-SM server, show the handshake, relay data",
 		args:    "[host:port]",
 		about: `After the handshake, s_client prints the connection and the result of verifying the
 server's certificates (and goes on even if they fail, as openssl does, unless

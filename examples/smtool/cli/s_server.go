@@ -26,7 +26,7 @@ func init() {
 	register(&command{
 		name:    "s_server",
 		group:   "TLCP and TLS 1.3-SM connections",
-		summary: "run a TLCP and TLS 1.3-SM server (echo, -www, -rev, -stdio), show each connection",
+		summary: "run a TLCP and TLS 1.3-SM server (echo, -www, -rev, -stdio)",
 		about: `A bare -accept PORT listens on localhost only; give a host (0.0.0.0:4433, [::]:4433) or
 *:PORT to listen on other interfaces. Each connection's handshake (with -msg or -trace),
 its parameters, the client's certificates and their verification are printed as one

@@ -26,7 +26,7 @@ func init() {
 	register(&command{
 		name:    "scan",
 		group:   "TLCP and TLS 1.3-SM connections",
-		summary: "report what a server speaks: protocols, suites, forms, resumption, certificates, implementation",
+		summary: "what a server speaks: protocols, suites, forms, resumption, certificates",
 		args:    "host:port",
 		about: `scan connects to the server a few dozen times at most, one connection after the other,
 and reports: the protocols it speaks on that port (TLCP, TLS 1.3 with the ShangMi suites,
