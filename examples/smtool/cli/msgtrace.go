@@ -65,16 +65,13 @@ func schemeName(id uint16) string {
 	return fmt.Sprintf("0x%04x", id)
 }
 
+// versionName is protocolName for what a supported_versions extension
+// may list.
 func versionName(v uint16) string {
-	switch v {
-	case tlcp.VersionTLS13:
-		return "TLSv1.3"
-	case tlcp.VersionTLCP:
-		return "TLCP"
-	case 0x0303:
+	if v == 0x0303 {
 		return "TLSv1.2"
 	}
-	return fmt.Sprintf("0x%04x", v)
+	return protocolName(v)
 }
 
 func alertString(level, desc uint8) string {
