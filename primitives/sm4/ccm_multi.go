@@ -27,7 +27,7 @@ const ccmHeadLen = 4 * BlockSize
 
 // ccmLanes is the per-message state of CCMSealMulti and CCMOpenMulti.
 type ccmLanes struct {
-	x    [MaxCBCLanes][BlockSize]byte // the CBC-MAC chains, then the tags
+	x    [MaxCBCLanes][BlockSize]byte  // the CBC-MAC chains, then the tags
 	s0   [MaxCBCLanes * BlockSize]byte // E(A_0) of every message, the tag masks
 	head [MaxCBCLanes][ccmHeadLen]byte
 	tail [MaxCBCLanes][BlockSize]byte
