@@ -156,13 +156,36 @@ func reportCPUPerByte(b *testing.B, cpu time.Duration, total int) {
 }
 
 func tlcpBulkPair(vers uint16, suite uint16) func(b *testing.B) (io.Writer, io.Reader, func()) {
+	return tlcpPairOver(net.Pipe, vers, suite)
+}
+
+// loopback returns a connected pair of TCP connections over 127.0.0.1.
+func loopback() (net.Conn, net.Conn) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	defer ln.Close()
+	ch := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		ch <- c
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		panic(err)
+	}
+	return c, <-ch
+}
+
+func tlcpPairOver(transport func() (net.Conn, net.Conn), vers uint16, suite uint16) func(b *testing.B) (io.Writer, io.Reader, func()) {
 	return func(b *testing.B) (io.Writer, io.Reader, func()) {
 		ccfg, scfg := testClientConfig(b), testServerConfig(b)
 		ccfg.MinVersion, ccfg.MaxVersion = vers, vers
 		scfg.MinVersion, scfg.MaxVersion = vers, vers
 		ccfg.CipherSuites = []uint16{suite}
 		scfg.CipherSuites = []uint16{suite}
-		c, s := net.Pipe()
+		c, s := transport()
 		client, server := Client(c, ccfg), Server(s, scfg)
 		errc := make(chan error, 1)
 		go func() { errc <- server.Handshake() }()
@@ -180,11 +203,15 @@ func tlcpBulkPair(vers uint16, suite uint16) func(b *testing.B) (io.Writer, io.R
 }
 
 func stdBulkPair(vers uint16) func(b *testing.B) (io.Writer, io.Reader, func()) {
+	return stdPairOver(net.Pipe, vers)
+}
+
+func stdPairOver(transport func() (net.Conn, net.Conn), vers uint16) func(b *testing.B) (io.Writer, io.Reader, func()) {
 	return func(b *testing.B) (io.Writer, io.Reader, func()) {
 		ccfg, scfg := stdTLSConfigs(b)
 		ccfg.MinVersion, ccfg.MaxVersion = vers, vers
 		scfg.MinVersion, scfg.MaxVersion = vers, vers
-		c, s := net.Pipe()
+		c, s := transport()
 		client, server := tls.Client(c, ccfg), tls.Server(s, scfg)
 		errc := make(chan error, 1)
 		go func() { errc <- server.Handshake() }()
@@ -217,6 +244,9 @@ func BenchmarkSmallEcho(b *testing.B) {
 			{"TLS13-SM4_GCM_SM3", tlcpBulkPair(VersionTLS13, ciphersuite.TLS_SM4_GCM_SM3), false},
 			{"cryptotls-TLS13-AES128GCM", stdBulkPair(tls.VersionTLS13), true},
 			{"cryptotls-TLS12-AES128GCM", stdBulkPair(tls.VersionTLS12), true},
+			{"TCP/TLCP-ECC_SM4_GCM_SM3", tlcpPairOver(loopback, VersionTLCP, ciphersuite.ECC_SM4_GCM_SM3), false},
+			{"TCP/TLS13-SM4_GCM_SM3", tlcpPairOver(loopback, VersionTLS13, ciphersuite.TLS_SM4_GCM_SM3), false},
+			{"TCP/cryptotls-TLS13-AES128GCM", stdPairOver(loopback, tls.VersionTLS13), true},
 		} {
 			b.Run(c.name+"/"+itoa(size), func(b *testing.B) {
 				w, r, done := c.setup(b)
