@@ -89,7 +89,15 @@ func (b *inputBuffer) space(need int, bulk bool) []byte {
 	if b.buf == nil {
 		b.buf = b.own
 	}
-	if bulk && b.streaming && b.pooled == nil {
+	// A read that filled the connection's buffer in the middle of a record
+	// larger than that buffer says the buffer is too small for the
+	// records, not that the peer streams: the buffer grows (below), so
+	// that the next record of that size comes in one read, as with
+	// crypto/tls, instead of in two with a batch buffer taken and given
+	// back for each. Once it holds a whole record, a full read means
+	// streaming.
+	grow := b.Len()+need > len(b.own)
+	if bulk && b.streaming && b.pooled == nil && !grow {
 		b.pooled = batchBufPool.Get().(*[]byte)
 		to := *b.pooled
 		b.end = copy(to, b.buf[b.off:b.end])
