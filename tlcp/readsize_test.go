@@ -5,6 +5,7 @@
 package tlcp
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
@@ -64,6 +65,47 @@ func TestRecordsLargerThanBufferOneRead(t *testing.T) {
 			}
 			if c.rawInput.pooled != nil {
 				t.Fatalf("size %d: a batch buffer is held between records", size)
+			}
+		}
+	}
+}
+
+// TestSmallReadBufferKeepsBatch: records that arrived together and a Read
+// buffer that takes one or two of them (io.Copy's 32 KiB) open as one
+// batch in place, queued, rather than one or two at a time into the
+// buffer; a buffer that takes most of them gets those directly, nothing
+// queued. The stream comes out whole either way.
+func TestSmallReadBufferKeepsBatch(t *testing.T) {
+	for _, id := range ciphersuite.TLS13DefaultPreference() {
+		for _, c := range []struct {
+			size      int
+			minQueued int // the most records a batch queued, at least
+			maxQueued int // and at most
+		}{
+			{32 << 10, ciphersuite.MaxBatch / 2, ciphersuite.MaxBatch},
+			{1 << 20, 0, 0},
+		} {
+			conn, rc, wr := receiver13(t, id)
+			lens := slices.Repeat([]int{maxPlaintext}, 4*ciphersuite.MaxBatch)
+			wire, _ := sealWire13(t, wr, lens)
+			rc.chunks = [][]byte{wire}
+			buf := make([]byte, c.size)
+			most, pos := 0, 0
+			for pos < len(lens)*maxPlaintext {
+				m, err := conn.Read(buf)
+				if err != nil {
+					t.Fatalf("after %d bytes: %v", pos, err)
+				}
+				most = max(most, conn.rb.n)
+				for i := range m {
+					if buf[i] != streamByte(pos+i) {
+						t.Fatalf("byte %d differs", pos+i)
+					}
+				}
+				pos += m
+			}
+			if most < c.minQueued || most > c.maxQueued {
+				t.Errorf("%s, %d-byte Reads: at most %d records queued, want %d to %d", ciphersuite.Name(id), c.size, most, c.minQueued, c.maxQueued)
 			}
 		}
 	}

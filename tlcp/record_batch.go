@@ -19,8 +19,9 @@ import (
 // and ZUC suites. A bulk receiver reads as much as a batch holds in one
 // transport Read, and opens every whole record the read delivered in one
 // OpenBatch call; it never waits for more records to fill a batch. When
-// the caller's Read buffer can take the plaintexts, they are decrypted
-// straight into it.
+// the caller's Read buffer can take the plaintexts, or most of them, they
+// are decrypted straight into it; a buffer that takes fewer than half of
+// the records that arrived has them opened in place as one batch.
 //
 // Memory: the batch buffers (batchBufSize, about 257 KiB) come from a pool
 // and are held only while a Write runs, or while a streaming receiver has
@@ -218,6 +219,7 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 	dst := q.dst
 	var ends [batchRecords]int
 	k, used, total := 0, 0, 0
+	fits := -1 // how many records fit in dst, if not all
 	limit := c.recordLimit()
 	for k < batchRecords && len(raw)-used >= recordHeaderLen {
 		hdr := raw[used : used+recordHeaderLen]
@@ -229,11 +231,8 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		if len(raw)-used < recordHeaderLen+n {
 			break
 		}
-		if dst != nil && total+n > len(dst) {
-			if k > 0 {
-				break // the rest can go to the next Read's buffer
-			}
-			dst = nil // not even the first fits: in place
+		if dst != nil && total+n > len(dst) && fits < 0 {
+			fits = k // the records from here on do not fit in dst
 		}
 		start := used + recordHeaderLen
 		q.recs[k] = ciphersuite.BatchRecord{Type: hdr[0], Fragment: raw[start : start+n : start+n]}
@@ -243,6 +242,21 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		k++
 	}
 
+	if fits >= 0 {
+		// Into the Read's buffer go as many records as fit, the rest
+		// to the next Read, when that is most of them; when it is
+		// fewer than half (a Read buffer of one or two records, as
+		// io.Copy's), the whole batch is opened in place and queued
+		// instead: the suites whose records share the lanes (CBC, ZUC,
+		// CCM) would otherwise open them one or two at a time, and a
+		// copy out of the queue costs far less than that.
+		if 2*fits >= k {
+			clear(q.recs[fits:k])
+			k, used = fits, ends[fits-1]
+		} else {
+			dst = nil
+		}
+	}
 	opened, err := bp.OpenBatch(dst, q.recs[:k])
 	if err != nil {
 		err = openFailure(err)
