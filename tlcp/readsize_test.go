@@ -73,8 +73,9 @@ func TestRecordsLargerThanBufferOneRead(t *testing.T) {
 // TestSmallReadBufferKeepsBatch: records that arrived together and a Read
 // buffer that takes one or two of them (io.Copy's 32 KiB) open as one
 // batch in place, queued, rather than one or two at a time into the
-// buffer; a buffer that takes most of them gets those directly, nothing
-// queued. The stream comes out whole either way.
+// buffer, and so do records of which all but one would fit (the one would
+// be opened alone); a buffer that takes them all gets them directly,
+// nothing queued. The stream comes out whole either way.
 func TestSmallReadBufferKeepsBatch(t *testing.T) {
 	for _, id := range ciphersuite.TLS13DefaultPreference() {
 		for _, c := range []struct {
@@ -83,6 +84,7 @@ func TestSmallReadBufferKeepsBatch(t *testing.T) {
 			maxQueued int // and at most
 		}{
 			{32 << 10, ciphersuite.MaxBatch / 2, ciphersuite.MaxBatch},
+			{ciphersuite.MaxBatch * maxPlaintext, ciphersuite.MaxBatch / 2, ciphersuite.MaxBatch}, // all but one fit
 			{1 << 20, 0, 0},
 		} {
 			conn, rc, wr := receiver13(t, id)

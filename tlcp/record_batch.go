@@ -244,13 +244,14 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 
 	if fits >= 0 {
 		// Into the Read's buffer go as many records as fit, the rest
-		// to the next Read, when that is most of them; when it is
-		// fewer than half (a Read buffer of one or two records, as
-		// io.Copy's), the whole batch is opened in place and queued
-		// instead: the suites whose records share the lanes (CBC, ZUC,
-		// CCM) would otherwise open them one or two at a time, and a
-		// copy out of the queue costs far less than that.
-		if 2*fits >= k {
+		// to the next Read, when that is most of them and the rest are
+		// enough for a batch of their own; otherwise (a Read buffer of
+		// one or two records, as io.Copy's, or one that misses a
+		// single record) the whole batch is opened in place and
+		// queued: the suites whose records share the lanes (CBC, ZUC,
+		// CCM) would open the others one or two at a time, and a copy
+		// out of the queue costs far less than that.
+		if 2*fits >= k && k-fits >= 2 {
 			clear(q.recs[fits:k])
 			k, used = fits, ends[fits-1]
 		} else {
