@@ -19,8 +19,9 @@ import (
 // and ZUC suites. A bulk receiver reads as much as a batch holds in one
 // transport Read, and opens every whole record the read delivered in one
 // OpenBatch call; it never waits for more records to fill a batch. When
-// the caller's Read buffer can take the plaintexts, they are decrypted
-// straight into it.
+// the caller's Read buffer can take the plaintexts, or most of them, they
+// are decrypted straight into it; a buffer that takes fewer than half of
+// the records that arrived has them opened in place as one batch.
 //
 // Memory: the batch buffers (batchBufSize, about 257 KiB) come from a pool
 // and are held only while a Write runs, or while a streaming receiver has
@@ -89,7 +90,15 @@ func (b *inputBuffer) space(need int, bulk bool) []byte {
 	if b.buf == nil {
 		b.buf = b.own
 	}
-	if bulk && b.streaming && b.pooled == nil {
+	// A read that filled the connection's buffer in the middle of a record
+	// larger than that buffer says the buffer is too small for the
+	// records, not that the peer streams: the buffer grows (below), so
+	// that the next record of that size comes in one read, as with
+	// crypto/tls, instead of in two with a batch buffer taken and given
+	// back for each. Once it holds a whole record, a full read means
+	// streaming.
+	grow := b.Len()+need > len(b.own)
+	if bulk && b.streaming && b.pooled == nil && !grow {
 		b.pooled = batchBufPool.Get().(*[]byte)
 		to := *b.pooled
 		b.end = copy(to, b.buf[b.off:b.end])
@@ -210,6 +219,7 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 	dst := q.dst
 	var ends [batchRecords]int
 	k, used, total := 0, 0, 0
+	fits := -1 // how many records fit in dst, if not all
 	limit := c.recordLimit()
 	for k < batchRecords && len(raw)-used >= recordHeaderLen {
 		hdr := raw[used : used+recordHeaderLen]
@@ -221,11 +231,8 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		if len(raw)-used < recordHeaderLen+n {
 			break
 		}
-		if dst != nil && total+n > len(dst) {
-			if k > 0 {
-				break // the rest can go to the next Read's buffer
-			}
-			dst = nil // not even the first fits: in place
+		if dst != nil && total+n > len(dst) && fits < 0 {
+			fits = k // the records from here on do not fit in dst
 		}
 		start := used + recordHeaderLen
 		q.recs[k] = ciphersuite.BatchRecord{Type: hdr[0], Fragment: raw[start : start+n : start+n]}
@@ -235,6 +242,22 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		k++
 	}
 
+	if fits >= 0 {
+		// Into the Read's buffer go as many records as fit, the rest
+		// to the next Read, when that is most of them and the rest are
+		// enough for a batch of their own; otherwise (a Read buffer of
+		// one or two records, as io.Copy's, or one that misses a
+		// single record) the whole batch is opened in place and
+		// queued: the suites whose records share the lanes (CBC, ZUC,
+		// CCM) would open the others one or two at a time, and a copy
+		// out of the queue costs far less than that.
+		if 2*fits >= k && k-fits >= 2 {
+			clear(q.recs[fits:k])
+			k, used = fits, ends[fits-1]
+		} else {
+			dst = nil
+		}
+	}
 	opened, err := bp.OpenBatch(dst, q.recs[:k])
 	if err != nil {
 		err = openFailure(err)
