@@ -37,7 +37,7 @@ func TestRows(t *testing.T) {
 					if fn == nil {
 						t.Fatal("setup returned no benchmark")
 					}
-					tput, _, err := measure(fn, r)
+					tput, _, _, err := measure(fn, r)
 					if err != nil {
 						t.Fatal(err)
 					}

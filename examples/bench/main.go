@@ -34,7 +34,13 @@ func main() {
 	match := flag.String("rows", "", "regular expression: run only the rows whose name matches")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measurements to this file")
 	clock := flag.String("clock", defaultClock(), "what a measurement's duration is: cpu (CPU time of the whole process; robust on a shared machine) or wall (elapsed time)")
+	spread := flag.Float64("spread", 1.5, "a row whose per-round ratios range wider than this factor (max/min) is measured for another -rounds rounds; 0 turns it off")
+	inPlace := flag.Bool("inplace", false, "run from the executable as built, without first copying it to a fresh file (see the README: the page-cache effect)")
 	flag.Parse()
+	if !*inPlace && !*list {
+		runFromFreshCopy() // returns only if it cannot (or already did)
+	}
+	noteFreshCopy()
 
 	sel, err := selectGroups(*only)
 	if err == nil && *match != "" {
@@ -87,9 +93,17 @@ func main() {
 		defer f.Close()
 	}
 	results := run(sel, *rounds, os.Stderr)
+	if *spread > 0 {
+		repeatWide(results, *rounds, *spread, os.Stderr)
+	}
 	pprof.StopCPUProfile()
 	for _, gr := range results {
 		printGroup(os.Stdout, gr)
+	}
+	for _, g := range sel {
+		if g.custom != nil {
+			g.custom(os.Stdout, os.Stderr, *rounds)
+		}
 	}
 }
 
@@ -99,6 +113,10 @@ func main() {
 // the rows that run two goroutines (handshakes and bulk transfer over
 // net.Pipe) it counts both ends' work, as a server's capacity would.
 var useCPUClock = false
+
+// ranFromCopy is set when this process runs from a fresh copy of the
+// executable (fresh_linux.go).
+var ranFromCopy bool
 
 func defaultClock() string {
 	if _, ok := processCPU(); ok {
@@ -175,12 +193,18 @@ type cell struct {
 	err    error
 	tput   []float64 // per round; NaN-free, only successful rounds
 	allocs []float64
+	util   []float64 // per round: CPU time / elapsed time of the measurement
 	byRnd  map[int]float64
 }
 
 type rowResult struct {
 	row   *row
 	cells []*cell
+	// repeated is set when the row's ratios ranged wider than -spread and
+	// it was measured for more rounds: the range that caused it.
+	repeated         bool
+	firstLo, firstHi float64
+	rounds           int
 }
 
 type groupResult struct {
@@ -215,24 +239,56 @@ func run(sel []*group, rounds int, progress io.Writer) []*groupResult {
 		fmt.Fprintf(progress, "round %d/%d\n", rnd+1, rounds)
 		for _, gr := range out {
 			for _, rr := range gr.rows {
-				for _, c := range rr.cells {
-					if c.fn == nil || c.err != nil {
-						continue
-					}
-					tput, allocs, err := measure(c.fn, rr.row)
-					if err != nil {
-						c.err = err
-						fmt.Fprintf(progress, "%s / %s: %v\n", gr.g.name, rr.row.name, err)
-						continue
-					}
-					c.tput = append(c.tput, tput)
-					c.allocs = append(c.allocs, allocs)
-					c.byRnd[rnd] = tput
-				}
+				measureRound(gr, rr, rnd, progress)
 			}
 		}
 	}
 	return out
+}
+
+// measureRound measures each implementation of one row once, as round rnd.
+func measureRound(gr *groupResult, rr *rowResult, rnd int, progress io.Writer) {
+	for _, c := range rr.cells {
+		if c.fn == nil || c.err != nil {
+			continue
+		}
+		tput, allocs, util, err := measure(c.fn, rr.row)
+		if err != nil {
+			c.err = err
+			fmt.Fprintf(progress, "%s / %s: %v\n", gr.g.name, rr.row.name, err)
+			continue
+		}
+		c.tput = append(c.tput, tput)
+		c.allocs = append(c.allocs, allocs)
+		c.util = append(c.util, util)
+		c.byRnd[rnd] = tput
+	}
+	rr.rounds = rnd + 1
+}
+
+// repeatWide measures once more, for as many rounds again, every row whose
+// per-round ratios range wider than the factor spread: a slow phase of a
+// shared machine that hit one column of a few rounds then weighs less in
+// the median, and the output says which rows needed it and what their
+// range had been.
+func repeatWide(out []*groupResult, rounds int, spread float64, progress io.Writer) {
+	for _, gr := range out {
+		for _, rr := range gr.rows {
+			if len(rr.cells) < 2 {
+				continue
+			}
+			rs := ratios(rr.cells[0], rr.cells[1])
+			if len(rs) < 2 || slices.Min(rs) <= 0 || slices.Max(rs)/slices.Min(rs) <= spread {
+				continue
+			}
+			rr.repeated, rr.firstLo, rr.firstHi = true, slices.Min(rs), slices.Max(rs)
+			fmt.Fprintf(progress, "%s / %s: ratios %.2f-%.2f range wider than x%.2f, %d more rounds\n",
+				gr.g.name, rr.row.name, rr.firstLo, rr.firstHi, spread, rounds)
+			for rnd := rounds; rnd < 2*rounds; rnd++ {
+				measureRound(gr, rr, rnd, progress)
+			}
+		}
+	}
 }
 
 // safeSetup turns a panic in a setup function into an error so that one
@@ -247,8 +303,10 @@ func safeSetup(s setupFunc) (fn benchFunc, err error) {
 }
 
 // measure runs fn through testing.Benchmark and returns throughput in the
-// row's unit and allocations per operation.
-func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
+// row's unit, allocations per operation and the share of the elapsed time
+// the process spent on a CPU (below 1 when it waited for a core, or for
+// something in the harness; up to GOMAXPROCS for parallel rows).
+func measure(fn benchFunc, r *row) (tput, allocs, util float64, err error) {
 	takeFailure()
 	var (
 		panicked any
@@ -274,16 +332,24 @@ func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 		}
 	})
 	if err := takeFailure(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if panicked != nil {
-		return 0, 0, fmt.Errorf("panic: %v", panicked)
+		return 0, 0, 0, fmt.Errorf("panic: %v", panicked)
 	}
 	if res.N == 0 || res.T <= 0 {
-		return 0, 0, errors.New("benchmark did not run")
+		return 0, 0, 0, errors.New("benchmark did not run")
 	}
 	secs := res.T.Seconds()
-	if useCPUClock && lastN == res.N && lastCPU > 0 {
+	if lastN == res.N && lastCPU > 0 {
+		util = lastCPU.Seconds() / secs
+	}
+	if useCPUClock {
+		// Never fall back to the elapsed time silently: a row on another
+		// clock than its neighbours would not be comparable with them.
+		if lastN != res.N || lastCPU <= 0 {
+			return 0, 0, 0, errors.New("no process CPU time for the measured run")
+		}
 		secs = lastCPU.Seconds()
 	}
 	switch r.unit {
@@ -292,7 +358,7 @@ func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 	default:
 		tput = float64(res.N) / secs
 	}
-	return tput, float64(res.MemAllocs) / float64(res.N), nil
+	return tput, float64(res.MemAllocs) / float64(res.N), util, nil
 }
 
 func median(xs []float64) float64 {
@@ -338,6 +404,11 @@ func printHeader(w io.Writer, rounds int, per time.Duration) {
 		tags = "purego (every package restricted to its pure Go code)"
 	}
 	fmt.Fprintf(w, "build tags: %s\n", tags)
+	if ranFromCopy {
+		fmt.Fprintf(w, "executable: a fresh copy of the build (guards against the page-cache effect, see the README)\n")
+	} else {
+		fmt.Fprintf(w, "executable: the build itself (-inplace, or the copy failed: see stderr)\n")
+	}
 	if useCPUClock {
 		fmt.Fprintf(w, "clock: process CPU time (MB/s and ops/s are per CPU-second of this process; -clock wall for elapsed time)\n")
 	} else {
@@ -420,6 +491,19 @@ func printGroup(w io.Writer, gr *groupResult) {
 		fmt.Fprintln(tw, strings.Join(fields, "\t")+"\t")
 	}
 	tw.Flush()
+	for _, rr := range gr.rows {
+		if rr.repeated {
+			rs := ratios(rr.cells[0], rr.cells[1])
+			fmt.Fprintf(w, "repeated: %q: its ratios ranged %.2f-%.2f over the first %d rounds (wider than -spread), so it ran %d rounds; figures above are over all of them (now %.2f-%.2f)\n",
+				rr.row.name, rr.firstLo, rr.firstHi, rr.rounds/2, rr.rounds, slices.Min(rs), slices.Max(rs))
+		}
+		for i, c := range rr.cells {
+			if u := median(c.util); len(c.util) > 0 && u < waitUtil {
+				fmt.Fprintf(w, "waits: %q / %s: the process was on a CPU for only %.0f%% of the elapsed time (a harness that waits, or a busy machine)\n",
+					rr.row.name, g.cols[i], 100*u)
+			}
+		}
+	}
 	if g.note != "" {
 		fmt.Fprintln(w, g.note)
 	}
@@ -430,6 +514,13 @@ func printGroup(w io.Writer, gr *groupResult) {
 		fmt.Fprintln(w, "error:", e)
 	}
 }
+
+// waitUtil is the CPU/elapsed share under which a cell is reported as
+// waiting. Every row keeps at least one goroutine running, so on a machine
+// with a free core this share is near 1 or above; crypto/tls's TLS 1.3
+// handshake, when the harness closed it with tls.Conn.Close over net.Pipe,
+// ran at 0.2%.
+const waitUtil = 0.2
 
 func fmtCell(c *cell) string {
 	switch {
