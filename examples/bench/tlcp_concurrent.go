@@ -64,6 +64,11 @@ func concurrentTLCP(suite uint16, resume bool) (*side, error) {
 			clients[i].ClientSessionCache = tlcp.NewLRUClientSessionCache(1)
 		}
 	}
+	return tlcpSide(srv, clients), nil
+}
+
+// tlcpSide makes package tlcp's side; client i uses clients[i % len].
+func tlcpSide(srv *tlcp.Config, clients []*tlcp.Config) *side {
 	return &side{
 		server: func(c net.Conn) interface {
 			Handshake() error
@@ -76,9 +81,9 @@ func concurrentTLCP(suite uint16, resume bool) (*side, error) {
 			io.ReadWriteCloser
 			didResume() bool
 		} {
-			return tlcpClientConn{tlcp.Client(c, clients[i])}
+			return tlcpClientConn{tlcp.Client(c, clients[i%len(clients)])}
 		},
-	}, nil
+	}
 }
 
 func concurrentTLS(suite uint16, resume bool) (*side, error) {
@@ -93,6 +98,11 @@ func concurrentTLS(suite uint16, resume bool) (*side, error) {
 			clients[i].ClientSessionCache = tls.NewLRUClientSessionCache(1)
 		}
 	}
+	return tlsSide(srv, clients), nil
+}
+
+// tlsSide makes crypto/tls's side; client i uses clients[i % len].
+func tlsSide(srv *tls.Config, clients []*tls.Config) *side {
 	return &side{
 		server: func(c net.Conn) interface {
 			Handshake() error
@@ -105,9 +115,9 @@ func concurrentTLS(suite uint16, resume bool) (*side, error) {
 			io.ReadWriteCloser
 			didResume() bool
 		} {
-			return tlsClientConn{tls.Client(c, clients[i])}
+			return tlsClientConn{tls.Client(c, clients[i%len(clients)])}
 		},
-	}, nil
+	}
 }
 
 // serve accepts on ln for the rest of the process: each connection is
