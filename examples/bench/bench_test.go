@@ -6,8 +6,12 @@ package main
 
 import (
 	"flag"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRows runs every registered implementation of every row for a single
@@ -94,5 +98,32 @@ func TestFilterRows(t *testing.T) {
 	}
 	if len(orderedGroups()[0].rows) != total {
 		t.Error("filterRows modified the registered group")
+	}
+}
+
+// TestCustomGroups runs the memory and scaling groups at a tiny size, so
+// that a broken stack or chart shows up in go test.
+func TestCustomGroups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens connections for every stack")
+	}
+	oldConns, oldTime, oldDir := *memConns, *scaleTime, *chartDir
+	*memConns, *scaleTime, *chartDir = 20, 5*time.Millisecond, t.TempDir()
+	oldClients, oldConnsList := scaleClients, scaleConns
+	scaleClients, scaleConns = []int{1, 4}, []int{1, 2}
+	t.Cleanup(func() {
+		*memConns, *scaleTime, *chartDir = oldConns, oldTime, oldDir
+		scaleClients, scaleConns = oldClients, oldConnsList
+	})
+	var out strings.Builder
+	runMemory(&out, io.Discard, 1)
+	runScaling(&out, io.Discard, 1)
+	if strings.Contains(out.String(), "error") {
+		t.Fatalf("a stack failed:\n%s", out.String())
+	}
+	for _, f := range []string{"scaling-handshakes.svg", "scaling-bulk.svg"} {
+		if fi, err := os.Stat(filepath.Join(*chartDir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("chart %s: %v", f, err)
+		}
 	}
 }
