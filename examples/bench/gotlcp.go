@@ -17,9 +17,9 @@ import (
 	"net"
 	"time"
 
+	gotlcp "gitee.com/Trisia/gotlcp/tlcp"
 	gmsm2 "github.com/emmansun/gmsm/sm2"
 	gmx509 "github.com/emmansun/gmsm/smx509"
-	gotlcp "gitee.com/Trisia/gotlcp/tlcp"
 )
 
 func init() {
