@@ -19,7 +19,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"text/tabwriter"
 	"time"
 )
 
@@ -446,27 +445,20 @@ func cpuName() string {
 
 func printGroup(w io.Writer, gr *groupResult) {
 	g := gr.g
-	fmt.Fprintf(w, "\n== %s ==\n", g.name)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	hdr := []string{"row", "unit"}
-	for _, rr := range gr.rows {
-		hdr[0] = fmt.Sprintf("%-*s", max(len(hdr[0]), len(rr.row.name)), hdr[0])
+	if len(gr.rows) == 0 {
+		return // a custom group prints itself
 	}
+	fmt.Fprintf(w, "\n== %s ==\n", g.name)
+	hdr := []string{"row", "unit"}
 	hdr = append(hdr, g.cols...)
 	hdr = append(hdr, g.ratio, "(min-max)")
 	for _, c := range g.cols {
 		hdr = append(hdr, "allocs/op "+c)
 	}
-	fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
 	var errs []string
-	width := len("row")
+	var lines [][]string
 	for _, rr := range gr.rows {
-		width = max(width, len(rr.row.name))
-	}
-	for _, rr := range gr.rows {
-		// Pad the name here: tabwriter right-aligns every column, and row
-		// names read better left-aligned.
-		fields := []string{fmt.Sprintf("%-*s", width, rr.row.name), rr.row.unit.String()}
+		fields := []string{rr.row.name, rr.row.unit.String()}
 		for i, c := range rr.cells {
 			fields = append(fields, fmtCell(c))
 			if c.err != nil {
@@ -488,9 +480,9 @@ func printGroup(w io.Writer, gr *groupResult) {
 				fields = append(fields, fmtAllocs(median(c.allocs)))
 			}
 		}
-		fmt.Fprintln(tw, strings.Join(fields, "\t")+"\t")
+		lines = append(lines, fields)
 	}
-	tw.Flush()
+	writeTable(w, hdr, lines)
 	for _, rr := range gr.rows {
 		if rr.repeated {
 			rs := ratios(rr.cells[0], rr.cells[1])
@@ -520,7 +512,7 @@ func printGroup(w io.Writer, gr *groupResult) {
 // with a free core this share is near 1 or above; crypto/tls's TLS 1.3
 // handshake, when the harness closed it with tls.Conn.Close over net.Pipe,
 // ran at 0.2%.
-const waitUtil = 0.2
+const waitUtil = 0.1
 
 func fmtCell(c *cell) string {
 	switch {

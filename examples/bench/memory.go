@@ -20,7 +20,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
-	"text/tabwriter"
 	"time"
 )
 
@@ -74,8 +73,7 @@ func runMemory(w, progress io.Writer, _ int) {
 	fmt.Fprintf(w, "idle: %d connections after the handshake and one %d-byte exchange each way; paused: %d connections, the server writing 1 MiB, the client\n", n, memExchange, max(n/10, 1))
 	fmt.Fprintf(w, "having read 1 byte; in flight: %d handshakes, the client stalled before its second flight. heap = /gc/heap/live:bytes, stacks =\n", max(n/10, 1))
 	fmt.Fprintf(w, "/memory/classes/heap/stacks:bytes, RSS from /proc/self/statm (includes freed heap not yet returned: noisier). RLIMIT_NOFILE %d.\n", limit)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "stack\tstate\tconns\theap B/conn\tstacks B/conn\tRSS B/conn\t")
+	var rows [][]string
 	for _, st := range connStacks {
 		for _, state := range []string{"idle", "paused", "in flight"} {
 			k := n
@@ -85,14 +83,15 @@ func runMemory(w, progress io.Writer, _ int) {
 			fmt.Fprintf(progress, "memory: %s, %s, %d connections\n", st.name, state, k)
 			r := measureMemory(st, state, k)
 			if r.err != nil {
-				fmt.Fprintf(tw, "%s\t%s\t%d\terror\t\t\t\n", st.name, state, k)
+				rows = append(rows, []string{st.name, state, fmt.Sprint(k), "error", "", ""})
 				fmt.Fprintf(progress, "memory: %s %s: %v\n", st.name, state, r.err)
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.0f\t%.0f\t\n", st.name, state, r.n, r.heap, r.stack, r.rss)
+			rows = append(rows, []string{st.name, state, fmt.Sprint(r.n),
+				fmt.Sprintf("%.0f", r.heap), fmt.Sprintf("%.0f", r.stack), fmt.Sprintf("%.0f", r.rss)})
 		}
 	}
-	tw.Flush()
+	writeTable(w, []string{"stack", "state", "conns", "heap B/conn", "stacks B/conn", "RSS B/conn"}, rows)
 }
 
 // raiseNoFile lifts the soft limit on open files to the hard one and

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"text/tabwriter"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -252,30 +251,29 @@ func scaleBulk(s *side, procs, conns int) (float64, time.Duration, time.Duration
 
 func printScale(w io.Writer, title, xname string, pts []scalePoint) {
 	fmt.Fprintf(w, "\n%s\n", title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	var xs []int
 	for _, p := range pts {
 		if !slices.Contains(xs, p.x) {
 			xs = append(xs, p.x)
 		}
 	}
-	hdr := "stack\tGOMAXPROCS\t"
+	hdr := []string{"stack", "GOMAXPROCS"}
 	for _, x := range xs {
-		hdr += fmt.Sprintf("%d %s per CPU-s\tper s\t", x, xname)
+		hdr = append(hdr, fmt.Sprintf("%d %s per CPU-s", x, xname), "per s")
 	}
-	fmt.Fprintln(tw, hdr)
+	var rows [][]string
 	for i := 0; i < len(pts); i += len(xs) {
-		line := fmt.Sprintf("%s\t%d\t", pts[i].stack, pts[i].procs)
+		line := []string{pts[i].stack, fmt.Sprint(pts[i].procs)}
 		for _, p := range pts[i : i+len(xs)] {
 			if p.err != nil {
-				line += "error\t\t"
+				line = append(line, "error", "")
 				continue
 			}
-			line += fmt.Sprintf("%.0f\t%.0f\t", p.cpu, p.wall)
+			line = append(line, fmt.Sprintf("%.0f", p.cpu), fmt.Sprintf("%.0f", p.wall))
 		}
-		fmt.Fprintln(tw, line)
+		rows = append(rows, line)
 	}
-	tw.Flush()
+	writeTable(w, hdr, rows)
 	for _, p := range pts {
 		if p.err != nil {
 			fmt.Fprintf(w, "error: %s, GOMAXPROCS=%d, %d %s: %v\n", p.stack, p.procs, p.x, xname, p.err)
