@@ -79,7 +79,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	printHeader(os.Stdout, *rounds, *per)
+	printHeader(os.Stdout, *rounds, *per, *spread)
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err == nil {
@@ -394,7 +394,7 @@ func ratios(a, b *cell) []float64 {
 	return rs
 }
 
-func printHeader(w io.Writer, rounds int, per time.Duration) {
+func printHeader(w io.Writer, rounds int, per time.Duration, spread float64) {
 	fmt.Fprintf(w, "shangmi benchmark: ours vs %s vs Go standard library\n", gmsmVersion())
 	fmt.Fprintf(w, "go: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	fmt.Fprintf(w, "cpu: %s; features: %s\n", cpuName(), cpuFeatures())
@@ -414,6 +414,9 @@ func printHeader(w io.Writer, rounds int, per time.Duration) {
 		fmt.Fprintf(w, "clock: elapsed (wall) time\n")
 	}
 	fmt.Fprintf(w, "method: %d rounds, each row's implementations measured one after another for ~%v each (testing.Benchmark); figures are medians over rounds; ratio = median of per-round ratios, (min-max) their range\n", rounds, per)
+	if spread > 0 {
+		fmt.Fprintf(w, "repeats: a row whose per-round ratios range wider than x%.2f (max/min) is measured for %d more rounds, and says so under its table\n", spread, rounds)
+	}
 }
 
 func gmsmVersion() string {
@@ -448,7 +451,7 @@ func printGroup(w io.Writer, gr *groupResult) {
 	if len(gr.rows) == 0 {
 		return // a custom group prints itself
 	}
-	fmt.Fprintf(w, "\n== %s ==\n", g.name)
+	heading(w, g.name)
 	hdr := []string{"row", "unit"}
 	hdr = append(hdr, g.cols...)
 	hdr = append(hdr, g.ratio, "(min-max)")
@@ -486,24 +489,24 @@ func printGroup(w io.Writer, gr *groupResult) {
 	for _, rr := range gr.rows {
 		if rr.repeated {
 			rs := ratios(rr.cells[0], rr.cells[1])
-			fmt.Fprintf(w, "repeated: %q: its ratios ranged %.2f-%.2f over the first %d rounds (wider than -spread), so it ran %d rounds; figures above are over all of them (now %.2f-%.2f)\n",
-				rr.row.name, rr.firstLo, rr.firstHi, rr.rounds/2, rr.rounds, slices.Min(rs), slices.Max(rs))
+			note(w, fmt.Sprintf("repeated: %q: its ratios ranged %.2f-%.2f over the first %d rounds (wider than -spread), so it ran %d rounds; figures above are over all of them (now %.2f-%.2f)",
+				rr.row.name, rr.firstLo, rr.firstHi, rr.rounds/2, rr.rounds, slices.Min(rs), slices.Max(rs)))
 		}
 		for i, c := range rr.cells {
 			if u := median(c.util); len(c.util) > 0 && u < waitUtil {
-				fmt.Fprintf(w, "waits: %q / %s: the process was on a CPU for only %.0f%% of the elapsed time (a harness that waits, or a busy machine)\n",
-					rr.row.name, g.cols[i], 100*u)
+				note(w, fmt.Sprintf("waits: %q / %s: the process was on a CPU for only %.0f%% of the elapsed time (a harness that waits, or a busy machine)",
+					rr.row.name, g.cols[i], 100*u))
 			}
 		}
 	}
 	if g.note != "" {
-		fmt.Fprintln(w, g.note)
+		note(w, g.note)
 	}
 	if g.extra != nil {
-		fmt.Fprintln(w, g.extra())
+		note(w, g.extra())
 	}
 	for _, e := range errs {
-		fmt.Fprintln(w, "error:", e)
+		note(w, "error: "+e)
 	}
 }
 

@@ -68,11 +68,11 @@ func runMemory(w, progress io.Writer, _ int) {
 	if limit > 0 && uint64(2*n+256) > limit {
 		n = int((limit - 256) / 2)
 	}
-	fmt.Fprintf(w, "\n== memory ==\n")
-	fmt.Fprintf(w, "bytes per connection, both ends in this process (client + server + the server's goroutine), after a GC, minus the heap before;\n")
-	fmt.Fprintf(w, "idle: %d connections after the handshake and one %d-byte exchange each way; paused: %d connections, the server writing 1 MiB, the client\n", n, memExchange, max(n/10, 1))
-	fmt.Fprintf(w, "having read 1 byte; in flight: %d handshakes, the client stalled before its second flight. heap = /gc/heap/live:bytes, stacks =\n", max(n/10, 1))
-	fmt.Fprintf(w, "/memory/classes/heap/stacks:bytes, RSS from /proc/self/statm (includes freed heap not yet returned: noisier). RLIMIT_NOFILE %d.\n", limit)
+	heading(w, "memory")
+	note(w, "bytes per connection, both ends in this process (client + server + the server's goroutine), after a GC, minus the heap before;")
+	note(w, fmt.Sprintf("idle: %d connections after the handshake and one %d-byte exchange each way; paused: %d connections, the server writing 1 MiB, the client", n, memExchange, max(n/10, 1)))
+	note(w, fmt.Sprintf("having read 1 byte; in flight: %d handshakes, the client stalled before its second flight. heap = /gc/heap/live:bytes, stacks =", max(n/10, 1)))
+	note(w, fmt.Sprintf("/memory/classes/heap/stacks:bytes, RSS from /proc/self/statm (includes freed heap not yet returned: noisier). RLIMIT_NOFILE %d.", limit))
 	var rows [][]string
 	for _, st := range connStacks {
 		for _, state := range []string{"idle", "paused", "in flight"} {

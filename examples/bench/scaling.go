@@ -84,10 +84,10 @@ func runScaling(w, progress io.Writer, rounds int) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "\n== scaling ==\n")
-	fmt.Fprintf(w, "one server on loopback TCP, clients in this process; each point %v, median of %d; per CPU-s = per CPU-second of the process (both ends),\n", *scaleTime, rounds)
-	fmt.Fprintf(w, "per s = per elapsed second. Handshakes: full, no resumption, each client dialling, handshaking and closing in a loop.\n")
-	fmt.Fprintf(w, "Bulk: that many established connections each writing 256 KiB at a time, the server reading and discarding.\n")
+	heading(w, "scaling")
+	note(w, fmt.Sprintf("one server on loopback TCP, clients in this process; each point %v, median of %d; per CPU-s = per CPU-second of the process (both ends),", *scaleTime, rounds))
+	note(w, "per s = per elapsed second. Handshakes: full, no resumption, each client dialling, handshaking and closing in a loop.")
+	note(w, "Bulk: that many established connections each writing 256 KiB at a time, the server reading and discarding.")
 	printScale(w, "full handshakes per second against concurrent clients", "clients", hs)
 	printScale(w, "bulk MB/s against connections sending at once", "conns", bulk)
 	for _, ch := range []struct {
@@ -99,9 +99,9 @@ func runScaling(w, progress io.Writer, rounds int) {
 	} {
 		path := filepath.Join(*chartDir, ch.file)
 		if err := drawScale(path, ch.title, ch.xlabel, ch.ylabel, ch.pts); err != nil {
-			fmt.Fprintf(w, "chart %s: %v\n", path, err)
+			note(w, fmt.Sprintf("chart %s: %v", path, err))
 		} else {
-			fmt.Fprintf(w, "chart: %s\n", path)
+			note(w, fmt.Sprintf("chart: %s", path))
 		}
 	}
 }
@@ -276,7 +276,7 @@ func printScale(w io.Writer, title, xname string, pts []scalePoint) {
 	writeTable(w, hdr, rows)
 	for _, p := range pts {
 		if p.err != nil {
-			fmt.Fprintf(w, "error: %s, GOMAXPROCS=%d, %d %s: %v\n", p.stack, p.procs, p.x, xname, p.err)
+			note(w, fmt.Sprintf("error: %s, GOMAXPROCS=%d, %d %s: %v", p.stack, p.procs, p.x, xname, p.err))
 		}
 	}
 }

@@ -44,3 +44,23 @@ func writeTable(w io.Writer, hdr []string, rows [][]string) {
 	}
 	tw.Flush()
 }
+
+// heading starts a group's output.
+func heading(w io.Writer, name string) {
+	if *markdown {
+		fmt.Fprintf(w, "\n#### %s\n", name)
+		return
+	}
+	fmt.Fprintf(w, "\n== %s ==\n", name)
+}
+
+// note prints the lines under a table; in Markdown each ends with two
+// spaces, a line break, as the READMEs have them.
+func note(w io.Writer, text string) {
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if *markdown {
+			l += "  "
+		}
+		fmt.Fprintln(w, l)
+	}
+}
