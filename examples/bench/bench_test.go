@@ -127,3 +127,24 @@ func TestCustomGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateFile checks that -update replaces a group's table and the
+// notes under it, occurrence by occurrence, keeps the prose around them,
+// and writes the run's header between the markers.
+func TestUpdateFile(t *testing.T) {
+	doc := "intro\n<!-- bench-run -->\nold header\n<!-- /bench-run -->\n\n#### sm3\n\n| row | x |\n| --- | ---: |\n| a | 1 |\n\nold note  \n\nprose stays\n\n#### sm4\n\n| row | x |\n| --- | ---: |\n| b | 2 |\n\n#### sm4\n\n| row | y |\n| --- | ---: |\n| c | 3 |\n"
+	out := "header\n\n#### sm3\n\n| row | x |\n| --- | ---: |\n| a | 9 |\n\nnew note  \n\n#### sm4\n\n| row | x |\n| --- | ---: |\n| b | 8 |\n\n"
+	path := filepath.Join(t.TempDir(), "README.md")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n, err := updateFile(path, []byte(out), []byte("run header\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := "intro\n<!-- bench-run -->\n```\nrun header\n```\n<!-- /bench-run -->\n\n#### sm3\n\n| row | x |\n| --- | ---: |\n| a | 9 |\n\nnew note  \n\nprose stays\n\n#### sm4\n\n| row | x |\n| --- | ---: |\n| b | 8 |\n\n#### sm4\n\n| row | y |\n| --- | ---: |\n| c | 3 |\n"
+	if n != 2 || string(got) != want {
+		t.Errorf("replaced %d, got:\n%s\nwant:\n%s", n, got, want)
+	}
+}

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -79,7 +80,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	printHeader(os.Stdout, *rounds, *per, *spread)
+	if *update != "" {
+		*markdown = true
+	}
+	// out is stdout and, for -update, a copy of everything printed.
+	var copyOut, header bytes.Buffer
+	var out io.Writer = os.Stdout
+	if *update != "" {
+		out = io.MultiWriter(os.Stdout, &copyOut)
+	}
+	printHeader(io.MultiWriter(out, &header), *rounds, *per, *spread)
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err == nil {
@@ -95,13 +105,23 @@ func main() {
 	if *spread > 0 {
 		repeatWide(results, *rounds, *spread, os.Stderr)
 	}
-	pprof.StopCPUProfile()
 	for _, gr := range results {
-		printGroup(os.Stdout, gr)
+		printGroup(out, gr)
 	}
 	for _, g := range sel {
 		if g.custom != nil {
-			g.custom(os.Stdout, os.Stderr, *rounds)
+			g.custom(out, os.Stderr, *rounds)
+		}
+	}
+	pprof.StopCPUProfile()
+	if *update != "" {
+		for _, path := range strings.Split(*update, ",") {
+			n, err := updateFile(path, copyOut.Bytes(), header.Bytes())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench: -update:", err)
+				os.Exit(1)
+			}
+			fmt.Fprintf(os.Stderr, "bench: %s: %d tables replaced\n", path, n)
 		}
 	}
 }

@@ -68,11 +68,6 @@ func runMemory(w, progress io.Writer, _ int) {
 	if limit > 0 && uint64(2*n+256) > limit {
 		n = int((limit - 256) / 2)
 	}
-	heading(w, "memory")
-	note(w, "bytes per connection, both ends in this process (client + server + the server's goroutine), after a GC, minus the heap before;")
-	note(w, fmt.Sprintf("idle: %d connections after the handshake and one %d-byte exchange each way; paused: %d connections, the server writing 1 MiB, the client", n, memExchange, max(n/10, 1)))
-	note(w, fmt.Sprintf("having read 1 byte; in flight: %d handshakes, the client stalled before its second flight. heap = /gc/heap/live:bytes, stacks =", max(n/10, 1)))
-	note(w, fmt.Sprintf("/memory/classes/heap/stacks:bytes, RSS from /proc/self/statm (includes freed heap not yet returned: noisier). RLIMIT_NOFILE %d.", limit))
 	var rows [][]string
 	for _, st := range connStacks {
 		for _, state := range []string{"idle", "paused", "in flight"} {
@@ -91,7 +86,12 @@ func runMemory(w, progress io.Writer, _ int) {
 				fmt.Sprintf("%.0f", r.heap), fmt.Sprintf("%.0f", r.stack), fmt.Sprintf("%.0f", r.rss)})
 		}
 	}
+	heading(w, "memory")
 	writeTable(w, []string{"stack", "state", "conns", "heap B/conn", "stacks B/conn", "RSS B/conn"}, rows)
+	note(w, "bytes per connection, both ends in this process (client + server + the server's goroutine), after a GC, minus the heap before;")
+	note(w, fmt.Sprintf("idle: %d connections after the handshake and one %d-byte exchange each way; paused: %d connections, the server writing 1 MiB, the client", n, memExchange, max(n/10, 1)))
+	note(w, fmt.Sprintf("having read 1 byte; in flight: %d handshakes, the client stalled before its second flight. heap = /gc/heap/live:bytes, stacks =", max(n/10, 1)))
+	note(w, fmt.Sprintf("/memory/classes/heap/stacks:bytes, RSS from /proc/self/statm (includes freed heap not yet returned: noisier). RLIMIT_NOFILE %d.", limit))
 }
 
 // raiseNoFile lifts the soft limit on open files to the hard one and

@@ -84,19 +84,20 @@ func runScaling(w, progress io.Writer, rounds int) {
 			}
 		}
 	}
-	heading(w, "scaling")
-	note(w, fmt.Sprintf("one server on loopback TCP, clients in this process; each point %v, median of %d; per CPU-s = per CPU-second of the process (both ends),", *scaleTime, rounds))
-	note(w, "per s = per elapsed second. Handshakes: full, no resumption, each client dialling, handshaking and closing in a loop.")
-	note(w, "Bulk: that many established connections each writing 256 KiB at a time, the server reading and discarding.")
-	printScale(w, "full handshakes per second against concurrent clients", "clients", hs)
-	printScale(w, "bulk MB/s against connections sending at once", "conns", bulk)
 	for _, ch := range []struct {
-		file, title, ylabel, xlabel string
-		pts                         []scalePoint
+		name, file, title, ylabel, xlabel, what, xname string
+		pts                                          []scalePoint
 	}{
-		{"scaling-handshakes.svg", "Full handshakes per CPU-second", "handshakes / CPU-s", "concurrent clients", hs},
-		{"scaling-bulk.svg", "Bulk transfer per CPU-second", "MB / CPU-s", "connections sending at once", bulk},
+		{"scaling-handshakes", "scaling-handshakes.svg", "Full handshakes per CPU-second", "handshakes / CPU-s", "concurrent clients",
+			"full handshakes per second against concurrent clients: no resumption, each client dialling, handshaking and closing in a loop.", "clients", hs},
+		{"scaling-bulk", "scaling-bulk.svg", "Bulk transfer per CPU-second", "MB / CPU-s", "connections sending at once",
+			"bulk MB/s against connections sending at once: each established connection writing 256 KiB at a time, the server reading and discarding.", "conns", bulk},
 	} {
+		heading(w, ch.name)
+		printScale(w, ch.xname, ch.pts)
+		note(w, ch.what)
+		note(w, fmt.Sprintf("One server on loopback TCP, the clients in this process; each point %v, the median of %d; per CPU-s: per CPU-second of the process", *scaleTime, rounds))
+		note(w, "(both ends), what contention costs; per s: per elapsed second, what the machine delivers with that many cores.")
 		path := filepath.Join(*chartDir, ch.file)
 		if err := drawScale(path, ch.title, ch.xlabel, ch.ylabel, ch.pts); err != nil {
 			note(w, fmt.Sprintf("chart %s: %v", path, err))
@@ -249,8 +250,7 @@ func scaleBulk(s *side, procs, conns int) (float64, time.Duration, time.Duration
 	return float64(received.Load()), cpu, wall, nil
 }
 
-func printScale(w io.Writer, title, xname string, pts []scalePoint) {
-	fmt.Fprintf(w, "\n%s\n", title)
+func printScale(w io.Writer, xname string, pts []scalePoint) {
 	var xs []int
 	for _, p := range pts {
 		if !slices.Contains(xs, p.x) {
