@@ -86,7 +86,7 @@ func runScaling(w, progress io.Writer, rounds int) {
 	}
 	for _, ch := range []struct {
 		name, file, title, ylabel, xlabel, what, xname string
-		pts                                          []scalePoint
+		pts                                            []scalePoint
 	}{
 		{"scaling-handshakes", "scaling-handshakes.svg", "Full handshakes per CPU-second", "handshakes / CPU-s", "concurrent clients",
 			"full handshakes per second against concurrent clients: no resumption, each client dialling, handshaking and closing in a loop.", "clients", hs},
