@@ -198,7 +198,7 @@ func handle(w http.ResponseWriter, r *http.Request) {
 func serveUntilInterrupted(base string) {
 	fmt.Printf("\nserving until interrupted (Ctrl-C). Try:\n")
 	fmt.Printf("  a browser:   %s/   (ordinary TLS, a self-signed ECDSA certificate for localhost: accept the warning)\n", base)
-	fmt.Printf("  TLCP:        go run ./examples/smtool s_client -connect %s   (the SM2 root is in memory only: it will not verify)\n", base[len("https://"):])
+	fmt.Printf("  TLCP:        go run ./examples/smtool s_client -insecure -connect %s   (the SM2 root is in memory only, so nothing can verify it)\n", base[len("https://"):])
 	fmt.Printf("  a download:  %s/bulk?n=%d\n", base, downloadSize)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
