@@ -199,16 +199,7 @@ func scaleBulk(s *side, procs, conns int) (float64, time.Duration, time.Duration
 		}
 	}()
 	for i := range pairs {
-		accepted := make(chan net.Conn, 1)
-		go func() {
-			c, err := ln.Accept()
-			if err != nil {
-				accepted <- nil
-				return
-			}
-			accepted <- c
-		}()
-		cc, err := dialHandshakeAsync(ln.Addr().String(), s, i, accepted, &pairs[i].server)
+		cc, err := connectPair(ln, s, i, &pairs[i].server)
 		if err != nil {
 			return 0, 0, 0, err
 		}

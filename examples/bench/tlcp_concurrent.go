@@ -235,16 +235,7 @@ func concurrentBulkRow(mk func(suite uint16, resume bool) (*side, error), suite 
 		}
 		pairs := make([]pair, concurrentClients)
 		for i := range pairs {
-			accepted := make(chan net.Conn, 1)
-			go func() {
-				c, err := ln.Accept()
-				if err != nil {
-					accepted <- nil
-					return
-				}
-				accepted <- c
-			}()
-			cc, err := dialHandshakeAsync(ln.Addr().String(), s, i, accepted, &pairs[i].server)
+			cc, err := connectPair(ln, s, i, &pairs[i].server)
 			if err != nil {
 				return nil, err
 			}
@@ -296,6 +287,21 @@ func concurrentBulkRow(mk func(suite uint16, resume bool) (*side, error), suite 
 			}
 		}, nil
 	}
+}
+
+// connectPair accepts on ln while dialling it, and handshakes both ends
+// of the connection with s's client i (see dialHandshakeAsync).
+func connectPair(ln net.Listener, s *side, i int, server *io.Reader) (io.Writer, error) {
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			accepted <- nil
+			return
+		}
+		accepted <- c
+	}()
+	return dialHandshakeAsync(ln.Addr().String(), s, i, accepted, server)
 }
 
 // dialHandshakeAsync dials, then runs the client and the server handshake
