@@ -64,9 +64,10 @@ func runMemory(w, progress io.Writer, _ int) {
 	}
 	limit := raiseNoFile()
 	n := *memConns
-	// Two descriptors per connection, and some for everything else.
-	if limit > 0 && uint64(2*n+256) > limit {
-		n = int((limit - 256) / 2)
+	// Two descriptors per connection, beside those open already (the
+	// other groups' connections live on) and a margin.
+	if spare := limit - openFiles() - 256; limit > 0 && uint64(2*n) > spare {
+		n = int(spare / 2)
 	}
 	var rows [][]string
 	for _, st := range connStacks {
@@ -92,6 +93,15 @@ func runMemory(w, progress io.Writer, _ int) {
 	note(w, fmt.Sprintf("idle: %d connections after the handshake and one %d-byte exchange each way; paused: %d connections, the server writing 1 MiB, the client", n, memExchange, max(n/10, 1)))
 	note(w, fmt.Sprintf("having read 1 byte; in flight: %d handshakes, the client stalled before its second flight. heap = /gc/heap/live:bytes, stacks =", max(n/10, 1)))
 	note(w, fmt.Sprintf("/memory/classes/heap/stacks:bytes, RSS from /proc/self/statm (includes freed heap not yet returned: noisier). RLIMIT_NOFILE %d.", limit))
+}
+
+// openFiles counts this process's open descriptors.
+func openFiles() uint64 {
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return 0
+	}
+	return uint64(len(fds))
 }
 
 // raiseNoFile lifts the soft limit on open files to the hard one and
@@ -251,6 +261,9 @@ func measureMemory(st stack, state string, n int) (res memResult) {
 					return
 				}
 				track(raw)
+				// A handshake that cannot finish (a server out of
+				// descriptors) fails instead of hanging the run.
+				raw.SetDeadline(time.Now().Add(time.Minute))
 				if state == "in flight" {
 					sc := &stallConn{Conn: raw, stalled: stalled, release: release}
 					cc := s.client(i, sc)
@@ -263,6 +276,7 @@ func measureMemory(st stack, state string, n int) (res memResult) {
 					firstErr.CompareAndSwap(nil, err)
 					return
 				}
+				raw.SetDeadline(time.Time{})
 				var buf [memExchange]byte
 				switch state {
 				case "idle":
