@@ -418,6 +418,13 @@ func printHeader(w io.Writer, rounds int, per time.Duration, spread float64) {
 	fmt.Fprintf(w, "shangmi benchmark: ours vs %s vs Go standard library\n", gmsmVersion())
 	fmt.Fprintf(w, "go: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	fmt.Fprintf(w, "cpu: %s; features: %s\n", cpuName(), cpuFeatures())
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		// Other work on the machine: the CPU clock leaves out the time
+		// this process waited for a core, not the caches others shared.
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			fmt.Fprintf(w, "load average at the start: %s %s %s (on %d cores; a quiet machine is near 0)\n", f[0], f[1], f[2], runtime.NumCPU())
+		}
+	}
 	tags := "none (assembly paths enabled where a package has them)"
 	if pureGo {
 		tags = "purego (every package restricted to its pure Go code)"
