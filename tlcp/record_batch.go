@@ -133,12 +133,24 @@ func (b *inputBuffer) release() {
 	}
 }
 
+// shrink drops the connection's own buffer if nothing is unread in it and
+// it has grown beyond what a handshake record needs to start with; the
+// next read makes a new one, as small as that read needs.
+func (b *inputBuffer) shrink() {
+	if b.Len() == 0 && b.pooled == nil && len(b.own) > 512 {
+		b.own, b.buf, b.off, b.end = nil, nil, 0, 0
+	}
+}
+
 // commit records that a read of the space last returned delivered n bytes
 // of the offered avail.
 func (b *inputBuffer) commit(n, avail int) {
 	b.end += n
 	b.streaming = n == avail || n >= batchBufSize/4
 }
+
+// batchRecsPool holds the record arrays of batches in progress.
+var batchRecsPool = sync.Pool{New: func() any { return new([batchRecords]ciphersuite.BatchRecord) }}
 
 // recordBatches is the batching state of a connection. The read side
 // (everything but seal) is guarded by c.in, seal by c.out.
@@ -148,11 +160,10 @@ func (b *inputBuffer) commit(n, avail int) {
 // plaintexts alias c.rawInput, which is not read into again until the
 // queue is empty.
 type recordBatches struct {
-	// The records of a batch, allocated by the first batch of each
-	// direction (on the heap in any case: SealBatch and OpenBatch are
-	// interface calls), so that a connection that never batches does not
-	// carry them.
-	seal *[batchRecords]ciphersuite.BatchRecord
+	// The records of a read batch, from batchRecsPool while a batch is
+	// open or queued (on the heap in any case: OpenBatch is an interface
+	// call), so that an idle connection does not carry them; a write
+	// batch takes its own from the pool for the length of the Write.
 	recs *[batchRecords]ciphersuite.BatchRecord
 
 	next, n int
@@ -213,7 +224,8 @@ func (c *Conn) batchOpener(typ recordType) ciphersuite.BatchProtection {
 func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, error) {
 	q := &c.rb
 	if q.recs == nil {
-		q.recs = new([batchRecords]ciphersuite.BatchRecord)
+		// Given back by releaseInput once nothing queued is left.
+		q.recs = batchRecsPool.Get().(*[batchRecords]ciphersuite.BatchRecord)
 	}
 	raw := c.rawInput.Bytes()
 	dst := q.dst
@@ -370,11 +382,10 @@ func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType
 	bufp := batchBufPool.Get().(*[]byte)
 	defer batchBufPool.Put(bufp)
 	buf := *bufp
-	if c.rb.seal == nil {
-		c.rb.seal = new([batchRecords]ciphersuite.BatchRecord)
-	}
-	recs := c.rb.seal
-	defer clear(recs[:])
+	// The records' array is the pool's for the length of the Write: an
+	// idle connection holds none (issue 32's memory per connection).
+	recs := batchRecsPool.Get().(*[batchRecords]ciphersuite.BatchRecord)
+	defer func() { clear(recs[:]); batchRecsPool.Put(recs) }()
 	sent := 0
 	for len(data) > 0 {
 		k, end := 0, 0
