@@ -7,6 +7,7 @@ package cli
 import (
 	"crypto"
 	"fmt"
+	"math"
 
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/tlcp"
@@ -94,8 +95,8 @@ func (s *sdfOpts) loadPair(e *env, o *tlcpOpts, server bool) (*tlcp.CertificateP
 	if server && !hasEnc {
 		return nil, usagef("a TLCP server needs its encryption certificate and key too: -enc_cert FILE -sdf_enc_index N")
 	}
-	if *s.signIndex > 1<<32-1 || *s.encIndex > 1<<32-1 {
-		return nil, usagef("-sdf: a key index is at most %d", uint32(1<<32-1))
+	if int64(*s.signIndex) > math.MaxUint32 || int64(*s.encIndex) > math.MaxUint32 {
+		return nil, usagef("-sdf: a key index is at most %d", uint32(math.MaxUint32))
 	}
 	pass, err := e.password("sdf_pass", *s.pass)
 	if err != nil {
