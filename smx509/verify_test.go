@@ -333,6 +333,11 @@ func TestTLCPRoles(t *testing.T) {
 	mk := func(ku KeyUsage, kind keyKind) *Certificate {
 		return issue(t, leafTemplate("role", ku), root, testKey(t, kind, "leaf").Public(), ca)
 	}
+	caWithUsage := func(ku KeyUsage) *Certificate {
+		tmpl := caTemplate("Role Sub CA")
+		tmpl.KeyUsage = ku
+		return issue(t, tmpl, root, testKey(t, kindSM2, "leaf").Public(), ca)
+	}
 	for _, tc := range []struct {
 		c          *Certificate
 		sign, encr bool
@@ -346,6 +351,11 @@ func TestTLCPRoles(t *testing.T) {
 		{mk(0, kindSM2), true, true}, // no key-usage extension: unrestricted
 		{mk(KeyUsageCertSign, kindSM2), false, false},
 		{root, false, false},
+		// A CA certificate is never a TLCP end-entity certificate, even
+		// with the leaf key usages or none at all (mutant
+		// smx509-leaf-not-ca of internal/mutation).
+		{caWithUsage(KeyUsageDigitalSignature | KeyUsageKeyEncipherment | KeyUsageKeyAgreement | KeyUsageCertSign), false, false},
+		{caWithUsage(0), false, false},
 	} {
 		if tc.c.IsTLCPSignCert() != tc.sign || tc.c.IsTLCPEncCert() != tc.encr {
 			t.Errorf("KeyUsage %b %v: sign=%v enc=%v", tc.c.KeyUsage, tc.c.PublicKeyAlgorithm, tc.c.IsTLCPSignCert(), tc.c.IsTLCPEncCert())

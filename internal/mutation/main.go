@@ -27,10 +27,12 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -91,6 +93,16 @@ func main() {
 		fatal(err)
 	}
 	defer os.RemoveAll(tmp)
+	// An interrupted run removes its copy too; the test process is in the
+	// same process group and gets the signal itself.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		time.Sleep(time.Second)
+		os.RemoveAll(tmp)
+		os.Exit(2)
+	}()
 	if err := copyTree(root, tmp); err != nil {
 		fatal(err)
 	}
