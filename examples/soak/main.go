@@ -129,7 +129,7 @@ loop:
 	failed := false
 	if f := s.failures(); len(f) > 0 {
 		failed = true
-		fmt.Printf("FAIL: %d correct-client failures; the first:\n", s.correctFail.Load())
+		fmt.Printf("FAIL: %d failures (of a correct client, or of the server to cut a faulty one in time); the first:\n", s.correctFail.Load())
 		for _, m := range f {
 			fmt.Println("  ", m)
 		}
@@ -631,11 +631,14 @@ func (s *soak) stopReading(v variant) error {
 		return err
 	}
 	defer fc.TCPConn.Close()
-	// Write until the server, whose echoes nobody reads, gives up: its
-	// write deadline closes the connection and our writes then fail.
-	fc.SetWriteDeadline(time.Now().Add(writeTimeout + idleTimeout + closeGrace))
+	// Write until the server, whose echoes nobody reads, gives up: once
+	// the buffers are full its write blocks, its write deadline closes the
+	// connection and our writes fail. How long the buffers take to fill
+	// depends on the machine's load, so the bound is on one blocked write:
+	// the server must cut us within its write timeout of stalling.
 	chunk := make([]byte, 16<<10)
-	for {
+	for start := time.Now(); time.Since(start) < 5*time.Minute; {
+		fc.SetWriteDeadline(time.Now().Add(writeTimeout + closeGrace))
 		if _, err := c.Write(chunk); err != nil {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() {
@@ -645,6 +648,7 @@ func (s *soak) stopReading(v variant) error {
 			return nil
 		}
 	}
+	return errors.New("the server echoed for 5 minutes to a client that reads nothing")
 }
 
 func (s *soak) slowloris(variant) error {
@@ -732,7 +736,7 @@ func (s *soak) sample(at time.Duration) {
 	}
 	s.samples = append(s.samples, sm)
 	s.mu.Unlock()
-	fmt.Printf("%7.1fmin handshakes %d full %d resumed (%d misses)  %s  RSS %.1f MiB  heap %.1f MiB  goroutines %d  fds %d  correct-client failures %d\n",
+	fmt.Printf("%7.1fmin handshakes %d full %d resumed (%d misses)  %s  RSS %.1f MiB  heap %.1f MiB  goroutines %d  fds %d  failures %d\n",
 		at.Minutes(), sm.full, sm.resumed, sm.miss, mib(sm.bytes), float64(sm.rss)/(1<<20), float64(sm.heap)/(1<<20),
 		sm.goroutines, sm.fds, sm.correctFailures)
 	for _, k := range sortedKeys(sm.errs) {
