@@ -427,3 +427,25 @@ func TestVerifyWithoutSM2Roots(t *testing.T) {
 		t.Fatalf("nil Roots: %v", err)
 	}
 }
+
+// TestIsValidChecksIssuerName: isValid refuses an issuer whose subject is
+// not the child's issuer name. The pool only offers candidates by that
+// name, so Verify cannot reach the check; it is defence in depth for any
+// other caller, pinned here directly (mutant smx509-issuer-name of
+// internal/mutation).
+func TestIsValidChecksIssuerName(t *testing.T) {
+	key := testKey(t, kindSM2, "root")
+	rt := caTemplate("Name Root")
+	root := issue(t, rt, rt, key.Public(), key)
+	ot := caTemplate("Other Root")
+	other := issue(t, ot, ot, key.Public(), key)
+	leaf := issue(t, leafTemplate("leaf", KeyUsageDigitalSignature), root, testKey(t, kindSM2, "leaf").Public(), key)
+	opts := &VerifyOptions{CurrentTime: testTime}
+	if err := root.isValid(rootCertificate, []*Certificate{leaf}, opts); err != nil {
+		t.Fatalf("the real issuer: %v", err)
+	}
+	var ce CertificateInvalidError
+	if err := other.isValid(rootCertificate, []*Certificate{leaf}, opts); !errors.As(err, &ce) || ce.Reason != NameMismatch {
+		t.Fatalf("an issuer of another name: %v, want NameMismatch", err)
+	}
+}
