@@ -80,7 +80,7 @@ func FuzzGmsmZUC(f *testing.F) {
 		if len(key) != 16 || len(iv) != 16 {
 			return
 		}
-		os, err := zuc.NewCipher(key, iv)
+		ours, err := zuc.NewCipher(key, iv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func FuzzGmsmZUC(f *testing.F) {
 			t.Fatal(err)
 		}
 		a, b := make([]byte, len(msg)), make([]byte, len(msg))
-		os.XORKeyStream(a, msg)
+		ours.XORKeyStream(a, msg)
 		ts.XORKeyStream(b, msg)
 		if !bytes.Equal(a, b) {
 			t.Fatalf("ZUC-128 keystream differs for key %x iv %x", key, iv)
