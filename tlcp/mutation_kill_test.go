@@ -8,11 +8,15 @@ package tlcp
 // existing tests: each fails if its check is removed.
 
 import (
+	"crypto/rand"
 	"crypto/x509/pkix"
+	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
@@ -40,5 +44,46 @@ func TestClientEncCertOtherEntity(t *testing.T) {
 		if serr == nil || !strings.Contains(serr.Error(), "different entities") {
 			t.Errorf("%s: server error %v (client %v), want the different-entities refusal", ciphersuite.Name(suite), serr, cerr)
 		}
+	}
+}
+
+// TestTLS13PeerKeyUsage: a TLS 1.3 peer's certificate must allow
+// digitalSignature, as its CertificateVerify is a signature: a client
+// refuses a server whose leaf allows only key encipherment, even though
+// it chains and the signature verifies (mutant tls13-peer-keyusage). Our
+// server refuses to send such a certificate, so it is given one with
+// the same key and digitalSignature as Leaf, which is what it checks,
+// and sends the other.
+func TestTLS13PeerKeyUsage(t *testing.T) {
+	p := getPKI(t)
+	key, err := sm2.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issueFor := func(ku smx509.KeyUsage) *smx509.Certificate {
+		tmpl := &smx509.Certificate{
+			SerialNumber: big.NewInt(time.Now().UnixNano()),
+			Subject:      pkix.Name{CommonName: "tlcp.test"}, DNSNames: []string{"tlcp.test"},
+			NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+			KeyUsage: ku, ExtKeyUsage: []smx509.ExtKeyUsage{smx509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true,
+		}
+		der, err := smx509.CreateCertificate(rand.Reader, tmpl, p.ca, key.Public(), p.caKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := smx509.ParseCertificate(der)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	signing, encOnly := issueFor(smx509.KeyUsageDigitalSignature), issueFor(smx509.KeyUsageKeyEncipherment)
+	ccfg := testClientConfig(t)
+	ccfg.CipherSuites = []uint16{ciphersuite.TLS_SM4_GCM_SM3}
+	scfg := testServerConfig(t)
+	scfg.Certificates = []CertificatePair{{Sign: Certificate{Certificate: [][]byte{encOnly.Raw}, PrivateKey: key, Leaf: signing}}}
+	_, _, cerr, _ := handshakePair(t, ccfg, scfg)
+	if cerr == nil || !strings.Contains(cerr.Error(), "key usage digitalSignature") {
+		t.Fatalf("client error %v, want the key-usage refusal", cerr)
 	}
 }
