@@ -854,7 +854,7 @@ func (s *soak) writeCSV(path string) error {
 	}
 	sort.Strings(ks)
 	var b strings.Builder
-	b.WriteString("seconds,full_handshakes,resumed_handshakes,resume_misses,bytes,rss_bytes,heap_bytes,goroutines,fds,correct_client_failures")
+	b.WriteString("seconds,full_handshakes,resumed_handshakes,resume_misses,bytes,rss_bytes,heap_bytes,goroutines,fds,failures")
 	for _, k := range ks {
 		b.WriteString(",\"" + strings.ReplaceAll(k, "\"", "'") + "\"")
 	}
