@@ -108,15 +108,7 @@ func TestKATIndependentScript(t *testing.T) {
 	same("C client ephemeral (handshake_messages_test.go)", unhex(t, katClientEphPub), k.C.Public["client_eph"])
 
 	// D through the key agreement code, as TestKATECDHE drives it.
-	signKey, srvEnc, cliEnc := katKey(t, katServerSignPrv), katKey(t, katServerEncPrv), katKey(t, katClientEncPrv)
-	serverPair := &CertificatePair{
-		Sign: Certificate{PrivateKey: signKey},
-		Enc:  Certificate{Certificate: [][]byte{[]byte("x")}, PrivateKey: srvEnc},
-	}
-	clientPair := &CertificatePair{
-		Sign: Certificate{Certificate: [][]byte{[]byte("x")}, PrivateKey: signKey},
-		Enc:  Certificate{Certificate: [][]byte{[]byte("x")}, PrivateKey: cliEnc},
-	}
+	signKey, srvEnc, _, serverPair, clientPair := katECDHEPairs(t)
 	server := new(ecdheKeyAgreement)
 	skx, err := server.generateServerKeyExchange(&Config{Rand: fixedRand(t, katServerEphPrv)}, serverPair, nil, cr, sr)
 	if err != nil {
