@@ -93,8 +93,9 @@ func main() {
 		fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	// An interrupted run removes its copy too; the test process is in the
-	// same process group and gets the signal itself.
+	// An interrupted run removes its copy too. Ctrl-C reaches the running
+	// go test as well (same process group); a signal sent to this command
+	// alone leaves that go test to finish in a directory that is gone.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() {
