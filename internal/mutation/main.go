@@ -125,6 +125,7 @@ func main() {
 	}
 	if bad > 0 {
 		fmt.Fprintf(os.Stderr, "mutation: %d of %d mutants survived or did not build\n", bad, len(ms))
+		os.RemoveAll(tmp) // os.Exit skips the deferred removal
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "mutation: all %d mutants killed\n", len(ms))
