@@ -1,6 +1,7 @@
 package smx509
 
 import (
+	"crypto"
 	"crypto/x509"
 	"encoding/asn1"
 	"math/rand/v2"
@@ -247,4 +248,36 @@ func compareWithStdlib(t *testing.T, std *x509.Certificate, ours *Certificate) {
 		eku = append(eku, ExtKeyUsage(u))
 	}
 	check("ExtKeyUsage", eku, ours.ExtKeyUsage)
+
+	// The fields that decide what a certificate may do.
+	check("Version", std.Version, ours.Version)
+	check("KeyUsage", int(std.KeyUsage), int(ours.KeyUsage))
+	check("BasicConstraintsValid", std.BasicConstraintsValid, ours.BasicConstraintsValid)
+	check("IsCA", std.IsCA, ours.IsCA)
+	check("MaxPathLen", std.MaxPathLen, ours.MaxPathLen)
+	check("MaxPathLenZero", std.MaxPathLenZero, ours.MaxPathLenZero)
+	check("SubjectKeyId", std.SubjectKeyId, ours.SubjectKeyId)
+	check("AuthorityKeyId", std.AuthorityKeyId, ours.AuthorityKeyId)
+	check("PermittedDNSDomainsCritical", std.PermittedDNSDomainsCritical, ours.PermittedDNSDomainsCritical)
+	check("PermittedDNSDomains", std.PermittedDNSDomains, ours.PermittedDNSDomains)
+	check("ExcludedDNSDomains", std.ExcludedDNSDomains, ours.ExcludedDNSDomains)
+	check("PermittedIPRanges", std.PermittedIPRanges, ours.PermittedIPRanges)
+	check("ExcludedIPRanges", std.ExcludedIPRanges, ours.ExcludedIPRanges)
+	check("PermittedEmailAddresses", std.PermittedEmailAddresses, ours.PermittedEmailAddresses)
+	check("ExcludedEmailAddresses", std.ExcludedEmailAddresses, ours.ExcludedEmailAddresses)
+	check("PermittedURIDomains", std.PermittedURIDomains, ours.PermittedURIDomains)
+	check("ExcludedURIDomains", std.ExcludedURIDomains, ours.ExcludedURIDomains)
+	check("RawTBSCertificate", std.RawTBSCertificate, ours.RawTBSCertificate)
+	check("RawSubjectPublicKeyInfo", std.RawSubjectPublicKeyInfo, ours.RawSubjectPublicKeyInfo)
+	check("RawSubject", std.RawSubject, ours.RawSubject)
+	check("RawIssuer", std.RawIssuer, ours.RawIssuer)
+	check("Signature", std.Signature, ours.Signature)
+	// The public key, where crypto/x509 knows its algorithm (it parses an
+	// SM2 key as an unknown algorithm).
+	if ours.PublicKeyAlgorithm != SM2 && std.PublicKey != nil {
+		type equaler interface{ Equal(crypto.PublicKey) bool }
+		if k, ok := std.PublicKey.(equaler); !ok || !k.Equal(ours.PublicKey) {
+			t.Errorf("PublicKey differs:\ncrypto/x509 %#v\nsmx509      %#v", std.PublicKey, ours.PublicKey)
+		}
+	}
 }

@@ -214,3 +214,34 @@ func TestSM2KeyHeldAsECDSA(t *testing.T) {
 	}
 	must(t, leaf.CheckSignatureFrom(ca))
 }
+
+// TestCRLCheckSignatureFromNeedsCRLIssuer: a CRL's signature verifies only
+// from an issuer allowed to sign CRLs: a CA, and one with cRLSign if it
+// has a key-usage extension. The three issuers hold the same key, so only
+// those rules tell them apart (mutants smx509-crl-parent-* of
+// internal/mutation).
+func TestCRLCheckSignatureFromNeedsCRLIssuer(t *testing.T) {
+	key := testKey(t, kindSM2, "root")
+	rt := caTemplate("crl issuer")
+	ca := issue(t, rt, rt, key.Public(), key)
+	der, err := CreateRevocationList(rand.Reader, &RevocationList{Number: big.NewInt(1), ThisUpdate: testTime, NextUpdate: testTime.Add(time.Hour)}, ca, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crl, err := ParseRevocationList(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := crl.CheckSignatureFrom(ca); err != nil {
+		t.Fatalf("from its CA: %v", err)
+	}
+	noCRLSign := caTemplate("crl issuer")
+	noCRLSign.KeyUsage = KeyUsageCertSign
+	notCA := caTemplate("crl issuer")
+	notCA.IsCA, notCA.MaxPathLen = false, 0
+	for name, tmpl := range map[string]*Certificate{"without cRLSign": noCRLSign, "not a CA": notCA} {
+		if err := crl.CheckSignatureFrom(issue(t, tmpl, tmpl, key.Public(), key)); err == nil {
+			t.Errorf("CRL signature accepted from an issuer %s", name)
+		}
+	}
+}

@@ -333,6 +333,11 @@ func TestTLCPRoles(t *testing.T) {
 	mk := func(ku KeyUsage, kind keyKind) *Certificate {
 		return issue(t, leafTemplate("role", ku), root, testKey(t, kind, "leaf").Public(), ca)
 	}
+	caWithUsage := func(ku KeyUsage) *Certificate {
+		tmpl := caTemplate("Role Sub CA")
+		tmpl.KeyUsage = ku
+		return issue(t, tmpl, root, testKey(t, kindSM2, "leaf").Public(), ca)
+	}
 	for _, tc := range []struct {
 		c          *Certificate
 		sign, encr bool
@@ -346,6 +351,11 @@ func TestTLCPRoles(t *testing.T) {
 		{mk(0, kindSM2), true, true}, // no key-usage extension: unrestricted
 		{mk(KeyUsageCertSign, kindSM2), false, false},
 		{root, false, false},
+		// A CA certificate is never a TLCP end-entity certificate, even
+		// with the leaf key usages or none at all (mutant
+		// smx509-leaf-not-ca of internal/mutation).
+		{caWithUsage(KeyUsageDigitalSignature | KeyUsageKeyEncipherment | KeyUsageKeyAgreement | KeyUsageCertSign), false, false},
+		{caWithUsage(0), false, false},
 	} {
 		if tc.c.IsTLCPSignCert() != tc.sign || tc.c.IsTLCPEncCert() != tc.encr {
 			t.Errorf("KeyUsage %b %v: sign=%v enc=%v", tc.c.KeyUsage, tc.c.PublicKeyAlgorithm, tc.c.IsTLCPSignCert(), tc.c.IsTLCPEncCert())
@@ -415,5 +425,27 @@ func TestVerifyWithoutSM2Roots(t *testing.T) {
 	var sre SystemRootsError
 	if !errors.As(err, &uae) && !errors.As(err, &sre) {
 		t.Fatalf("nil Roots: %v", err)
+	}
+}
+
+// TestIsValidChecksIssuerName: isValid refuses an issuer whose subject is
+// not the child's issuer name. The pool only offers candidates by that
+// name, so Verify cannot reach the check; it is defence in depth for any
+// other caller, pinned here directly (mutant smx509-issuer-name of
+// internal/mutation).
+func TestIsValidChecksIssuerName(t *testing.T) {
+	key := testKey(t, kindSM2, "root")
+	rt := caTemplate("Name Root")
+	root := issue(t, rt, rt, key.Public(), key)
+	ot := caTemplate("Other Root")
+	other := issue(t, ot, ot, key.Public(), key)
+	leaf := issue(t, leafTemplate("leaf", KeyUsageDigitalSignature), root, testKey(t, kindSM2, "leaf").Public(), key)
+	opts := &VerifyOptions{CurrentTime: testTime}
+	if err := root.isValid(rootCertificate, []*Certificate{leaf}, opts); err != nil {
+		t.Fatalf("the real issuer: %v", err)
+	}
+	var ce CertificateInvalidError
+	if err := other.isValid(rootCertificate, []*Certificate{leaf}, opts); !errors.As(err, &ce) || ce.Reason != NameMismatch {
+		t.Fatalf("an issuer of another name: %v, want NameMismatch", err)
 	}
 }

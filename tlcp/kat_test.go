@@ -58,18 +58,25 @@ func fixedRand(t *testing.T, h string) io.Reader {
 	return io.MultiReader(bytes.NewReader(unhex(t, h)), rand.Reader)
 }
 
-// TestKATECDHE: INTEROP.md §10 D, both roles, through the key agreement code.
-func TestKATECDHE(t *testing.T) {
-	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
-	signKey, srvEnc, cliEnc := katKey(t, katServerSignPrv), katKey(t, katServerEncPrv), katKey(t, katClientEncPrv)
-	serverPair := &CertificatePair{
+// katECDHEPairs returns the keys of INTEROP.md §10 C and the pairs that
+// carry them for D: only the keys matter, the certificates are stand-ins.
+func katECDHEPairs(t *testing.T) (signKey, srvEnc, cliEnc *sm2.PrivateKey, serverPair, clientPair *CertificatePair) {
+	signKey, srvEnc, cliEnc = katKey(t, katServerSignPrv), katKey(t, katServerEncPrv), katKey(t, katClientEncPrv)
+	serverPair = &CertificatePair{
 		Sign: Certificate{PrivateKey: signKey},
 		Enc:  Certificate{Certificate: [][]byte{[]byte("x")}, PrivateKey: srvEnc},
 	}
-	clientPair := &CertificatePair{
+	clientPair = &CertificatePair{
 		Sign: Certificate{Certificate: [][]byte{[]byte("x")}, PrivateKey: signKey},
 		Enc:  Certificate{Certificate: [][]byte{[]byte("x")}, PrivateKey: cliEnc},
 	}
+	return
+}
+
+// TestKATECDHE: INTEROP.md §10 D, both roles, through the key agreement code.
+func TestKATECDHE(t *testing.T) {
+	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
+	signKey, srvEnc, cliEnc, serverPair, clientPair := katECDHEPairs(t)
 
 	server := new(ecdheKeyAgreement)
 	skx, err := server.generateServerKeyExchange(&Config{Rand: fixedRand(t, katServerEphPrv)}, serverPair, nil, cr, sr)
