@@ -48,13 +48,14 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	}
 	c.serverName = ch.serverName
 	info := &ClientHelloInfo{
-		CipherSuites:      ch.cipherSuites,
-		ServerName:        ch.serverName,
-		SupportedProtos:   ch.alpnProtocols,
-		SupportedVersions: supportedVersionsOf(ch),
-		SupportedCurves:   curvesOf(ch),
-		Conn:              c.conn,
-		ctx:               ctx,
+		CipherSuites:         ch.cipherSuites,
+		ServerName:           ch.serverName,
+		SupportedProtos:      ch.alpnProtocols,
+		SupportedVersions:    supportedVersionsOf(ch),
+		SupportedCurves:      curvesOf(ch),
+		TrustedCAIndications: ch.trustedAuthorities,
+		Conn:                 c.conn,
+		ctx:                  ctx,
 	}
 	var orig *Config
 	if cfg := c.config; cfg.GetConfigForClient != nil {
@@ -187,7 +188,7 @@ func (c *Config) serverPair(info *ClientHelloInfo) (*CertificatePair, error) {
 		}
 		pair = p
 	} else if len(c.Certificates) > 0 {
-		pair = &c.Certificates[0]
+		pair = pairForIndications(c.Certificates, info.TrustedCAIndications)
 	}
 	if pair == nil {
 		return nil, errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
@@ -378,6 +379,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		c.curveID = CurveSM2 // the SM2 key exchange of the ECDHE suites
 	}
 
+	staple := hs.stapleTLCP()
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
@@ -386,6 +388,11 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	certs := &certificateMsg{certificates: hs.prepared.certs, original: hs.prepared.certMsg}
 	if err := c.writeHandshake(certs, hs.transcript); err != nil {
 		return err
+	}
+	if staple != nil {
+		if err := c.writeHandshake(&certificateStatusMsg{response: staple}, hs.transcript); err != nil {
+			return err
+		}
 	}
 	skx, err := hs.ka.generateServerKeyExchange(cfg, hs.pair, hs.encCert, hs.clientHello.random, hs.hello.random)
 	if err != nil {
