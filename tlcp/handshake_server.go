@@ -188,7 +188,11 @@ func (c *Config) serverPair(info *ClientHelloInfo) (*CertificatePair, error) {
 		}
 		pair = p
 	} else if len(c.Certificates) > 0 {
-		pair = pairForIndications(c.Certificates, info.TrustedCAIndications)
+		var tas []TrustedAuthority
+		if info != nil {
+			tas = info.TrustedCAIndications
+		}
+		pair = pairForIndications(c.Certificates, tas)
 	}
 	if pair == nil {
 		return nil, errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
