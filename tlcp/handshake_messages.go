@@ -470,9 +470,10 @@ func (m *certificateMsg) unmarshal(data []byte) bool {
 
 // addCertificateList writes the certificate list of a Certificate
 // message: a vec24 of entries, each a vec24 of DER, which in TLS 1.3 a
-// block of extensions follows (RFC 8446 §4.4.2): the leaf's holds its
-// OCSP staple, if one is given, and every other is empty.
-func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool, staple []byte) {
+// block of extensions follows (RFC 8446 §4.4.2): the leaf's holds
+// status_request with leafStatus, a CertificateStatus body, if that is
+// not nil, and every other is empty.
+func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool, leafStatus []byte) {
 	b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
 		for i, c := range certs {
 			b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
@@ -480,9 +481,9 @@ func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool, stapl
 				continue
 			}
 			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
-				if i == 0 && len(staple) > 0 {
+				if i == 0 && leafStatus != nil {
 					b.AddUint16(extensionStatusRequest)
-					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { addCertificateStatus(b, staple) })
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(leafStatus) })
 				}
 			})
 		}

@@ -527,15 +527,14 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 
 // certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2).
 // Only the leaf's entry may carry an extension, status_request with
-// the OCSP staple (§4.4.2.1): ocspStaple to send, and leafStatus, the
-// extension's body as received (nil if absent). This package requests
+// the OCSP staple (§4.4.2.1): leafStatus is the extension's body, a
+// CertificateStatus (nil if absent). This package requests
 // no SCT; entryExtension is the type of the first other extension a
 // peer sent anyway.
 type certificateMsgTLS13 struct {
 	original       []byte
 	context        []byte
 	certificates   [][]byte
-	ocspStaple     []byte
 	leafStatus     []byte
 	entryExtension uint16
 }
@@ -543,7 +542,7 @@ type certificateMsgTLS13 struct {
 func (m *certificateMsgTLS13) marshal() ([]byte, error) {
 	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
-		addCertificateList(b, m.certificates, true, m.ocspStaple)
+		addCertificateList(b, m.certificates, true, m.leafStatus)
 	})
 }
 

@@ -394,7 +394,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		return err
 	}
 	if staple != nil {
-		if err := c.writeHandshake(&certificateStatusMsg{response: staple}, hs.transcript); err != nil {
+		if err := c.writeHandshake(&certificateStatusMsg{body: staple}, hs.transcript); err != nil {
 			return err
 		}
 	}

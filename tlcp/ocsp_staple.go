@@ -99,6 +99,18 @@ func parseCertificateStatus(body []byte) ([]byte, bool) {
 	return resp, true
 }
 
+// certificateStatusBody returns the CertificateStatus body for a staple,
+// or nil if it is too long for its vec24 (and then none is sent).
+func certificateStatusBody(staple []byte) []byte {
+	b := cryptobyte.NewBuilder(make([]byte, 0, 4+len(staple)))
+	addCertificateStatus(b, staple)
+	body, err := b.Bytes()
+	if err != nil {
+		return nil
+	}
+	return body
+}
+
 // certificateStatusMsg is TLCP's CertificateStatus (RFC 6066 §8, as
 // Tongsuo sends it). unmarshal checks only the handshake header and keeps
 // the body, for the handshake to answer a malformed one with
@@ -106,13 +118,10 @@ func parseCertificateStatus(body []byte) ([]byte, bool) {
 type certificateStatusMsg struct {
 	original []byte
 	body     []byte
-	response []byte // marshal only
 }
 
 func (m *certificateStatusMsg) marshal() ([]byte, error) {
-	return marshalOnce(&m.original, typeCertificateStatus, func(b *cryptobyte.Builder) {
-		addCertificateStatus(b, m.response)
-	})
+	return marshalOnce(&m.original, typeCertificateStatus, func(b *cryptobyte.Builder) { b.AddBytes(m.body) })
 }
 
 func (m *certificateStatusMsg) unmarshal(data []byte) bool {
@@ -181,27 +190,24 @@ func (cfg *Config) ocspRequested() bool { return cfg.RequestOCSPStaple || cfg.Re
 
 // stapleTLCP prepares a TLCP server's answer to status_request in the
 // ServerHello, before it is sent: the staple in the extension
-// (TLCPStapleInServerHello), or an empty extension and the staple
-// returned, for a CertificateStatus after Certificate. A resumed
+// (TLCPStapleInServerHello), or an empty extension and the body of the
+// CertificateStatus to send after Certificate returned. A resumed
 // handshake, which sends no Certificate, does not come here.
 func (hs *serverHandshakeState) stapleTLCP() []byte {
 	staple := hs.pair.Sign.OCSPStaple
 	if !hs.clientHello.ocspStapling || len(staple) == 0 {
 		return nil
 	}
+	body := certificateStatusBody(staple)
+	if body == nil {
+		return nil
+	}
 	hs.hello.ocspStapling = true
 	if hs.c.config.TLCPStapleInServerHello {
-		b := cryptobyte.NewBuilder(nil)
-		addCertificateStatus(b, staple)
-		body, err := b.Bytes()
-		if err != nil { // a staple too long for its vec24: none is sent
-			hs.hello.ocspStapling = false
-			return nil
-		}
 		hs.hello.ocspStatus = body
 		return nil
 	}
-	return staple
+	return body
 }
 
 // readCertificateStatus takes msg, the message after a TLCP server's

@@ -183,7 +183,10 @@ func (c *Conn) serverFinishedTLS13(t *transcriptHash, suite *ciphersuite.TLS13Su
 // answer to status_request, goes in the leaf's entry (§4.4.2.1).
 func (c *Conn) sendCertificateTLS13(t *transcriptHash, context []byte, cert *Certificate, staple []byte) error {
 	fromServer := !c.isClient
-	certMsg := &certificateMsgTLS13{context: context, ocspStaple: staple}
+	certMsg := &certificateMsgTLS13{context: context}
+	if len(staple) > 0 {
+		certMsg.leafStatus = certificateStatusBody(staple)
+	}
 	if cert != nil {
 		certMsg.certificates = tls13Chain(cert)
 	}
