@@ -195,7 +195,9 @@ type ClientHelloInfo struct {
 	// TrustedCAIndications are the CAs the client's trusted_ca_keys
 	// extension names (RFC 6066 §6, GM/T 0024-2023), in its order; empty
 	// if it sent none. Without GetCertificate the server takes the first
-	// of Certificates whose chain one of them issued (trusted_ca.go).
+	// of Certificates whose Sign chain one of them issued (trusted_ca.go):
+	// for a root to be matched by a hash rather than by name, the chain
+	// must end with the root, which is not sent.
 	TrustedCAIndications []TrustedAuthority
 	Conn                 net.Conn
 	ctx                  context.Context

@@ -150,10 +150,7 @@ func parseTrustedAuthorities(ext cryptobyte.String, out *[]TrustedAuthority) boo
 	return true
 }
 
-// indicates reports whether ta names cert, a CA certificate. The leaf's
-// issuer may not be in the chain a server sends, so issuedByIndicated
-// also matches the issuer name and authority key identifier of each
-// certificate.
+// indicates reports whether ta names cert, a CA certificate.
 func (ta *TrustedAuthority) indicates(cert *smx509.Certificate) bool {
 	switch ta.IdentifierType {
 	case TrustedCAX509Name:
@@ -169,9 +166,10 @@ func (ta *TrustedAuthority) indicates(cert *smx509.Certificate) bool {
 
 // issuedByIndicated reports whether the chain of c was issued by one of
 // the indicated CAs: a CA certificate in the chain is one of them, or a
-// certificate's issuer name or (for SHA-1 key hashes, which RFC 5280
-// §4.2.1.2 makes the usual key identifier) its authority key identifier
-// is one of theirs.
+// certificate's issuer name is one of theirs, or its authority key
+// identifier equals a SHA-1 key hash (RFC 5280 §4.2.1.2's first method;
+// smx509 uses truncated SHA-256). Hashes of a root match only if the
+// chain ends with the root, which is never sent.
 func issuedByIndicated(c *Certificate, tas []TrustedAuthority) bool {
 	for i, der := range c.Certificate {
 		cert := c.Leaf
