@@ -415,6 +415,7 @@ func (r *clientRun) printConnection(conn *tlcp.Conn, info *connInfo, brief bool)
 		fmt.Fprintf(w, "Peer      : %s\n", r.profile)
 	}
 	printState(w, info.state, "server", info.sessionID, brief)
+	r.o.extras.print(w, info.state)
 	switch {
 	case r.insecure:
 		fmt.Fprintln(w, "Verification: skipped (-insecure)")
