@@ -6,6 +6,7 @@ package tlcp
 
 import (
 	"bytes"
+	"slices"
 	"time"
 
 	"github.com/shangmi-go/shangmi/smx509"
@@ -144,9 +145,10 @@ func (c *Conn) takeStaple(body []byte, where string) error {
 
 // checkOCSPStaple enforces Config.RequireOCSPStaple after a full
 // handshake's server certificate: the staple must be a good OCSP response
-// for the server's (signing) certificate from its issuer, the next
-// certificate of the verified chain, or from the issuer among the
-// certificates the server sent if the chain was not verified.
+// for the server's (signing) certificate from its issuer: the next
+// certificate of the verified chain or, if the chain was not verified
+// (InsecureSkipVerify, with the application verifying), the issuer among
+// the certificates the server sent or in RootCAs.
 func (c *Conn) checkOCSPStaple() error {
 	cfg := c.config
 	if !cfg.RequireOCSPStaple {
@@ -156,7 +158,11 @@ func (c *Conn) checkOCSPStaple() error {
 		return errorf(alertBadCertificateStatusResponse, "tlcp: the server stapled no OCSP response, and Config.RequireOCSPStaple is set")
 	}
 	leaf := c.peerSignCert
-	issuer := stapleIssuer(leaf, c.verifiedChains, c.peerCertificates)
+	candidates := c.peerCertificates
+	if c.verifiedChains == nil && cfg.RootCAs != nil {
+		candidates = append(slices.Clip(candidates), cfg.RootCAs.Certificates()...)
+	}
+	issuer := stapleIssuer(leaf, c.verifiedChains, candidates)
 	if issuer == nil {
 		return errorf(alertBadCertificateStatusResponse, "tlcp: the issuer of the server's certificate is unknown, so its OCSP staple cannot be checked")
 	}

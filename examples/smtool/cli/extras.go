@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/smx509/ocsp"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
@@ -57,7 +58,7 @@ func addExtraFlags(fs *flagSet, server bool) *extraOpts {
 }
 
 // configure applies the flags to cfg; a server's cfg holds its pair.
-func (x *extraOpts) configure(cfg *tlcp.Config) error {
+func (x *extraOpts) configure(o *tlcpOpts, cfg *tlcp.Config) error {
 	if *x.keymatLen < 0 {
 		return usagef("-keymatexportlen must not be negative")
 	}
@@ -78,6 +79,19 @@ func (x *extraOpts) configure(cfg *tlcp.Config) error {
 	}
 	cfg.RequestOCSPStaple = *x.status
 	cfg.RequireOCSPStaple = *x.statusRequire
+	if *x.statusRequire && cfg.RootCAs == nil && *o.caFile != "" {
+		// s_client verifies the chain itself after the handshake; tlcp
+		// finds the staple's issuer in RootCAs when the server does not
+		// send it.
+		cas, err := readCertificates(*o.caFile)
+		if err != nil {
+			return err
+		}
+		cfg.RootCAs = smx509.NewCertPool()
+		for _, ca := range cas {
+			cfg.RootCAs.AddCert(ca)
+		}
+	}
 	if *x.trustedCA == "" {
 		return nil
 	}
