@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/shangmi-go/shangmi/primitives/sm3"
@@ -127,6 +128,11 @@ func TestTrustedAuthorityWire(t *testing.T) {
 		if ta.IdentifierType != tas[i].IdentifierType || !bytes.Equal(ta.Identifier, tas[i].Identifier) {
 			t.Fatalf("entry %d: %+v", i, ta)
 		}
+	}
+	// FuzzClientHello's seed with both extensions.
+	seed := unhex(t, "01000060 0101"+strings.Repeat("00", 32)+"00 0002e053 0100 0035 0005000501 0000 0000 0003 0028 0026 02 0002 3000 04"+strings.Repeat("11", 32))
+	if !back.unmarshal(seed) || !back.ocspStapling || len(back.trustedAuthorities) != 2 {
+		t.Fatalf("seed: %+v", back)
 	}
 	var out []TrustedAuthority
 	for _, bad := range []string{"", "0000", "0001 09", "0002 04 00", "0003 02 0000", "0002 01 00", "0001 00 00"} {
