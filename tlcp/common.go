@@ -192,6 +192,9 @@ type ClientHelloInfo struct {
 	// TLCP ClientHello. A GetConfigForClient that requires the
 	// post-quantum hybrid can refuse a client without CurveSM2MLKEM768.
 	SupportedCurves []CurveID
+	Conn            net.Conn
+	ctx             context.Context
+
 	// TrustedCAIndications are the CAs the client's trusted_ca_keys
 	// extension names (RFC 6066 §6, GM/T 0024-2023), in its order; empty
 	// if it sent none. Without GetCertificate the server takes the first
@@ -199,8 +202,6 @@ type ClientHelloInfo struct {
 	// for a root to be matched by a hash rather than by name, the chain
 	// must end with the root, which is not sent.
 	TrustedCAIndications []TrustedAuthority
-	Conn                 net.Conn
-	ctx                  context.Context
 }
 
 // Context returns the context of the handshake in progress.

@@ -48,15 +48,15 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 	}
 	c.serverName = ch.serverName
 	info := &ClientHelloInfo{
-		CipherSuites:         ch.cipherSuites,
-		ServerName:           ch.serverName,
-		SupportedProtos:      ch.alpnProtocols,
-		SupportedVersions:    supportedVersionsOf(ch),
-		SupportedCurves:      curvesOf(ch),
-		TrustedCAIndications: ch.trustedAuthorities,
-		Conn:                 c.conn,
-		ctx:                  ctx,
+		CipherSuites:      ch.cipherSuites,
+		ServerName:        ch.serverName,
+		SupportedProtos:   ch.alpnProtocols,
+		SupportedVersions: supportedVersionsOf(ch),
+		SupportedCurves:   curvesOf(ch),
+		Conn:              c.conn,
+		ctx:               ctx,
 	}
+	info.TrustedCAIndications = ch.trustedAuthorities
 	var orig *Config
 	if cfg := c.config; cfg.GetConfigForClient != nil {
 		newCfg, err := cfg.GetConfigForClient(info)
