@@ -291,3 +291,36 @@ func TestStapleWireForms(t *testing.T) {
 func FuzzCertificateStatus(f *testing.F) {
 	fuzzMessage(f, typeCertificateStatus, "01000002 3000", "")
 }
+
+// TestTLS13MalformedStapleEntry: the status_request of a TLS 1.3
+// CertificateEntry with a malformed CertificateStatus is
+// bad_certificate_status_response, checked before anything else of the
+// Certificate is; one a client did not ask for is unsupported_extension.
+func TestTLS13MalformedStapleEntry(t *testing.T) {
+	p := getPKI(t)
+	leaf := p.server.Sign.Certificate[0]
+	for name, body := range map[string][]byte{
+		"empty": {}, "status_type 2": {2, 0, 0, 1, 0x30}, "empty response": {1, 0, 0, 0},
+		"short": {1, 0, 0, 3, 0x30}, "trailing": {1, 0, 0, 1, 0x30, 0},
+	} {
+		c := &Conn{config: &Config{RequestOCSPStaple: true}, isClient: true}
+		_, err := c.readPeerCertificateTLS13(&certificateMsgTLS13{certificates: [][]byte{leaf}, leafStatus: body}, nil,
+			peerCertificateCheck{fromServer: true})
+		if got := alertFor(err); err == nil || got != alertBadCertificateStatusResponse {
+			t.Errorf("%s: %v (alert %v)", name, err, got)
+		}
+	}
+	c := &Conn{config: &Config{}, isClient: true}
+	_, err := c.readPeerCertificateTLS13(&certificateMsgTLS13{certificates: [][]byte{leaf}, leafStatus: certificateStatusBody([]byte{0x30, 0})}, nil,
+		peerCertificateCheck{fromServer: true})
+	if got := alertFor(err); err == nil || got != alertUnsupportedExtension {
+		t.Errorf("not asked: %v (alert %v)", err, got)
+	}
+	// A server never reads a staple from a client.
+	c = &Conn{config: &Config{RequestOCSPStaple: true}}
+	_, err = c.readPeerCertificateTLS13(&certificateMsgTLS13{certificates: [][]byte{leaf}, leafStatus: certificateStatusBody([]byte{0x30, 0})}, nil,
+		peerCertificateCheck{})
+	if got := alertFor(err); err == nil || got != alertUnsupportedExtension {
+		t.Errorf("from a client: %v (alert %v)", err, got)
+	}
+}
