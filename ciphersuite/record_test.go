@@ -77,6 +77,8 @@ func setSeq(t testing.TB, rp RecordProtection, seq uint64) {
 		r.seq = seqNum(seq)
 	case *zucRecord:
 		r.seq = seqNum(seq)
+	case *tls13Record:
+		r.seq = seqNum(seq)
 	default:
 		t.Fatalf("unknown record protection %T", rp)
 	}

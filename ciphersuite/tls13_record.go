@@ -42,6 +42,12 @@ type tls13Record struct {
 	nonce [12]byte
 	hdr   [5]byte
 	seq   seqNum
+
+	// ccm says that aead is SM4-CCM, whose batches run their CBC-MACs in
+	// lanes (tls13_ccm.go); batch is their scratch, allocated by the
+	// first batch.
+	ccm   bool
+	batch *ccmScratch
 }
 
 var _ BatchProtection = (*tls13Record)(nil)
@@ -67,6 +73,7 @@ func (s *TLS13Suite) NewRecordProtection(trafficSecret []byte) (RecordProtection
 		if b, err = sm4.NewCipher(key); err == nil {
 			p.aead, err = sm4.NewCCM(b, len(p.iv), tls13TagLen)
 		}
+		p.ccm = true
 	default:
 		err = fmt.Errorf("%w: %s", ErrUnsupported, s.Name)
 	}
@@ -88,12 +95,15 @@ func (p *tls13Record) Sequence() uint64 { return uint64(p.seq) }
 
 // setNonce makes the per-record nonce: the IV XOR the sequence number,
 // right-aligned (RFC 8446 §5.3).
-func (p *tls13Record) setNonce() {
-	p.nonce = p.iv
+func (p *tls13Record) setNonce() { p.nonceAt(&p.nonce, p.seq) }
+
+// nonceAt sets n to the nonce of the record with sequence number seq.
+func (p *tls13Record) nonceAt(n *[12]byte, seq seqNum) {
+	*n = p.iv
 	var s [8]byte
-	binary.BigEndian.PutUint64(s[:], uint64(p.seq))
+	binary.BigEndian.PutUint64(s[:], uint64(seq))
 	for i := range s {
-		p.nonce[4+i] ^= s[i]
+		n[4+i] ^= s[i]
 	}
 }
 
@@ -101,9 +111,9 @@ func (p *tls13Record) setNonce() {
 // outer type, 03 03, the length of the protected fragment. The record
 // layer refuses other legacy versions before Open (RFC 8446 §5.1 fixes
 // 0x0303 for protected records).
-func (p *tls13Record) setHeader(typ uint8, n int) {
-	p.hdr = [5]byte{typ, 3, 3, byte(n >> 8), byte(n)}
-}
+func (p *tls13Record) setHeader(typ uint8, n int) { p.hdr = tls13Header(typ, n) }
+
+func tls13Header(typ uint8, n int) [5]byte { return [5]byte{typ, 3, 3, byte(n >> 8), byte(n)} }
 
 // Seal appends the protected fragment of a record of content type typ. The
 // header to send is application_data, 0x0303 and the fragment's length;
@@ -189,14 +199,32 @@ func (p *tls13Record) open(dst []byte, typ uint8, fragment []byte) (uint8, []byt
 	return inner[i], inner[:i], nil
 }
 
-// SealBatch seals the records one by one, as TLCP's SM4-GCM does (gcm.go):
-// the kernels already run the blocks of one record in parallel.
+// SealBatch seals SM4-GCM records one by one, as TLCP's SM4-GCM does
+// (gcm.go): the kernels already run the blocks of one record in parallel.
+// SM4-CCM records go MaxBatch at a time (sealCCM).
 func (p *tls13Record) SealBatch(recs []BatchRecord, rnd io.Reader) (int, error) {
-	return sealEach(p, recs, rnd)
+	if !p.ccm {
+		return sealEach(p, recs, rnd)
+	}
+	done := 0
+	for len(recs) > 0 {
+		k := min(len(recs), MaxBatch)
+		n, err := p.sealCCM(recs[:k])
+		done += n
+		if err != nil {
+			return done, err
+		}
+		recs = recs[k:]
+	}
+	return done, nil
 }
 
-// OpenBatch opens the records one by one, ending the batch after a record
-// whose inner type is not its outer one (see openEach).
+// OpenBatch opens SM4-GCM records one by one, ending the batch after a
+// record whose inner type is not its outer one (see openEach); SM4-CCM
+// records go MaxBatch at a time (openCCM), with the same result.
 func (p *tls13Record) OpenBatch(dst []byte, recs []BatchRecord) (int, error) {
-	return openEach(p.open, dst, recs)
+	if !p.ccm {
+		return openEach(p.open, dst, recs)
+	}
+	return p.openCCMBatch(dst, recs)
 }

@@ -196,7 +196,27 @@ func (c *Conn) releaseInput() {
 	if c.input.Len() == 0 && c.rb.n == 0 {
 		c.input.Reset(nil) // it may still point into the buffer
 		c.rawInput.release()
+		if c.rb.recs != nil && c.rb.err == nil {
+			clear(c.rb.recs[:])
+			batchRecsPool.Put(c.rb.recs)
+			c.rb.recs = nil
+		}
 	}
+}
+
+// trimAfterHandshake lets go of what only the handshake needed, so that an
+// established connection holds no more than crypto/tls's (issue 32): the
+// buffers of the handshake messages read and of the flights written, and
+// a read buffer grown for the peer's flight. What is still unread stays.
+// The caller holds c.in and not c.out.
+func (c *Conn) trimAfterHandshake() {
+	if c.hand.Len() == 0 {
+		c.hand = bytes.Buffer{}
+	}
+	c.rawInput.shrink()
+	c.out.Lock()
+	c.outBuf = nil
+	c.out.Unlock()
 }
 
 // writeGate is the handshake between Write and Close: the low bit of state
@@ -347,6 +367,8 @@ func (c *Conn) handshakeContext(ctx context.Context) (ret error) {
 		c.invalidateSession()
 	} else if !c.isHandshakeComplete.Load() {
 		err = errors.New("tlcp: internal error: handshake should have finished")
+	} else {
+		c.trimAfterHandshake()
 	}
 	c.handshakeErr = err
 	return err

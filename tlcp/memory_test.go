@@ -301,3 +301,38 @@ func TestSessionKeepsOnlyWhatResumptionNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleConnectionHoldsNoBatchState: once the handshake is done the
+// buffers of its messages and flights are dropped, and after a bulk
+// transfer read through batches, a connection whose reader has taken
+// everything holds no batch buffer and no batch array, on both protocols
+// (issue 32: an idle connection costs no more than crypto/tls's).
+func TestIdleConnectionHoldsNoBatchState(t *testing.T) {
+	for _, tls13 := range []bool{false, true} {
+		ccfg := testClientConfig(t)
+		if tls13 {
+			ccfg = tls13ClientConfig(t)
+		}
+		client, server, cerr, serr := handshakePair(t, ccfg, testServerConfig(t))
+		if cerr != nil || serr != nil {
+			t.Fatal(cerr, serr)
+		}
+		for _, c := range []*Conn{client, server} {
+			if c.hand.Cap() != 0 || c.outBuf != nil || len(c.rawInput.own) > 512 {
+				t.Errorf("TLS 1.3 %v: after the handshake: handshake buffer %d, flight buffer %d, read buffer %d bytes",
+					tls13, c.hand.Cap(), cap(c.outBuf), len(c.rawInput.own))
+			}
+		}
+		exchange(t, client, server, 1<<20)
+		for _, c := range []*Conn{client, server} {
+			c.in.Lock()
+			held := c.rawInput.pooled != nil || c.rb.recs != nil
+			c.in.Unlock()
+			if held {
+				t.Errorf("TLS 1.3 %v: an idle connection holds a batch buffer (%v) or batch array (%v)", tls13, c.rawInput.pooled != nil, c.rb.recs != nil)
+			}
+		}
+		client.Close()
+		server.Close()
+	}
+}

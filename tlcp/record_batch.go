@@ -19,8 +19,9 @@ import (
 // and ZUC suites. A bulk receiver reads as much as a batch holds in one
 // transport Read, and opens every whole record the read delivered in one
 // OpenBatch call; it never waits for more records to fill a batch. When
-// the caller's Read buffer can take the plaintexts, they are decrypted
-// straight into it.
+// the caller's Read buffer can take the plaintexts, or most of them, they
+// are decrypted straight into it; a buffer that takes fewer than half of
+// the records that arrived has them opened in place as one batch.
 //
 // Memory: the batch buffers (batchBufSize, about 257 KiB) come from a pool
 // and are held only while a Write runs, or while a streaming receiver has
@@ -89,7 +90,15 @@ func (b *inputBuffer) space(need int, bulk bool) []byte {
 	if b.buf == nil {
 		b.buf = b.own
 	}
-	if bulk && b.streaming && b.pooled == nil {
+	// A read that filled the connection's buffer in the middle of a record
+	// larger than that buffer says the buffer is too small for the
+	// records, not that the peer streams: the buffer grows (below), so
+	// that the next record of that size comes in one read, as with
+	// crypto/tls, instead of in two with a batch buffer taken and given
+	// back for each. Once it holds a whole record, a full read means
+	// streaming.
+	grow := b.Len()+need > len(b.own)
+	if bulk && b.streaming && b.pooled == nil && !grow {
 		b.pooled = batchBufPool.Get().(*[]byte)
 		to := *b.pooled
 		b.end = copy(to, b.buf[b.off:b.end])
@@ -124,12 +133,24 @@ func (b *inputBuffer) release() {
 	}
 }
 
+// shrink drops the connection's own buffer if nothing is unread in it and
+// it has grown beyond what a handshake record needs to start with; the
+// next read makes a new one, as small as that read needs.
+func (b *inputBuffer) shrink() {
+	if b.Len() == 0 && b.pooled == nil && len(b.own) > 512 {
+		b.own, b.buf, b.off, b.end = nil, nil, 0, 0
+	}
+}
+
 // commit records that a read of the space last returned delivered n bytes
 // of the offered avail.
 func (b *inputBuffer) commit(n, avail int) {
 	b.end += n
 	b.streaming = n == avail || n >= batchBufSize/4
 }
+
+// batchRecsPool holds the record arrays of batches in progress.
+var batchRecsPool = sync.Pool{New: func() any { return new([batchRecords]ciphersuite.BatchRecord) }}
 
 // recordBatches is the batching state of a connection. The read side
 // (everything but seal) is guarded by c.in, seal by c.out.
@@ -139,11 +160,10 @@ func (b *inputBuffer) commit(n, avail int) {
 // plaintexts alias c.rawInput, which is not read into again until the
 // queue is empty.
 type recordBatches struct {
-	// The records of a batch, allocated by the first batch of each
-	// direction (on the heap in any case: SealBatch and OpenBatch are
-	// interface calls), so that a connection that never batches does not
-	// carry them.
-	seal *[batchRecords]ciphersuite.BatchRecord
+	// The records of a read batch, from batchRecsPool while a batch is
+	// open or queued (on the heap in any case: OpenBatch is an interface
+	// call), so that an idle connection does not carry them; a write
+	// batch takes its own from the pool for the length of the Write.
 	recs *[batchRecords]ciphersuite.BatchRecord
 
 	next, n int
@@ -204,12 +224,14 @@ func (c *Conn) batchOpener(typ recordType) ciphersuite.BatchProtection {
 func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, error) {
 	q := &c.rb
 	if q.recs == nil {
-		q.recs = new([batchRecords]ciphersuite.BatchRecord)
+		// Given back by releaseInput once nothing queued is left.
+		q.recs = batchRecsPool.Get().(*[batchRecords]ciphersuite.BatchRecord)
 	}
 	raw := c.rawInput.Bytes()
 	dst := q.dst
 	var ends [batchRecords]int
 	k, used, total := 0, 0, 0
+	fits := -1 // how many records fit in dst, if not all
 	limit := c.recordLimit()
 	for k < batchRecords && len(raw)-used >= recordHeaderLen {
 		hdr := raw[used : used+recordHeaderLen]
@@ -221,11 +243,8 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		if len(raw)-used < recordHeaderLen+n {
 			break
 		}
-		if dst != nil && total+n > len(dst) {
-			if k > 0 {
-				break // the rest can go to the next Read's buffer
-			}
-			dst = nil // not even the first fits: in place
+		if dst != nil && total+n > len(dst) && fits < 0 {
+			fits = k // the records from here on do not fit in dst
 		}
 		start := used + recordHeaderLen
 		q.recs[k] = ciphersuite.BatchRecord{Type: hdr[0], Fragment: raw[start : start+n : start+n]}
@@ -235,6 +254,22 @@ func (c *Conn) openBatch(bp ciphersuite.BatchProtection) (recordType, []byte, er
 		k++
 	}
 
+	if fits >= 0 {
+		// Into the Read's buffer go as many records as fit, the rest
+		// to the next Read, when that is most of them and the rest are
+		// enough for a batch of their own; otherwise (a Read buffer of
+		// one or two records, as io.Copy's, or one that misses a
+		// single record) the whole batch is opened in place and
+		// queued: the suites whose records share the lanes (CBC, ZUC,
+		// CCM) would open the others one or two at a time, and a copy
+		// out of the queue costs far less than that.
+		if 2*fits >= k && k-fits >= 2 {
+			clear(q.recs[fits:k])
+			k, used = fits, ends[fits-1]
+		} else {
+			dst = nil
+		}
+	}
 	opened, err := bp.OpenBatch(dst, q.recs[:k])
 	if err != nil {
 		err = openFailure(err)
@@ -347,11 +382,10 @@ func (c *Conn) writeBatchedLocked(bp ciphersuite.BatchProtection, typ recordType
 	bufp := batchBufPool.Get().(*[]byte)
 	defer batchBufPool.Put(bufp)
 	buf := *bufp
-	if c.rb.seal == nil {
-		c.rb.seal = new([batchRecords]ciphersuite.BatchRecord)
-	}
-	recs := c.rb.seal
-	defer clear(recs[:])
+	// The records' array is the pool's for the length of the Write: an
+	// idle connection holds none (issue 32's memory per connection).
+	recs := batchRecsPool.Get().(*[batchRecords]ciphersuite.BatchRecord)
+	defer func() { clear(recs[:]); batchRecsPool.Put(recs) }()
 	sent := 0
 	for len(data) > 0 {
 		k, end := 0, 0

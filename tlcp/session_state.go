@@ -23,8 +23,12 @@ const clientSessionFormat = 'C'
 // that puts the result into its [ClientSessionCache] under the server's
 // name offers the session again. Whoever reads the bytes can decrypt every
 // connection made with the session, so keep them as secret as a private
-// key.
+// key. A TLS 1.3 session (a ticket) is written in a form of its own
+// (session_state_tls13.go), which ParseClientSessionState reads too.
 func (s *ClientSessionState) MarshalBinary() ([]byte, error) {
+	if s != nil && s.vers == VersionTLS13 {
+		return s.marshalTicket() // session_state_tls13.go
+	}
 	if s == nil || len(s.sessionID) == 0 || len(s.sessionID) > 32 {
 		return nil, errors.New("tlcp: no session to marshal")
 	}
@@ -52,6 +56,9 @@ func (s *ClientSessionState) MarshalBinary() ([]byte, error) {
 // outlived its lifetime or its certificates, and that it was verified
 // unless InsecureSkipVerify is set.
 func ParseClientSessionState(data []byte) (*ClientSessionState, error) {
+	if len(data) > 0 && data[0] == clientTicketFormat {
+		return parseClientTicket(data) // session_state_tls13.go
+	}
 	s := cryptobyte.String(data)
 	var format uint8
 	var id cryptobyte.String

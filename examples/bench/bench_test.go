@@ -6,8 +6,12 @@ package main
 
 import (
 	"flag"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRows runs every registered implementation of every row for a single
@@ -37,7 +41,7 @@ func TestRows(t *testing.T) {
 					if fn == nil {
 						t.Fatal("setup returned no benchmark")
 					}
-					tput, _, err := measure(fn, r)
+					tput, _, _, err := measure(fn, r)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -94,5 +98,53 @@ func TestFilterRows(t *testing.T) {
 	}
 	if len(orderedGroups()[0].rows) != total {
 		t.Error("filterRows modified the registered group")
+	}
+}
+
+// TestCustomGroups runs the memory and scaling groups at a tiny size, so
+// that a broken stack or chart shows up in go test.
+func TestCustomGroups(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens connections for every stack")
+	}
+	oldConns, oldTime, oldDir := *memConns, *scaleTime, *chartDir
+	*memConns, *scaleTime, *chartDir = 20, 5*time.Millisecond, t.TempDir()
+	oldClients, oldConnsList := scaleClients, scaleConns
+	scaleClients, scaleConns = []int{1, 4}, []int{1, 2}
+	t.Cleanup(func() {
+		*memConns, *scaleTime, *chartDir = oldConns, oldTime, oldDir
+		scaleClients, scaleConns = oldClients, oldConnsList
+	})
+	var out strings.Builder
+	runMemory(&out, io.Discard, 1)
+	runScaling(&out, io.Discard, 1)
+	if strings.Contains(out.String(), "error") {
+		t.Fatalf("a stack failed:\n%s", out.String())
+	}
+	for _, f := range []string{"scaling-handshakes.svg", "scaling-bulk.svg"} {
+		if fi, err := os.Stat(filepath.Join(*chartDir, f)); err != nil || fi.Size() == 0 {
+			t.Errorf("chart %s: %v", f, err)
+		}
+	}
+}
+
+// TestUpdateFile checks that -update replaces a group's table and the
+// notes under it, occurrence by occurrence, keeps the prose around them,
+// and writes the run's header between the markers.
+func TestUpdateFile(t *testing.T) {
+	doc := "intro\n<!-- bench-run -->\nold header\n<!-- /bench-run -->\n\n#### sm3\n\n| row | x |\n| --- | ---: |\n| a | 1 |\n\nold note  \n\nprose stays\n\n#### sm4\n\n| row | x |\n| --- | ---: |\n| b | 2 |\n\n#### sm4\n\n| row | y |\n| --- | ---: |\n| c | 3 |\n"
+	out := "header\n\n#### sm3\n\n| row | x |\n| --- | ---: |\n| a | 9 |\n\nnew note  \n\n#### sm4\n\n| row | x |\n| --- | ---: |\n| b | 8 |\n\n"
+	path := filepath.Join(t.TempDir(), "README.md")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n, err := updateFile(path, []byte(out), []byte("run header\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := "intro\n<!-- bench-run -->\n```\nrun header\n```\n<!-- /bench-run -->\n\n#### sm3\n\n| row | x |\n| --- | ---: |\n| a | 9 |\n\nnew note  \n\nprose stays\n\n#### sm4\n\n| row | x |\n| --- | ---: |\n| b | 8 |\n\n#### sm4\n\n| row | y |\n| --- | ---: |\n| c | 3 |\n"
+	if n != 2 || string(got) != want {
+		t.Errorf("replaced %d, got:\n%s\nwant:\n%s", n, got, want)
 	}
 }

@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,7 +20,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"text/tabwriter"
 	"time"
 )
 
@@ -34,7 +34,13 @@ func main() {
 	match := flag.String("rows", "", "regular expression: run only the rows whose name matches")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the measurements to this file")
 	clock := flag.String("clock", defaultClock(), "what a measurement's duration is: cpu (CPU time of the whole process; robust on a shared machine) or wall (elapsed time)")
+	spread := flag.Float64("spread", 1.5, "a row whose per-round ratios range wider than this factor (max/min) is measured for another -rounds rounds; 0 turns it off")
+	inPlace := flag.Bool("inplace", false, "run from the executable as built, without first copying it to a fresh file (see the README: the page-cache effect)")
 	flag.Parse()
+	if !*inPlace && !*list {
+		runFromFreshCopy() // returns only if it cannot (or already did)
+	}
+	noteFreshCopy()
 
 	sel, err := selectGroups(*only)
 	if err == nil && *match != "" {
@@ -74,7 +80,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(2)
 	}
-	printHeader(os.Stdout, *rounds, *per)
+	if *update != "" {
+		*markdown = true
+	}
+	// out is stdout and, for -update, a copy of everything printed.
+	var copyOut, header bytes.Buffer
+	var out io.Writer = os.Stdout
+	if *update != "" {
+		out = io.MultiWriter(os.Stdout, &copyOut)
+	}
+	printHeader(io.MultiWriter(out, &header), *rounds, *per, *spread)
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err == nil {
@@ -87,9 +102,27 @@ func main() {
 		defer f.Close()
 	}
 	results := run(sel, *rounds, os.Stderr)
-	pprof.StopCPUProfile()
+	if *spread > 0 {
+		repeatWide(results, *rounds, *spread, os.Stderr)
+	}
 	for _, gr := range results {
-		printGroup(os.Stdout, gr)
+		printGroup(out, gr)
+	}
+	for _, g := range sel {
+		if g.custom != nil {
+			g.custom(out, os.Stderr, *rounds)
+		}
+	}
+	pprof.StopCPUProfile()
+	if *update != "" {
+		for _, path := range strings.Split(*update, ",") {
+			n, err := updateFile(path, copyOut.Bytes(), header.Bytes())
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "bench: -update:", err)
+				os.Exit(1)
+			}
+			fmt.Fprintf(os.Stderr, "bench: %s: %d tables replaced\n", path, n)
+		}
 	}
 }
 
@@ -99,6 +132,10 @@ func main() {
 // the rows that run two goroutines (handshakes and bulk transfer over
 // net.Pipe) it counts both ends' work, as a server's capacity would.
 var useCPUClock = false
+
+// ranFromCopy is set when this process runs from a fresh copy of the
+// executable (fresh_linux.go).
+var ranFromCopy bool
 
 func defaultClock() string {
 	if _, ok := processCPU(); ok {
@@ -175,12 +212,18 @@ type cell struct {
 	err    error
 	tput   []float64 // per round; NaN-free, only successful rounds
 	allocs []float64
+	util   []float64 // per round: CPU time / elapsed time of the measurement
 	byRnd  map[int]float64
 }
 
 type rowResult struct {
 	row   *row
 	cells []*cell
+	// repeated is set when the row's ratios ranged wider than -spread and
+	// it was measured for more rounds: the range that caused it.
+	repeated         bool
+	firstLo, firstHi float64
+	rounds           int
 }
 
 type groupResult struct {
@@ -215,24 +258,56 @@ func run(sel []*group, rounds int, progress io.Writer) []*groupResult {
 		fmt.Fprintf(progress, "round %d/%d\n", rnd+1, rounds)
 		for _, gr := range out {
 			for _, rr := range gr.rows {
-				for _, c := range rr.cells {
-					if c.fn == nil || c.err != nil {
-						continue
-					}
-					tput, allocs, err := measure(c.fn, rr.row)
-					if err != nil {
-						c.err = err
-						fmt.Fprintf(progress, "%s / %s: %v\n", gr.g.name, rr.row.name, err)
-						continue
-					}
-					c.tput = append(c.tput, tput)
-					c.allocs = append(c.allocs, allocs)
-					c.byRnd[rnd] = tput
-				}
+				measureRound(gr, rr, rnd, progress)
 			}
 		}
 	}
 	return out
+}
+
+// measureRound measures each implementation of one row once, as round rnd.
+func measureRound(gr *groupResult, rr *rowResult, rnd int, progress io.Writer) {
+	for _, c := range rr.cells {
+		if c.fn == nil || c.err != nil {
+			continue
+		}
+		tput, allocs, util, err := measure(c.fn, rr.row)
+		if err != nil {
+			c.err = err
+			fmt.Fprintf(progress, "%s / %s: %v\n", gr.g.name, rr.row.name, err)
+			continue
+		}
+		c.tput = append(c.tput, tput)
+		c.allocs = append(c.allocs, allocs)
+		c.util = append(c.util, util)
+		c.byRnd[rnd] = tput
+	}
+	rr.rounds = rnd + 1
+}
+
+// repeatWide measures once more, for as many rounds again, every row whose
+// per-round ratios range wider than the factor spread: a slow phase of a
+// shared machine that hit one column of a few rounds then weighs less in
+// the median, and the output says which rows needed it and what their
+// range had been.
+func repeatWide(out []*groupResult, rounds int, spread float64, progress io.Writer) {
+	for _, gr := range out {
+		for _, rr := range gr.rows {
+			if len(rr.cells) < 2 {
+				continue
+			}
+			rs := ratios(rr.cells[0], rr.cells[1])
+			if len(rs) < 2 || slices.Min(rs) <= 0 || slices.Max(rs)/slices.Min(rs) <= spread {
+				continue
+			}
+			rr.repeated, rr.firstLo, rr.firstHi = true, slices.Min(rs), slices.Max(rs)
+			fmt.Fprintf(progress, "%s / %s: ratios %.2f-%.2f range wider than x%.2f, %d more rounds\n",
+				gr.g.name, rr.row.name, rr.firstLo, rr.firstHi, spread, rounds)
+			for rnd := rounds; rnd < 2*rounds; rnd++ {
+				measureRound(gr, rr, rnd, progress)
+			}
+		}
+	}
 }
 
 // safeSetup turns a panic in a setup function into an error so that one
@@ -247,8 +322,10 @@ func safeSetup(s setupFunc) (fn benchFunc, err error) {
 }
 
 // measure runs fn through testing.Benchmark and returns throughput in the
-// row's unit and allocations per operation.
-func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
+// row's unit, allocations per operation and the share of the elapsed time
+// the process spent on a CPU (below 1 when it waited for a core, or for
+// something in the harness; up to GOMAXPROCS for parallel rows).
+func measure(fn benchFunc, r *row) (tput, allocs, util float64, err error) {
 	takeFailure()
 	var (
 		panicked any
@@ -274,16 +351,24 @@ func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 		}
 	})
 	if err := takeFailure(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if panicked != nil {
-		return 0, 0, fmt.Errorf("panic: %v", panicked)
+		return 0, 0, 0, fmt.Errorf("panic: %v", panicked)
 	}
 	if res.N == 0 || res.T <= 0 {
-		return 0, 0, errors.New("benchmark did not run")
+		return 0, 0, 0, errors.New("benchmark did not run")
 	}
 	secs := res.T.Seconds()
-	if useCPUClock && lastN == res.N && lastCPU > 0 {
+	if lastN == res.N && lastCPU > 0 {
+		util = lastCPU.Seconds() / secs
+	}
+	if useCPUClock {
+		// Never fall back to the elapsed time silently: a row on another
+		// clock than its neighbours would not be comparable with them.
+		if lastN != res.N || lastCPU <= 0 {
+			return 0, 0, 0, errors.New("no process CPU time for the measured run")
+		}
 		secs = lastCPU.Seconds()
 	}
 	switch r.unit {
@@ -292,7 +377,7 @@ func measure(fn benchFunc, r *row) (tput, allocs float64, err error) {
 	default:
 		tput = float64(res.N) / secs
 	}
-	return tput, float64(res.MemAllocs) / float64(res.N), nil
+	return tput, float64(res.MemAllocs) / float64(res.N), util, nil
 }
 
 func median(xs []float64) float64 {
@@ -329,21 +414,36 @@ func ratios(a, b *cell) []float64 {
 	return rs
 }
 
-func printHeader(w io.Writer, rounds int, per time.Duration) {
+func printHeader(w io.Writer, rounds int, per time.Duration, spread float64) {
 	fmt.Fprintf(w, "shangmi benchmark: ours vs %s vs Go standard library\n", gmsmVersion())
 	fmt.Fprintf(w, "go: %s %s/%s, GOMAXPROCS=%d, NumCPU=%d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU())
 	fmt.Fprintf(w, "cpu: %s; features: %s\n", cpuName(), cpuFeatures())
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		// Other work on the machine: the CPU clock leaves out the time
+		// this process waited for a core, not the caches others shared.
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			fmt.Fprintf(w, "load average at the start: %s %s %s (on %d cores; a quiet machine is near 0)\n", f[0], f[1], f[2], runtime.NumCPU())
+		}
+	}
 	tags := "none (assembly paths enabled where a package has them)"
 	if pureGo {
 		tags = "purego (every package restricted to its pure Go code)"
 	}
 	fmt.Fprintf(w, "build tags: %s\n", tags)
+	if ranFromCopy {
+		fmt.Fprintf(w, "executable: a fresh copy of the build (guards against the page-cache effect, see the README)\n")
+	} else {
+		fmt.Fprintf(w, "executable: the build itself (-inplace, or the copy failed: see stderr)\n")
+	}
 	if useCPUClock {
 		fmt.Fprintf(w, "clock: process CPU time (MB/s and ops/s are per CPU-second of this process; -clock wall for elapsed time)\n")
 	} else {
 		fmt.Fprintf(w, "clock: elapsed (wall) time\n")
 	}
 	fmt.Fprintf(w, "method: %d rounds, each row's implementations measured one after another for ~%v each (testing.Benchmark); figures are medians over rounds; ratio = median of per-round ratios, (min-max) their range\n", rounds, per)
+	if spread > 0 {
+		fmt.Fprintf(w, "repeats: a row whose per-round ratios range wider than x%.2f (max/min) is measured for %d more rounds, and says so under its table\n", spread, rounds)
+	}
 }
 
 func gmsmVersion() string {
@@ -375,27 +475,20 @@ func cpuName() string {
 
 func printGroup(w io.Writer, gr *groupResult) {
 	g := gr.g
-	fmt.Fprintf(w, "\n== %s ==\n", g.name)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	hdr := []string{"row", "unit"}
-	for _, rr := range gr.rows {
-		hdr[0] = fmt.Sprintf("%-*s", max(len(hdr[0]), len(rr.row.name)), hdr[0])
+	if len(gr.rows) == 0 {
+		return // a custom group prints itself
 	}
+	heading(w, g.name)
+	hdr := []string{"row", "unit"}
 	hdr = append(hdr, g.cols...)
 	hdr = append(hdr, g.ratio, "(min-max)")
 	for _, c := range g.cols {
 		hdr = append(hdr, "allocs/op "+c)
 	}
-	fmt.Fprintln(tw, strings.Join(hdr, "\t")+"\t")
 	var errs []string
-	width := len("row")
+	var lines [][]string
 	for _, rr := range gr.rows {
-		width = max(width, len(rr.row.name))
-	}
-	for _, rr := range gr.rows {
-		// Pad the name here: tabwriter right-aligns every column, and row
-		// names read better left-aligned.
-		fields := []string{fmt.Sprintf("%-*s", width, rr.row.name), rr.row.unit.String()}
+		fields := []string{rr.row.name, rr.row.unit.String()}
 		for i, c := range rr.cells {
 			fields = append(fields, fmtCell(c))
 			if c.err != nil {
@@ -417,19 +510,39 @@ func printGroup(w io.Writer, gr *groupResult) {
 				fields = append(fields, fmtAllocs(median(c.allocs)))
 			}
 		}
-		fmt.Fprintln(tw, strings.Join(fields, "\t")+"\t")
+		lines = append(lines, fields)
 	}
-	tw.Flush()
+	writeTable(w, hdr, lines)
+	for _, rr := range gr.rows {
+		if rr.repeated {
+			rs := ratios(rr.cells[0], rr.cells[1])
+			note(w, fmt.Sprintf("repeated: %q: its ratios ranged %.2f-%.2f over the first %d rounds (wider than -spread), so it ran %d rounds; figures above are over all of them (now %.2f-%.2f)",
+				rr.row.name, rr.firstLo, rr.firstHi, rr.rounds/2, rr.rounds, slices.Min(rs), slices.Max(rs)))
+		}
+		for i, c := range rr.cells {
+			if u := median(c.util); len(c.util) > 0 && u < waitUtil {
+				note(w, fmt.Sprintf("waits: %q / %s: the process was on a CPU for only %.0f%% of the elapsed time (a harness that waits, or a busy machine)",
+					rr.row.name, g.cols[i], 100*u))
+			}
+		}
+	}
 	if g.note != "" {
-		fmt.Fprintln(w, g.note)
+		note(w, g.note)
 	}
 	if g.extra != nil {
-		fmt.Fprintln(w, g.extra())
+		note(w, g.extra())
 	}
 	for _, e := range errs {
-		fmt.Fprintln(w, "error:", e)
+		note(w, "error: "+e)
 	}
 }
+
+// waitUtil is the CPU/elapsed share under which a cell is reported as
+// waiting. Every row keeps at least one goroutine running, so on a machine
+// with a free core this share is near 1 or above; crypto/tls's TLS 1.3
+// handshake, when the harness closed it with tls.Conn.Close over net.Pipe,
+// ran at 0.2%.
+const waitUtil = 0.1
 
 func fmtCell(c *cell) string {
 	switch {

@@ -6,6 +6,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"testing"
 )
@@ -55,6 +56,10 @@ type group struct {
 	note string
 	// extra, if set, adds facts known only after setup (sizes, names).
 	extra func() string
+	// custom, if set, is a group that is not a table of throughputs (the
+	// memory and scaling groups): it runs after the tables, writing its
+	// own results to w and its progress to progress.
+	custom func(w, progress io.Writer, rounds int)
 }
 
 var groups []*group

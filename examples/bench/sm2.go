@@ -16,6 +16,7 @@ import (
 
 	gmecdh "github.com/emmansun/gmsm/ecdh"
 	gmsm2 "github.com/emmansun/gmsm/sm2"
+	gmsm3 "github.com/emmansun/gmsm/sm3"
 )
 
 // The message signed and verified: a TLCP-sized transcript-ish blob.
@@ -27,7 +28,9 @@ func init() {
 		cols:  []string{"ours", "gmsm", "stdlib"},
 		ratio: "ours/gmsm",
 		note: "sign/verify: the message is hashed inside (SM2: Z(default UID) then SM3; stdlib: SHA-256 + crypto/ecdsa P-256).\n" +
-			"key exchange: one side of GB/T 32918.3 (responder: ephemeral key + shared key, 48 bytes, default UIDs); stdlib: ephemeral crypto/ecdh P-256 keygen + ECDH.\n" +
+			"key exchange: one side of GB/T 32918.3 as a handshake does it (responder: a fresh ephemeral key, the peer's static and ephemeral keys parsed from\n" +
+			"their encodings every time from 64 distinct peers, so the peer's Z is hashed and no table of its key is reused; the own long-term key's Z computed\n" +
+			"once, as a server keeps it; shared key 48 bytes, default UIDs; ours also computes S_B); stdlib: peer's P-256 key parsed, ephemeral keygen + ECDH.\n" +
 			"encrypt/decrypt: GB/T 32918.4 C1C3C2; stdlib: crypto/hpke DHKEM(P-256)+HKDF-SHA256+AES-128-GCM. keygen stdlib: crypto/ecdh P-256\n" +
 			"verify/encrypt reuse one key object (ours caches a 4 KiB table of the key from its second use); the \"key parsed each time\" rows parse the 65-byte key first, every iteration, as for a certificate seen once.",
 		rows: []*row{
@@ -78,36 +81,92 @@ func gmsmSM2Verify() (benchFunc, error) {
 	}, nil
 }
 
+// gmsmSM2KeyExchange is oursSM2KeyExchange with gmsm: the peer's keys
+// parsed from their encodings every iteration, a new ephemeral key, the
+// SM2 MQV point and KDF(x || y || Z_A || Z_B) as gmsm's SM2SharedKey
+// computes it, except that the own Z is computed once in setup, as a
+// server would keep it for its long-term key (SM2SharedKey would hash it
+// again every time).
 func gmsmSM2KeyExchange() (benchFunc, error) {
 	curve := gmecdh.P256()
 	own, err := curve.GenerateKey(rand.Reader)
 	if err != nil {
 		return nil, err
 	}
-	peer, err := curve.GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	peerEph, err := curve.GenerateKey(rand.Reader)
+	peers, err := kxPeerKeys()
 	if err != nil {
 		return nil, err
 	}
 	uid := []byte("1234567812345678")
+	ownZ, err := own.PublicKey().SM2ZA(gmsm3.New(), uid)
+	if err != nil {
+		return nil, err
+	}
+	var z [128]byte
+	one := func(i int) error {
+		p := &peers[i%len(peers)]
+		peerPub, err := curve.NewPublicKey(p.static)
+		if err != nil {
+			return err
+		}
+		peerR, err := curve.NewPublicKey(p.ephemeral)
+		if err != nil {
+			return err
+		}
+		eph, err := curve.GenerateKey(rand.Reader)
+		if err != nil {
+			return err
+		}
+		uv, err := own.SM2MQV(eph, peerPub, peerR)
+		if err != nil {
+			return err
+		}
+		peerZ, err := peerPub.SM2ZA(gmsm3.New(), uid)
+		if err != nil {
+			return err
+		}
+		copy(z[:64], uv.Bytes()[1:])
+		copy(z[64:], peerZ) // responder: Z_A is the peer's
+		copy(z[96:], ownZ)
+		_ = gmsm3.Kdf(z[:], 48)
+		return nil
+	}
+	if err := one(0); err != nil {
+		return nil, err
+	}
 	return func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			eph, err := curve.GenerateKey(rand.Reader)
-			if err != nil {
-				fail(b, err)
-			}
-			uv, err := own.SM2MQV(eph, peer.PublicKey(), peerEph.PublicKey())
-			if err != nil {
-				fail(b, err)
-			}
-			if _, err := uv.SM2SharedKey(true, 48, own.PublicKey(), peer.PublicKey(), uid, uid); err != nil {
+			if err := one(i); err != nil {
 				fail(b, err)
 			}
 		}
 	}, nil
+}
+
+// kxPeer is one peer of the key exchange rows: its static and ephemeral
+// public keys, uncompressed, as a handshake receives them (the static key
+// in the peer's encryption certificate, the ephemeral one in its key
+// exchange message).
+type kxPeer struct{ static, ephemeral []byte }
+
+// kxPeerKeys returns distinct peers for the key exchange rows, which
+// cycle through them and parse both keys every iteration, so that no
+// implementation can reuse anything it derived from a peer's key object.
+func kxPeerKeys() ([]kxPeer, error) {
+	peers := make([]kxPeer, 64)
+	curve := gmecdh.P256()
+	for i := range peers {
+		s, err := curve.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		e, err := curve.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		peers[i] = kxPeer{s.PublicKey().Bytes(), e.PublicKey().Bytes()}
+	}
+	return peers, nil
 }
 
 func gmsmSM2Encrypt() (benchFunc, error) {
@@ -191,13 +250,22 @@ func stdECDSAVerify() (benchFunc, error) {
 }
 
 func stdECDHExchange() (benchFunc, error) {
-	peer, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		return nil, err
+	// 64 peers parsed from their encodings every iteration, as the SM2
+	// rows do.
+	peers := make([][]byte, 64)
+	for i := range peers {
+		k, err := ecdh.P256().GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		peers[i] = k.PublicKey().Bytes()
 	}
-	peerPub := peer.PublicKey()
 	return func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
+			peerPub, err := ecdh.P256().NewPublicKey(peers[i%len(peers)])
+			if err != nil {
+				fail(b, err)
+			}
 			eph, err := ecdh.P256().GenerateKey(rand.Reader)
 			if err != nil {
 				fail(b, err)

@@ -37,7 +37,9 @@ func init() {
 			"(both ends run in this process, so each byte is sealed and opened: compare with the records group's seal+open, not with one of them);\n" +
 			"crypto/tls suite for the CBC row: ECDHE-ECDSA-AES128-CBC-SHA256, for the ZUC row: ECDHE-ECDSA-CHACHA20-POLY1305 (the stream cipher analogue);\n" +
 			"64 clients: one server on loopback TCP, 64 client goroutines (GOMAXPROCS = cores) dialling, handshaking and closing in a loop (resumed: each client its own session cache),\n" +
-			"or 64 established connections all sending 1 MiB at once; crypto/tls in the same shape",
+			"or 64 established connections all sending 1 MiB at once; crypto/tls in the same shape.\n" +
+			"A/A: the same stack in both columns, two separate configurations: its ratio range is the noise of a handshake row on this machine.\n" +
+			"Connections are closed by closing the transport on both ends (no close_notify), the same for every stack.",
 		rows: []*row{
 			{name: "full handshake ECC_SM4_GCM_SM3", unit: opsPerSec,
 				impls: []setupFunc{tlcpHandshake(ciphersuite.ECC_SM4_GCM_SM3, false), stdTLSHandshake(tlsGCM, false)}},
@@ -53,6 +55,8 @@ func init() {
 				impls: []setupFunc{tlcpBulk(ciphersuite.ECC_SM4_CBC_SM3), stdTLSBulk(tlsCBC)}},
 			{name: "bulk 64 MiB ECC_ZUC128_SM3", unit: mbPerSec, bytes: bulkLen,
 				impls: []setupFunc{tlcpBulk(ciphersuite.ECC_ZUC128_SM3), stdTLSBulk(tlsChaCha)}},
+			{name: "A/A: full handshake ECC_SM4_GCM_SM3, ours in both columns", unit: opsPerSec,
+				impls: []setupFunc{tlcpHandshake(ciphersuite.ECC_SM4_GCM_SM3, false), tlcpHandshake(ciphersuite.ECC_SM4_GCM_SM3, false)}},
 			{name: "64 clients: full handshakes ECC_SM4_GCM_SM3", unit: opsPerSec,
 				impls: []setupFunc{concurrentHandshakes(concurrentTLCP, ciphersuite.ECC_SM4_GCM_SM3, false), concurrentHandshakes(concurrentTLS, tlsGCM, false)}},
 			{name: "64 clients: resumed handshakes ECC_SM4_GCM_SM3", unit: opsPerSec,

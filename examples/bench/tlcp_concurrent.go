@@ -64,6 +64,11 @@ func concurrentTLCP(suite uint16, resume bool) (*side, error) {
 			clients[i].ClientSessionCache = tlcp.NewLRUClientSessionCache(1)
 		}
 	}
+	return tlcpSide(srv, clients), nil
+}
+
+// tlcpSide makes package tlcp's side; client i uses clients[i % len].
+func tlcpSide(srv *tlcp.Config, clients []*tlcp.Config) *side {
 	return &side{
 		server: func(c net.Conn) interface {
 			Handshake() error
@@ -76,9 +81,9 @@ func concurrentTLCP(suite uint16, resume bool) (*side, error) {
 			io.ReadWriteCloser
 			didResume() bool
 		} {
-			return tlcpClientConn{tlcp.Client(c, clients[i])}
+			return tlcpClientConn{tlcp.Client(c, clients[i%len(clients)])}
 		},
-	}, nil
+	}
 }
 
 func concurrentTLS(suite uint16, resume bool) (*side, error) {
@@ -93,6 +98,11 @@ func concurrentTLS(suite uint16, resume bool) (*side, error) {
 			clients[i].ClientSessionCache = tls.NewLRUClientSessionCache(1)
 		}
 	}
+	return tlsSide(srv, clients), nil
+}
+
+// tlsSide makes crypto/tls's side; client i uses clients[i % len].
+func tlsSide(srv *tls.Config, clients []*tls.Config) *side {
 	return &side{
 		server: func(c net.Conn) interface {
 			Handshake() error
@@ -105,9 +115,9 @@ func concurrentTLS(suite uint16, resume bool) (*side, error) {
 			io.ReadWriteCloser
 			didResume() bool
 		} {
-			return tlsClientConn{tls.Client(c, clients[i])}
+			return tlsClientConn{tls.Client(c, clients[i%len(clients)])}
 		},
-	}, nil
+	}
 }
 
 // serve accepts on ln for the rest of the process: each connection is
@@ -225,16 +235,7 @@ func concurrentBulkRow(mk func(suite uint16, resume bool) (*side, error), suite 
 		}
 		pairs := make([]pair, concurrentClients)
 		for i := range pairs {
-			accepted := make(chan net.Conn, 1)
-			go func() {
-				c, err := ln.Accept()
-				if err != nil {
-					accepted <- nil
-					return
-				}
-				accepted <- c
-			}()
-			cc, err := dialHandshakeAsync(ln.Addr().String(), s, i, accepted, &pairs[i].server)
+			cc, err := connectPair(ln, s, i, &pairs[i].server)
 			if err != nil {
 				return nil, err
 			}
@@ -286,6 +287,21 @@ func concurrentBulkRow(mk func(suite uint16, resume bool) (*side, error), suite 
 			}
 		}, nil
 	}
+}
+
+// connectPair accepts on ln while dialling it, and handshakes both ends
+// of the connection with s's client i (see dialHandshakeAsync).
+func connectPair(ln net.Listener, s *side, i int, server *io.Reader) (io.Writer, error) {
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			accepted <- nil
+			return
+		}
+		accepted <- c
+	}()
+	return dialHandshakeAsync(ln.Addr().String(), s, i, accepted, server)
 }
 
 // dialHandshakeAsync dials, then runs the client and the server handshake

@@ -244,7 +244,17 @@ func Test[T any](t *testing.T, expectLeak bool, input func(class int, rnd *rand.
 		t.Fatalf("too few measurements (%d/%d) for a t-test: make the operation shorter or the run longer", res.N[0], res.N[1])
 	}
 	if res.MaxT > Threshold && !expectLeak {
-		t.Errorf("timing depends on the secret class: %s", res)
+		// A burst of load from other processes can, rarely, push one run
+		// over the threshold (go test ./... runs packages side by side on
+		// few cores). A dependence on the secret shows again in a fresh
+		// run with fresh inputs; an accident of scheduling does not.
+		t.Logf("above %d: measuring again", Threshold)
+		again := Measure(Options{}, input, op)
+		t.Logf("%s", again)
+		if again.MaxT > Threshold {
+			t.Errorf("timing depends on the secret class, in two runs: %s; %s", res, again)
+		}
+		res = again
 	}
 	return res
 }

@@ -111,39 +111,48 @@ func (m *cbcMAC) pad(c *ccm) {
 // plaintext (SP 800-38C, A.2).
 func (c *ccm) tag(out *[BlockSize]byte, nonce, plaintext, ad []byte) {
 	var m cbcMAC
-	q := 15 - len(nonce)
 	var b0 [BlockSize]byte
-	b0[0] = byte((c.tagSize-2)/2<<3 | (q - 1))
-	if len(ad) > 0 {
-		b0[0] |= 1 << 6
-	}
-	copy(b0[1:], nonce)
-	putLength(b0[1+len(nonce):], uint64(len(plaintext)))
+	c.firstBlock(&b0, nonce, len(plaintext), len(ad) > 0)
 	m.write(c, b0[:])
-
 	if len(ad) > 0 {
 		var hdr [10]byte
-		var h []byte
-		switch n := uint64(len(ad)); {
-		case n < 1<<16-1<<8:
-			hdr[0], hdr[1] = byte(n>>8), byte(n)
-			h = hdr[:2]
-		case n <= 1<<32-1:
-			hdr[0], hdr[1] = 0xff, 0xfe
-			putLength(hdr[2:6], n)
-			h = hdr[:6]
-		default:
-			hdr[0], hdr[1] = 0xff, 0xff
-			putLength(hdr[2:10], n)
-			h = hdr[:10]
-		}
-		m.write(c, h)
+		m.write(c, adLength(&hdr, len(ad)))
 		m.write(c, ad)
 		m.pad(c)
 	}
 	m.write(c, plaintext)
 	m.pad(c)
 	*out = m.x
+}
+
+// firstBlock formats B0: the flags, the nonce and the message length.
+func (c *ccm) firstBlock(b0 *[BlockSize]byte, nonce []byte, n int, hasAD bool) {
+	q := 15 - len(nonce)
+	*b0 = [BlockSize]byte{}
+	b0[0] = byte((c.tagSize-2)/2<<3 | (q - 1))
+	if hasAD {
+		b0[0] |= 1 << 6
+	}
+	copy(b0[1:], nonce)
+	putLength(b0[1+len(nonce):], uint64(n))
+}
+
+// adLength returns the encoding of an additional-data length n > 0 that
+// precedes the data in the MAC input (SP 800-38C, A.2.2), in hdr.
+func adLength(hdr *[10]byte, n int) []byte {
+	switch u := uint64(n); {
+	case u < 1<<16-1<<8:
+		hdr[0], hdr[1] = byte(u>>8), byte(u)
+		return hdr[:2]
+	case u <= 1<<32-1:
+		hdr[0], hdr[1] = 0xff, 0xfe
+		putLength(hdr[2:6], u)
+		return hdr[:6]
+	default:
+		hdr[0], hdr[1] = 0xff, 0xff
+		putLength(hdr[2:10], u)
+		return hdr[:10]
+	}
 }
 
 // putLength writes n big-endian into all of b.

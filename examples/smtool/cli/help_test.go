@@ -22,7 +22,7 @@ func TestHelp(t *testing.T) {
 			t.Errorf("help does not list %q with an example:\n%s", c.name, out)
 		}
 	}
-	mustContain(t, "help", out, "pass:TEXT", "Keys and certificates:", "TLCP connections:", "Performance:")
+	mustContain(t, "help", out, "pass:TEXT", "Keys and certificates:", "TLCP and TLS 1.3-SM connections:", "Performance:")
 	for _, line := range strings.Split(out, "\n") {
 		if len(line) > 90 && !strings.Contains(line, "e.g. smtool") {
 			t.Errorf("help line longer than 90 characters: %q", line)

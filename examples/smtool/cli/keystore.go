@@ -61,6 +61,9 @@ func addSDFFlags(fs *flagSet) *sdfOpts {
 
 // given reports whether any -sdf flag is set.
 func (s *sdfOpts) given(fs *flagSet) bool {
+	if s == nil || fs == nil {
+		return false // a caller without the flags (scan's probes)
+	}
 	for _, n := range []string{"sdf", "sdf_sign_index", "sdf_enc_index", "sdf_pass"} {
 		if fs.isSet(n) {
 			return true

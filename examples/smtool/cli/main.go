@@ -46,7 +46,7 @@ var commands []*command
 // helpOrder is the order of "smtool help": by task, not by file.
 var helpOrder = []string{
 	"key gen", "key convert", "key import-enveloped", "pkcs12", "req", "ca sign", "crl gen", "cert gen", "cert show", "crl show", "cert verify",
-	"ocsp", "s_client", "s_server", "speed", "version",
+	"ocsp", "s_client", "s_server", "scan", "speed", "version",
 	"cms sign", "cms verify", "cms encrypt", "cms decrypt", "cms show",
 }
 
@@ -198,7 +198,7 @@ word is the password itself, as GmSSL takes it. Flags may come before, between o
 after the arguments, with one dash or two.`
 
 func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "smtool: SM2 keys and certificates, TLCP connections, SM benchmarks")
+	fmt.Fprintln(w, "smtool: SM2 keys and certificates, TLCP and TLS 1.3-SM connections, SM benchmarks")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "usage: smtool <command> [subcommand] [flags] [arguments]")
 	var groups []string

@@ -7,6 +7,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/shangmi-go/shangmi/smx509"
@@ -23,9 +24,9 @@ import (
 // followed by a hex dump (-msg) or by the decoded fields (-trace).
 
 var handshakeNames = map[uint8]string{
-	0: "HelloRequest", 1: "ClientHello", 2: "ServerHello", 4: "NewSessionTicket",
-	11: "Certificate", 12: "ServerKeyExchange", 13: "CertificateRequest", 14: "ServerHelloDone",
-	15: "CertificateVerify", 16: "ClientKeyExchange", 20: "Finished",
+	0: "HelloRequest", 1: "ClientHello", 2: "ServerHello", 4: "NewSessionTicket", 5: "EndOfEarlyData",
+	8: "EncryptedExtensions", 11: "Certificate", 12: "ServerKeyExchange", 13: "CertificateRequest",
+	14: "ServerHelloDone", 15: "CertificateVerify", 16: "ClientKeyExchange", 20: "Finished", 24: "KeyUpdate",
 }
 
 // alertNames are openssl's spellings, GM/T 0024's for 200-205.
@@ -45,8 +46,32 @@ var extensionNames = map[uint16]string{
 	11: "ec_point_formats", 13: "signature_algorithms", 16: "application_layer_protocol_negotiation",
 	22: "encrypt_then_mac", 23: "extended_master_secret", 35: "session_ticket", 66: "client_id",
 	41: "pre_shared_key", 42: "early_data", 43: "supported_versions", 44: "cookie",
-	45: "psk_key_exchange_modes", 50: "signature_algorithms_cert", 51: "key_share",
-	0xff01: "renegotiation_info",
+	45: "psk_key_exchange_modes", 47: "certificate_authorities", 49: "post_handshake_auth",
+	50: "signature_algorithms_cert", 51: "key_share", 0xff01: "renegotiation_info",
+}
+
+// signatureSchemeNames are the TLS 1.3 signature schemes a ShangMi peer
+// may list, as OpenSSL names them.
+var signatureSchemeNames = map[uint16]string{
+	0x0708: "sm2sig_sm3", 0x0403: "ecdsa_secp256r1_sha256", 0x0503: "ecdsa_secp384r1_sha384",
+	0x0804: "rsa_pss_rsae_sha256", 0x0805: "rsa_pss_rsae_sha384", 0x0401: "rsa_pkcs1_sha256",
+	0x0807: "ed25519",
+}
+
+func schemeName(id uint16) string {
+	if n, ok := signatureSchemeNames[id]; ok {
+		return n
+	}
+	return fmt.Sprintf("0x%04x", id)
+}
+
+// versionName is protocolName for what a supported_versions extension
+// may list.
+func versionName(v uint16) string {
+	if v == 0x0303 {
+		return "TLSv1.2"
+	}
+	return protocolName(v)
 }
 
 func alertString(level, desc uint8) string {
@@ -64,8 +89,9 @@ func alertString(level, desc uint8) string {
 	return l + " " + d
 }
 
-// msgLine is the header line of one traced message.
-func msgLine(sent bool, contentType uint8, msg []byte) string {
+// msgLine is the header line of one traced message; proto is the
+// protocol the connection speaks (TLCP until a ServerHello says TLS 1.3).
+func msgLine(proto string, sent bool, contentType uint8, msg []byte) string {
 	dir := "<<<"
 	if sent {
 		dir = ">>>"
@@ -76,25 +102,62 @@ func msgLine(sent bool, contentType uint8, msg []byte) string {
 		if !ok {
 			name = fmt.Sprintf("type %d", msg[0])
 		}
-		return fmt.Sprintf("%s TLCP Handshake [length %04x], %s", dir, len(msg), name)
+		return fmt.Sprintf("%s %s Handshake [length %04x], %s", dir, proto, len(msg), name)
 	case 20:
-		return fmt.Sprintf("%s TLCP ChangeCipherSpec [length %04x]", dir, len(msg))
+		return fmt.Sprintf("%s %s ChangeCipherSpec [length %04x]", dir, proto, len(msg))
 	case 21:
-		return fmt.Sprintf("%s TLCP Alert [length %04x], %s", dir, len(msg), alertString(msg[0], msg[1]))
+		return fmt.Sprintf("%s %s Alert [length %04x], %s", dir, proto, len(msg), alertString(msg[0], msg[1]))
 	}
-	return fmt.Sprintf("%s TLCP content type %d [length %04x]", dir, contentType, len(msg))
+	return fmt.Sprintf("%s %s content type %d [length %04x]", dir, proto, contentType, len(msg))
 }
 
-// traceFormatter writes traced messages to w.
+// traceFormatter writes one connection's traced messages to w. It keeps
+// what the ServerHello said, as TLS 1.3's messages look like TLCP's and
+// differ in their fields: each connection needs its own (formatter()).
 type traceFormatter struct {
-	hex    bool // -msg: a hex dump of each message
-	decode bool // -trace: the fields of each message
+	hex     bool // -msg: a hex dump of each message
+	decode  bool // -trace: the fields of each message
+	headers bool // -msg or -trace: a line for each message
+	state   bool // -state: OpenSSL's name of each step (s_compat.go)
+	server  bool
+	st      *traceState
+}
+
+// traceState is what a connection's messages so far said.
+type traceState struct {
+	tls13 bool // the ServerHello (or a HelloRetryRequest) chose TLS 1.3
+	hello string
 }
 
 func (f traceFormatter) format(w io.Writer, sent bool, contentType uint8, msg []byte) {
-	fmt.Fprintln(w, msgLine(sent, contentType, msg))
+	st := f.st
+	if st == nil {
+		st = &traceState{}
+	}
+	proto := "TLCP"
+	if contentType == 22 && len(msg) >= 4 {
+		switch msg[0] {
+		case 1:
+			st.hello = helloProtocol(msg[4:])
+			proto = st.hello
+		case 2:
+			st.tls13 = serverHelloIsTLS13(msg[4:])
+		}
+	}
+	if st.tls13 {
+		proto = "TLSv1.3"
+	}
+	if f.state {
+		if l := stateLine(f.server, sent, st.tls13, contentType, msg); l != "" {
+			fmt.Fprintln(w, l)
+		}
+	}
+	if !f.headers {
+		return
+	}
+	fmt.Fprintln(w, msgLine(proto, sent, contentType, msg))
 	if f.decode {
-		for _, l := range decodeMessage(contentType, msg) {
+		for _, l := range decodeMessage(contentType, msg, st.tls13) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}
@@ -155,6 +218,49 @@ func extensionList(s *cryptobyte.String) []string {
 			name += " " + strings.Join(groups, ":")
 		case 51: // key_share: a list (ClientHello), one entry (ServerHello) or a group (HelloRetryRequest)
 			name += " " + keyShareString(body)
+		case 43: // supported_versions: a list (ClientHello) or the one chosen
+			var vs []string
+			var list cryptobyte.String
+			if len(body) == 2 {
+				vs = append(vs, versionName(uint16(body[0])<<8|uint16(body[1])))
+			} else if body.ReadUint8LengthPrefixed(&list) {
+				for !list.Empty() {
+					var v uint16
+					if !list.ReadUint16(&v) {
+						break
+					}
+					vs = append(vs, versionName(v))
+				}
+			}
+			name += " " + strings.Join(vs, ":")
+		case 13, 50: // signature_algorithms(_cert)
+			var list cryptobyte.String
+			var ss []string
+			if body.ReadUint16LengthPrefixed(&list) {
+				for !list.Empty() {
+					var v uint16
+					if !list.ReadUint16(&v) {
+						break
+					}
+					ss = append(ss, schemeName(v))
+				}
+			}
+			name += " " + strings.Join(ss, ":")
+		case 45: // psk_key_exchange_modes
+			var list cryptobyte.String
+			var ms []string
+			if body.ReadUint8LengthPrefixed(&list) {
+				for _, m := range list {
+					ms = append(ms, map[uint8]string{0: "psk_ke", 1: "psk_dhe_ke"}[m])
+				}
+			}
+			name += " " + strings.Join(ms, ":")
+		case 41: // pre_shared_key: identities (ClientHello) or the one chosen
+			if len(body) == 2 {
+				name += fmt.Sprintf(" identity %d chosen", int(body[0])<<8|int(body[1]))
+			} else {
+				name += fmt.Sprintf(" (%d bytes)", len(body))
+			}
 		case 16:
 			var list cryptobyte.String
 			var protos []string
@@ -210,13 +316,173 @@ func keyShareString(body cryptobyte.String) string {
 	return "(malformed)"
 }
 
-// decodeMessage returns the main fields of a message, a line each.
-func decodeMessage(contentType uint8, msg []byte) []string {
+// helloProtocol names what a ClientHello offers, for its header line.
+func helloProtocol(body []byte) string {
+	offers := helloVersions(body)
+	switch {
+	case len(offers) == 0:
+		return "TLCP"
+	case slices.Contains(offers, tlcp.VersionTLCP):
+		return "TLCP+TLSv1.3"
+	}
+	return "TLSv1.3"
+}
+
+// helloVersions returns the versions of a ClientHello's
+// supported_versions extension.
+func helloVersions(body []byte) []uint16 {
+	var out []uint16
+	forExtensions(body, true, func(typ uint16, data cryptobyte.String) {
+		var list cryptobyte.String
+		if typ != 43 || !data.ReadUint8LengthPrefixed(&list) {
+			return
+		}
+		for !list.Empty() {
+			var v uint16
+			if !list.ReadUint16(&v) {
+				return
+			}
+			out = append(out, v)
+		}
+	})
+	return out
+}
+
+// serverHelloIsTLS13 reports whether a ServerHello (or HelloRetryRequest)
+// chose TLS 1.3 in supported_versions.
+func serverHelloIsTLS13(body []byte) bool {
+	is13 := false
+	forExtensions(body, false, func(typ uint16, data cryptobyte.String) {
+		if typ == 43 && len(data) == 2 && uint16(data[0])<<8|uint16(data[1]) == tlcp.VersionTLS13 {
+			is13 = true
+		}
+	})
+	return is13
+}
+
+// forExtensions calls f for each extension of a hello's body.
+func forExtensions(body []byte, client bool, f func(typ uint16, data cryptobyte.String)) {
+	s := cryptobyte.String(body)
+	var sid, suites, comp, exts cryptobyte.String
+	if !s.Skip(2+32) || !s.ReadUint8LengthPrefixed(&sid) {
+		return
+	}
+	if client {
+		if !s.ReadUint16LengthPrefixed(&suites) || !s.ReadUint8LengthPrefixed(&comp) {
+			return
+		}
+	} else if !s.Skip(3) {
+		return
+	}
+	if !s.ReadUint16LengthPrefixed(&exts) {
+		return
+	}
+	for !exts.Empty() {
+		var typ uint16
+		var data cryptobyte.String
+		if !exts.ReadUint16(&typ) || !exts.ReadUint16LengthPrefixed(&data) {
+			return
+		}
+		f(typ, data)
+	}
+}
+
+// certEntry describes one certificate of a Certificate message.
+func certEntry(i int, der []byte) string {
+	c, err := smx509.ParseCertificate(der)
+	if err != nil {
+		return fmt.Sprintf("%d: (unparsable: %v)", i, err)
+	}
+	return fmt.Sprintf("%d: s:%s [%s]", i, nameString(c.RawSubject), tlcpRole(c))
+}
+
+// decodeTLS13 decodes the messages whose form TLS 1.3 changed, or returns
+// nil for the others.
+func decodeTLS13(typ uint8, body cryptobyte.String) []string {
+	malformed := []string{"(malformed)"}
+	switch typ {
+	case 8: // EncryptedExtensions
+		var exts cryptobyte.String
+		if !body.ReadUint16LengthPrefixed(&exts) {
+			return malformed
+		}
+		if exts.Empty() {
+			return []string{"extensions: none"}
+		}
+		return []string{"extensions: " + strings.Join(extensionList(&exts), ", ")}
+	case 11: // Certificate: context, then entries with extensions
+		var ctx, list cryptobyte.String
+		if !body.ReadUint8LengthPrefixed(&ctx) || !body.ReadUint24LengthPrefixed(&list) {
+			return malformed
+		}
+		var lines []string
+		if len(ctx) > 0 {
+			lines = append(lines, fmt.Sprintf("certificate_request_context %x", []byte(ctx)))
+		}
+		for i := 0; !list.Empty(); i++ {
+			var der, exts cryptobyte.String
+			if !list.ReadUint24LengthPrefixed(&der) || !list.ReadUint16LengthPrefixed(&exts) {
+				return append(lines, "(malformed)")
+			}
+			l := certEntry(i, der)
+			if !exts.Empty() {
+				l += " extensions: " + strings.Join(extensionList(&exts), ", ")
+			}
+			lines = append(lines, l)
+		}
+		if len(lines) == 0 {
+			return []string{"(no certificates)"}
+		}
+		return lines
+	case 13: // CertificateRequest: context and extensions
+		var ctx, exts cryptobyte.String
+		if !body.ReadUint8LengthPrefixed(&ctx) || !body.ReadUint16LengthPrefixed(&exts) {
+			return malformed
+		}
+		return []string{fmt.Sprintf("certificate_request_context (%d bytes)", len(ctx)),
+			"extensions: " + strings.Join(extensionList(&exts), ", ")}
+	case 15: // CertificateVerify: scheme and signature
+		var scheme uint16
+		var sig cryptobyte.String
+		if !body.ReadUint16(&scheme) || !body.ReadUint16LengthPrefixed(&sig) {
+			return malformed
+		}
+		return []string{fmt.Sprintf("%s signature (%d bytes)", schemeName(scheme), len(sig))}
+	case 4: // NewSessionTicket
+		var lifetime, ageAdd uint32
+		var nonce, ticket, exts cryptobyte.String
+		if !body.ReadUint32(&lifetime) || !body.ReadUint32(&ageAdd) || !body.ReadUint8LengthPrefixed(&nonce) ||
+			!body.ReadUint16LengthPrefixed(&ticket) || !body.ReadUint16LengthPrefixed(&exts) {
+			return malformed
+		}
+		l := fmt.Sprintf("lifetime %d s, ticket of %d bytes", lifetime, len(ticket))
+		if !exts.Empty() {
+			l += ", extensions: " + strings.Join(extensionList(&exts), ", ")
+		}
+		return []string{l}
+	case 24: // KeyUpdate
+		var req uint8
+		if !body.ReadUint8(&req) {
+			return malformed
+		}
+		return []string{map[uint8]string{0: "update_not_requested", 1: "update_requested"}[req]}
+	}
+	return nil
+}
+
+// decodeMessage returns the main fields of a message, a line each; tls13
+// says the connection speaks TLS 1.3.
+func decodeMessage(contentType uint8, msg []byte, tls13 bool) []string {
 	if contentType != 22 || len(msg) < 4 {
 		return nil
 	}
 	body := cryptobyte.String(msg[4:])
 	malformed := []string{"(malformed)"}
+	if tls13 || msg[0] == 8 || msg[0] == 24 {
+		if lines := decodeTLS13(msg[0], body); lines != nil {
+			return lines
+		}
+	}
 	switch msg[0] {
 	case 1, 2: // ClientHello, ServerHello
 		var vers uint16
@@ -265,12 +531,7 @@ func decodeMessage(contentType uint8, msg []byte) []string {
 			if !list.ReadUint24LengthPrefixed(&der) {
 				return append(lines, "(malformed)")
 			}
-			c, err := smx509.ParseCertificate(der)
-			if err != nil {
-				lines = append(lines, fmt.Sprintf("%d: (unparsable: %v)", i, err))
-				continue
-			}
-			lines = append(lines, fmt.Sprintf("%d: s:%s [%s]", i, nameString(c.RawSubject), tlcpRole(c)))
+			lines = append(lines, certEntry(i, der))
 		}
 		if len(lines) == 0 {
 			return []string{"(no certificates)"}

@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"math/big"
 	"net/http"
 	"net/url"
 	"os"
@@ -267,11 +268,13 @@ func TestOCSPIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Keyed as the responder looks serials up (serialHex, which keeps
+	// openssl's leading zero).
 	want := map[string]indexEntry{
-		"A": {status: ocsp.Good},
-		"B": {status: ocsp.Revoked, revokedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), reason: ocsp.CACompromise},
-		"C": {status: ocsp.Revoked, revokedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
-		"D": {status: ocsp.Good},
+		serialHex(big.NewInt(0xA)): {status: ocsp.Good},
+		serialHex(big.NewInt(0xB)): {status: ocsp.Revoked, revokedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), reason: ocsp.CACompromise},
+		serialHex(big.NewInt(0xC)): {status: ocsp.Revoked, revokedAt: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)},
+		serialHex(big.NewInt(0xD)): {status: ocsp.Good},
 	}
 	for k, w := range want {
 		if g, ok := idx[k]; !ok || g.status != w.status || !g.revokedAt.Equal(w.revokedAt) || g.reason != w.reason {

@@ -28,8 +28,8 @@ import (
 func init() {
 	register(&command{
 		name:    "s_client",
-		group:   "TLCP connections",
-		summary: "connect to a TLCP server, show the handshake, relay stdin and replies",
+		group:   "TLCP and TLS 1.3-SM connections",
+		summary: "connect to a TLCP or TLS 1.3-SM server, show the handshake, relay data",
 		args:    "[host:port]",
 		about: `After the handshake, s_client prints the connection and the result of verifying the
 server's certificates (and goes on even if they fail, as openssl does, unless
@@ -215,6 +215,7 @@ func sClient(e *env, cmd *command, args []string) error {
 	if err := r.configure(*serverName, *noSNI); err != nil {
 		return err
 	}
+	r.applyCompat() // s_compat.go
 	if *sessIn != "" {
 		cs, err := readSession(*sessIn)
 		if err != nil {
@@ -246,11 +247,14 @@ func sClient(e *env, cmd *command, args []string) error {
 		if !r.quiet {
 			r.printConnection(conn, info, i > 0)
 		}
+		if *o.compat.brief {
+			printBrief(e.stderr, info.state, briefVerification(r.insecure, info.verified, info.verifyErr))
+		}
 		if err := r.saveCerts(info.state, *outcerts, *certout); err != nil {
 			conn.Close()
 			return err
 		}
-		if *sessOut != "" {
+		if *sessOut != "" && info.state.Version != tlcp.VersionTLS13 { // TLS 1.3: once the ticket came, below
 			cs, _ := r.cfg.ClientSessionCache.Get(r.cfg.ServerName)
 			if err := writeSession(*sessOut, info, cs, r.cfg.ServerName, r.sniSent); err != nil {
 				conn.Close()
@@ -259,6 +263,11 @@ func sClient(e *env, cmd *command, args []string) error {
 		}
 		if i < reconnect.n {
 			r.shutdown(conn)
+			if *sessOut != "" && info.state.Version == tlcp.VersionTLS13 {
+				if err := writeTicket(*sessOut, r.cfg.ClientSessionCache, r.cfg.ServerName); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	defer conn.Close()
@@ -275,7 +284,15 @@ func sClient(e *env, cmd *command, args []string) error {
 		defer f.Close()
 		src, lineByLine = f, false
 	}
-	return r.relay(conn, src, lineByLine, *crlf, *ignEOF)
+	err = r.relay(conn, src, lineByLine, *crlf, *ignEOF)
+	if *sessOut != "" && info.state.Version == tlcp.VersionTLS13 {
+		// The server's tickets come after the handshake, so the session
+		// is written once the connection is over (as openssl does).
+		if werr := writeTicket(*sessOut, r.cfg.ClientSessionCache, r.cfg.ServerName); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	return err
 }
 
 // configure builds the client Config from the flags.
@@ -394,10 +411,8 @@ func (r *clientRun) connect() (*tlcp.Conn, *connInfo, error) {
 	logGroup(r.out.keylog, info.keys.random(), info.state)
 	switch {
 	case r.insecure:
-	case r.strict:
-		if len(info.state.VerifiedChains) > 0 {
-			info.verified = info.state.VerifiedChains[0]
-		}
+	case r.strict && len(info.state.VerifiedChains) > 0:
+		info.verified = info.state.VerifiedChains[0]
 	default:
 		info.verified, info.verifyErr = r.v.verifyPeer(info.state, r.verifyName, smx509.ExtKeyUsageServerAuth)
 	}
@@ -414,7 +429,11 @@ func (r *clientRun) printConnection(conn *tlcp.Conn, info *connInfo, brief bool)
 	if r.profile != "" {
 		fmt.Fprintf(w, "Peer      : %s\n", r.profile)
 	}
-	printState(w, info.state, "server", info.sessionID, brief)
+	sid := info.sessionID
+	if info.state.Version == tlcp.VersionTLS13 {
+		sid = nil // TLS 1.3's is the legacy echo of ours, not a session
+	}
+	printState(w, info.state, "server", sid, brief)
 	r.o.extras.print(w, info.state)
 	switch {
 	case r.insecure:
@@ -692,6 +711,9 @@ func (r *clientRun) load(n, c int) error {
 		return lat[max(0, min(i, len(lat)-1))].Round(10 * time.Microsecond)
 	}
 	suite := "default suites"
+	if r.cfg.MinVersion == tlcp.VersionTLS13 {
+		suite = "default TLS 1.3 suites"
+	}
 	if len(r.cfg.CipherSuites) > 0 {
 		suite = tlcp.CipherSuiteName(r.cfg.CipherSuites[0])
 	}

@@ -25,8 +25,8 @@ import (
 func init() {
 	register(&command{
 		name:    "s_server",
-		group:   "TLCP connections",
-		summary: "run a TLCP server (echo, -www, -rev, -stdio), show each connection",
+		group:   "TLCP and TLS 1.3-SM connections",
+		summary: "run a TLCP and TLS 1.3-SM server (echo, -www, -rev, -stdio)",
 		about: `A bare -accept PORT listens on localhost only; give a host (0.0.0.0:4433, [::]:4433) or
 *:PORT to listen on other interfaces. Each connection's handshake (with -msg or -trace),
 its parameters, the client's certificates and their verification are printed as one
@@ -60,6 +60,7 @@ type srvConn struct {
 	buf     bytes.Buffer
 	flushed bool
 	random  []byte // the ClientHello's, for the key log's group line
+	trace   traceFormatter
 }
 
 type serverRun struct {
@@ -137,6 +138,10 @@ func sServer(e *env, cmd *command, args []string) error {
 	if err := o.protocol(cfg); err != nil {
 		return err
 	}
+	o.applyServerCompat(cfg) // s_compat.go
+	if *o.compat.brief {
+		r.quiet = true
+	}
 	if r.v, err = o.verifier(); err != nil {
 		return err
 	}
@@ -161,8 +166,8 @@ func sServer(e *env, cmd *command, args []string) error {
 	}
 	defer r.out.close()
 	cfg.KeyLogWriter = r.out.keylog
-	f := o.formatter()
 	cfg.MessageTrace = func(c *tlcp.Conn, sent bool, contentType uint8, msg []byte) {
+		f := o.formatter()
 		if r.out.msg == nil && r.out.keylog == nil {
 			return
 		}
@@ -174,6 +179,9 @@ func sServer(e *env, cmd *command, args []string) error {
 		}
 		if r.out.msg == nil {
 			return
+		}
+		if sc != nil {
+			f = sc.trace // msgtrace.go: each connection's own
 		}
 		if sc != nil && !sc.flushed {
 			f.format(&sc.buf, sent, contentType, msg)
@@ -211,7 +219,7 @@ func sServer(e *env, cmd *command, args []string) error {
 			return err
 		}
 		conn := r.serverConn(raw, cfg)
-		sc := &srvConn{n: n, addr: raw.RemoteAddr().String()}
+		sc := &srvConn{n: n, addr: raw.RemoteAddr().String(), trace: o.formatter()}
 		r.mu.Lock()
 		r.conns[conn] = sc
 		r.mu.Unlock()
@@ -384,6 +392,9 @@ func (r *serverRun) handshake(conn *tlcp.Conn, sc *srvConn) bool {
 		fmt.Fprintf(&block, "%s: the client's certificates do not verify: %v\n", sc.addr, verr)
 	}
 	out.Write(block.Bytes())
+	if *r.o.compat.brief {
+		printBrief(r.e.stderr, st, briefVerification(false, chain, verr))
+	}
 	return true
 }
 

@@ -92,6 +92,21 @@ func writeSession(path string, info *connInfo, cs *tlcp.ClientSessionState, serv
 
 const sessionPEMType = "SHANGMI TLCP SESSION"
 
+// writeTicket writes a TLS 1.3 session, the last ticket the server sent,
+// as tlcp marshals it; -sess_in reads it. OpenSSL's SSL_SESSION of a TLS
+// 1.3 session holds its own ticket encoding, which smtool does not write.
+func writeTicket(path string, cache tlcp.ClientSessionCache, key string) error {
+	cs, ok := cache.Get(key)
+	if !ok || cs == nil || cs.Version() != tlcp.VersionTLS13 {
+		return errors.New("-sess_out: the server sent no TLS 1.3 session ticket (or -no_ticket dropped it), so there is no session to write")
+	}
+	ours, err := cs.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: sessionPEMType, Bytes: ours}), 0o600)
+}
+
 // readSession reads a session that -sess_out wrote.
 func readSession(path string) (*tlcp.ClientSessionState, error) {
 	data, err := os.ReadFile(path)

@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"crypto/x509/pkix"
 	"encoding/asn1"
+	"encoding/hex"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -443,9 +444,20 @@ func serialString(n *big.Int) string {
 	return colonHex(n.Bytes())
 }
 
-// serialHex is the serial as openssl's -serial prints it: upper-case hex,
-// no colons.
-func serialHex(n *big.Int) string { return strings.ToUpper(n.Text(16)) }
+// serialHex is the serial as openssl's -serial prints it: the integer's
+// bytes in upper-case hex, no colons, so always an even number of digits
+// (0ABC, not ABC: a serial is an octet string to most tools that compare
+// them), 00 for zero, a minus sign before a negative one.
+func serialHex(n *big.Int) string {
+	if n.Sign() == 0 {
+		return "00"
+	}
+	sign := ""
+	if n.Sign() < 0 {
+		sign = "-"
+	}
+	return sign + strings.ToUpper(hex.EncodeToString(new(big.Int).Abs(n).Bytes()))
+}
 
 // opensslTime is the time format of openssl x509 -dates.
 func opensslTime(t time.Time) string { return t.UTC().Format("Jan _2 15:04:05 2006") + " GMT" }

@@ -464,7 +464,18 @@ func implementations(selected []string) []string {
 }
 
 func printSpeedHeader(w io.Writer, selected []string) {
-	fmt.Fprintf(w, "smtool speed: %s %s/%s, %d CPUs (GOMAXPROCS %d)\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "smtool speed: %s\n", platform())
+	printCPU(w, selected)
+}
+
+// platform names the Go release, the target and the CPUs, for the first
+// line of speed and version.
+func platform() string {
+	return fmt.Sprintf("%s %s/%s, %d CPUs (GOMAXPROCS %d)", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+}
+
+// printCPU prints the CPU features and the kernels in use.
+func printCPU(w io.Writer, selected []string) {
 	fmt.Fprintf(w, "CPU features: %s\n", strings.Join(cpuFeatures(), " "))
 	fmt.Fprintf(w, "implementations (the assembly kernels this CPU runs): %s\n", strings.Join(implementations(selected), "; "))
 }

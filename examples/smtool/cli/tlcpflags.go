@@ -44,6 +44,8 @@ type tlcpOpts struct {
 	tls13, tlcpOnly                    *bool
 	sdf                                *sdfOpts   // keystore.go
 	extras                             *extraOpts // extras.go
+	compat                             compatOpts // s_compat.go
+	server                             bool
 }
 
 func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
@@ -99,12 +101,13 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	o.msgfile = fs.String("msgfile", "", "write -msg / -trace output to `FILE` instead of standard output")
 	o.keylog = fs.String("keylogfile", "", "append the master secrets to `FILE` in NSS key log format, for Wireshark")
 	o.quiet = fs.Bool("quiet", false, "print no connection details, only the peer's data and problems")
-	ntls := fs.Bool("enable_ntls", false, "accepted for commands copied from Tongsuo (smtool speaks TLCP, Tongsuo's NTLS, only)")
+	ntls := fs.Bool("enable_ntls", false, "accepted for commands copied from Tongsuo: TLCP is Tongsuo's NTLS, which smtool speaks beside TLS 1.3-SM (-tlcp for TLCP alone)")
 	fs.alias("enable_ntls", "ntls")
 	if server {
 		fs.alias("enable_ntls", "enable_force_ntls")
 	}
 	_ = ntls
+	o.addCompatFlags(fs, server)
 	return o
 }
 
@@ -404,7 +407,7 @@ type outputs struct {
 
 func (o *tlcpOpts) openOutputs(e *env) (*outputs, error) {
 	out := &outputs{}
-	if *o.msg || *o.trace {
+	if *o.msg || *o.trace || *o.compat.state {
 		out.msg = e.stdout
 		if *o.msgfile != "" {
 			f, err := os.Create(*o.msgfile)
@@ -415,7 +418,7 @@ func (o *tlcpOpts) openOutputs(e *env) (*outputs, error) {
 			out.msg = f
 		}
 	} else if *o.msgfile != "" {
-		return nil, usagef("-msgfile goes with -msg or -trace")
+		return nil, usagef("-msgfile goes with -msg, -trace or -state")
 	}
 	if *o.keylog != "" {
 		f, err := os.OpenFile(*o.keylog, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
@@ -435,7 +438,8 @@ func (out *outputs) close() {
 }
 
 func (o *tlcpOpts) formatter() traceFormatter {
-	return traceFormatter{hex: *o.msg && !*o.trace, decode: *o.trace}
+	return traceFormatter{hex: *o.msg && !*o.trace, decode: *o.trace, headers: *o.msg || *o.trace,
+		state: *o.compat.state, server: o.server, st: &traceState{}}
 }
 
 // keyCapture is a key log writer that keeps the last master secret, for

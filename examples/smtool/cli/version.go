@@ -33,8 +33,8 @@ func init() {
 					}
 				}
 			}
-			fmt.Fprintf(e.stdout, "smtool %s\n", version)
-			printSpeedHeader(e.stdout, nil)
+			fmt.Fprintf(e.stdout, "smtool %s, %s\n", version, platform())
+			printCPU(e.stdout, nil)
 			fmt.Fprintf(e.stdout, "cipher suites: %s\n", strings.Join(suiteNames(), ", "))
 			return nil
 		},

@@ -85,10 +85,11 @@ func main() {
 		}
 	}
 	fmt.Printf("unary RPCs, %d-byte messages, %d callers, %d rounds of %v each, interleaved; CPU = whole process\n", *size, *callers, *rounds, per)
-	fmt.Printf("%-34s %12s %10s %14s %8s\n", "protocol", "calls", "CPU s", "calls/CPU-s", "ratio")
+	fmt.Printf("%-34s %12s %10s %14s %8s %12s %12s\n", "protocol", "calls", "CPU s", "calls/CPU-s", "ratio", "wire B/call", "srv I/O/call")
 	for _, p := range protos {
 		rate := float64(p.calls) / p.cpu.Seconds()
-		fmt.Printf("%-34s %12d %10.2f %14.0f %8.3f\n", p.name, p.calls, p.cpu.Seconds(), rate, rate/(float64(std.calls)/std.cpu.Seconds()))
+		fmt.Printf("%-34s %12d %10.2f %14.0f %8.3f %12.0f %12.2f\n", p.name, p.calls, p.cpu.Seconds(), rate, rate/(float64(std.calls)/std.cpu.Seconds()),
+			float64(p.wireBytes)/float64(p.calls), float64(p.wireWrites)/float64(p.calls))
 	}
 }
 
@@ -99,6 +100,11 @@ type proto struct {
 	cc             *grpc.ClientConn
 	calls          int64
 	cpu            time.Duration
+
+	// The server's transport traffic, both directions (see wireCount),
+	// in the timed rounds.
+	wire                  wireCount
+	wireBytes, wireWrites int64
 }
 
 func (p *proto) start(payload []byte) {
@@ -108,7 +114,7 @@ func (p *proto) start(payload []byte) {
 	}
 	p.srv = grpc.NewServer(append(echo.ServerOptions(), grpc.Creds(p.server))...)
 	echo.Register(p.srv, nil)
-	go p.srv.Serve(ln)
+	go p.srv.Serve(countingListener{ln, &p.wire})
 	p.cc, err = grpc.NewClient(ln.Addr().String(), append(echo.DialOptions(), grpc.WithTransportCredentials(p.client))...)
 	if err != nil {
 		log.Fatal(err)
@@ -132,6 +138,7 @@ func (p *proto) round(d time.Duration, callers int, payload []byte) {
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	cpu0 := processCPU()
+	b0, w0 := p.wire.bytes.Load(), p.wire.writes.Load()+p.wire.reads.Load()
 	for range callers {
 		wg.Add(1)
 		go func() {
@@ -147,6 +154,8 @@ func (p *proto) round(d time.Duration, callers int, payload []byte) {
 	wg.Wait()
 	p.cpu += processCPU() - cpu0
 	p.calls += n.Load()
+	p.wireBytes += p.wire.bytes.Load() - b0
+	p.wireWrites += p.wire.writes.Load() + p.wire.reads.Load() - w0
 }
 
 func processCPU() time.Duration {
