@@ -99,6 +99,9 @@ var alertText = map[alert]string{
 	alertUnknownPSKIdentity:     "unknown PSK identity",
 	alertCertificateRequired:    "certificate required",
 	alertNoApplicationProtocol:  "no application protocol",
+
+	// RFC 6066 §8 (ocsp_staple.go).
+	alertBadCertificateStatusResponse: "bad certificate status response",
 }
 
 func (e alert) String() string {

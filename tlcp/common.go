@@ -144,6 +144,10 @@ type Certificate struct {
 	PrivateKey  crypto.PrivateKey
 	// Leaf is the parsed Certificate[0]; if nil it is parsed when needed.
 	Leaf *smx509.Certificate
+	// OCSPStaple is a DER OCSP response for the leaf, sent to clients
+	// that ask for one (status_request, RFC 6066 §8). A server staples
+	// the Sign half's; the Enc half's is not used (ocsp_staple.go).
+	OCSPStaple []byte
 }
 
 // leaf returns the parsed leaf certificate.
@@ -190,6 +194,14 @@ type ClientHelloInfo struct {
 	SupportedCurves []CurveID
 	Conn            net.Conn
 	ctx             context.Context
+
+	// TrustedCAIndications are the CAs the client's trusted_ca_keys
+	// extension names (RFC 6066 §6, GM/T 0024-2023), in its order; empty
+	// if it sent none. Without GetCertificate the server takes the first
+	// of Certificates whose Sign chain one of them issued (trusted_ca.go):
+	// for a root to be matched by a hash rather than by name, the chain
+	// must end with the root, which is not sent.
+	TrustedCAIndications []TrustedAuthority
 }
 
 // Context returns the context of the handshake in progress.
@@ -264,6 +276,10 @@ type ConnectionState struct {
 	// on the one-port listener: TLCP, TLS 1.3 with the SM suites, or
 	// ordinary TLS handed to crypto/tls (ConnectionStateFromRequest).
 	Protocol Protocol
+	// OCSPResponse is the OCSP response the server stapled, if the
+	// client asked for one (Config.RequestOCSPStaple) and it came; in a
+	// resumed handshake, which carries none, it is empty.
+	OCSPResponse []byte
 
 	ekm ekmFunc // see ExportKeyingMaterial
 }
@@ -352,6 +368,24 @@ type Config struct {
 	// ClientHello with extensions, the handshake error names this switch.
 	// Servers ignore it.
 	ClientHelloNoExtensions bool
+	// RequestOCSPStaple makes the client ask for the server's OCSP
+	// staple (status_request); ConnectionState.OCSPResponse holds it.
+	// RequireOCSPStaple asks too, and fails the handshake with
+	// bad_certificate_status_response unless the staple is an OCSP
+	// response for the server's certificate, signed by its issuer or a
+	// responder the issuer delegated, current at Time, and good
+	// (ocsp_staple.go).
+	RequestOCSPStaple, RequireOCSPStaple bool
+	// TLCPStapleInServerHello makes a TLCP server send its staple in
+	// the ServerHello's status_request extension, gotlcp's form, instead
+	// of the CertificateStatus message of RFC 6066 §8 that Tongsuo sends
+	// and reads. Clients of this package read both.
+	TLCPStapleInServerHello bool
+	// TrustedCAIndications are sent by a client in the trusted_ca_keys
+	// extension (RFC 6066 §6; GM/T 0024-2023 A.2), for a server with
+	// certificates from several CAs to choose by; NewTrustedAuthority
+	// makes them from CA certificates.
+	TrustedCAIndications []TrustedAuthority
 	// SendServerName has no effect: server_name is sent by default.
 	//
 	// Deprecated: before server_name became the default this field turned
@@ -550,6 +584,10 @@ func (c *Config) Clone() *Config {
 		ServerName:                     c.ServerName,
 		ClientHelloNoExtensions:        c.ClientHelloNoExtensions,
 		SendServerName:                 c.SendServerName,
+		RequestOCSPStaple:              c.RequestOCSPStaple,
+		RequireOCSPStaple:              c.RequireOCSPStaple,
+		TLCPStapleInServerHello:        c.TLCPStapleInServerHello,
+		TrustedCAIndications:           c.TrustedCAIndications,
 		VerifyPeerCertificate:          c.VerifyPeerCertificate,
 		VerifyConnection:               c.VerifyConnection,
 		CipherSuites:                   c.CipherSuites,

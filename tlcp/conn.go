@@ -44,6 +44,7 @@ type Conn struct {
 	verifiedChains   [][]*smx509.Certificate
 	serverName       string
 	clientProtocol   string
+	ocspResponse     []byte // the server's staple (ocsp_staple.go)
 
 	// For invalidating the session after a fatal alert (INTEROP.md §6.1).
 	sessionMu        sync.Mutex
@@ -407,6 +408,7 @@ func (c *Conn) connectionStateLocked() ConnectionState {
 	s.PeerSignCertificate = c.peerSignCert
 	s.PeerEncCertificate = c.peerEncCert
 	s.VerifiedChains = c.verifiedChains
+	s.OCSPResponse = c.ocspResponse
 	s.Protocol = c.protocol()
 	s.ekm = c.ekm
 	return s

@@ -169,6 +169,7 @@ func FuzzTLS13Messages(f *testing.F) {
 		&encryptedExtensionsMsg{alpnProtocol: "h2", serverNameAck: true},
 		&certificateRequestMsgTLS13{signatureAlgorithms: []uint16{0x0708}, certificateAuthorities: [][]byte{{0x30, 0}}},
 		&certificateMsgTLS13{certificates: [][]byte{{1, 2, 3}, {4}}},
+		&certificateMsgTLS13{certificates: [][]byte{{1, 2, 3}, {4}}, leafStatus: certificateStatusBody([]byte{0x30, 0})},
 		&certificateVerifyMsgTLS13{scheme: 0x0708, signature: []byte{0x30, 0}},
 		&finishedMsgTLS13{verifyData: make([]byte, 32)},
 		&newSessionTicketMsg{lifetime: 3600, ageAdd: 7, nonce: []byte{0}, ticket: []byte("ticket"), maxEarlyData: 1},

@@ -101,6 +101,8 @@ func (c *Conn) makeClientHello() (*clientHelloMsg, error) {
 	if !cfg.ClientHelloNoExtensions && !c.quirks.forms.noExtensions {
 		hello.serverName = hostnameInSNI(cfg.ServerName)
 		hello.alpnProtocols = cfg.NextProtos
+		hello.ocspStapling = cfg.ocspRequested()
+		hello.trustedAuthorities = cfg.TrustedCAIndications
 	}
 	return hello, nil
 }
@@ -328,6 +330,16 @@ func (hs *clientHandshakeState) processServerHello() error {
 		}
 		c.clientProtocol = sh.alpnProtocol
 	}
+	if sh.ocspStapling {
+		if !hs.hello.ocspStapling {
+			return errorf(alertUnsupportedExtension, "tlcp: server sent status_request, which was not offered")
+		}
+		if len(sh.ocspStatus) > 0 { // gotlcp's form
+			if err := c.takeStaple(sh.ocspStatus, "in ServerHello's status_request"); err != nil {
+				return err
+			}
+		}
+	}
 	hs.suite = ciphersuite.Lookup(sh.cipherSuite)
 	c.cipherSuite = sh.cipherSuite
 	hs.ka = newKeyAgreement(hs.suite)
@@ -381,6 +393,15 @@ func (hs *clientHandshakeState) doFullHandshake() error {
 
 	msg, err = c.readHandshake(hs.transcript)
 	if err != nil {
+		return err
+	}
+	if msg, err = hs.readCertificateStatus(msg); err != nil {
+		return err
+	}
+	if err := c.checkOCSPStaple(); err != nil {
+		return err
+	}
+	if err := c.verifyConnection(); err != nil {
 		return err
 	}
 	skx, ok := msg.(*serverKeyExchangeMsg)
@@ -677,7 +698,7 @@ func (hs *clientHandshakeState) verifyServerCertificates(raw [][]byte) error {
 	c.peerCertificates = certs
 	c.peerSignCert, c.peerEncCert = sign, enc
 	c.verifiedChains = chains
-	return c.verifyConnection()
+	return nil
 }
 
 // establishKeys derives the key block and prepares the record protection

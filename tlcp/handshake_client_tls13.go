@@ -266,7 +266,7 @@ func (hs *clientHandshakeStateTLS13) checkServerHelloCommon(sh *serverHelloMsg) 
 	if !slices.Contains(hs.c.config.tls13CipherSuites(), sh.cipherSuite) || !slices.Contains(hs.hello.cipherSuites, sh.cipherSuite) {
 		return errorf(alertIllegalParameter, "tlcp: the server selected cipher suite %s, which was not offered for TLS 1.3", ciphersuite.Name(sh.cipherSuite))
 	}
-	if sh.serverNameAck || sh.alpnProtocol != "" || sh.forbiddenExtension {
+	if sh.serverNameAck || sh.alpnProtocol != "" || sh.ocspStapling || sh.forbiddenExtension {
 		return errorf(alertIllegalParameter, "tlcp: the server sent an extension in its TLS 1.3 ServerHello that may not appear there (server_name, ALPN, …)")
 	}
 	if sh.unknownExtension {
@@ -452,6 +452,9 @@ func (hs *clientHandshakeStateTLS13) readServerCertificate() error {
 		// RFC 8446 §4.4.2.4.
 		return errorf(alertDecodeError, "tlcp: the server sent no certificate")
 	}
+	if err := c.checkOCSPStaple(); err != nil {
+		return err
+	}
 	return c.verifyConnection()
 }
 
@@ -546,5 +549,5 @@ func (hs *clientHandshakeStateTLS13) sendClientCertificate() error {
 	if pair != nil {
 		cert = &pair.Sign
 	}
-	return c.sendCertificateTLS13(hs.transcript, req.context, cert, false)
+	return c.sendCertificateTLS13(hs.transcript, req.context, cert, nil)
 }

@@ -210,6 +210,10 @@ type clientHelloMsg struct {
 	compressionMethods []uint8
 	serverName         string
 	alpnProtocols      []string
+	// ocspStapling is status_request with status_type ocsp (RFC 6066
+	// §8); trustedAuthorities is trusted_ca_keys (§6).
+	ocspStapling       bool
+	trustedAuthorities []TrustedAuthority
 	// hasExtensions records that an extension block was present, even an
 	// empty one.
 	hasExtensions bool
@@ -248,6 +252,12 @@ func (m *clientHelloMsg) marshal() ([]byte, error) {
 				}
 			})
 		})
+	}
+	if len(m.trustedAuthorities) > 0 {
+		addTrustedAuthorities(&exts, m.trustedAuthorities)
+	}
+	if m.ocspStapling {
+		addStatusRequest(&exts)
 	}
 	m.tls13.marshal(&exts)
 	return marshalHello(&m.original, typeClientHello, &exts, m.hasExtensions, func(b *cryptobyte.Builder) {
@@ -315,6 +325,10 @@ func (m *clientHelloMsg) unmarshal(data []byte) bool {
 			return parseServerName(ext, &m.serverName)
 		case extensionALPN:
 			return parseALPN(ext, &m.alpnProtocols)
+		case extensionStatusRequest:
+			return parseStatusRequest(ext, &m.ocspStapling)
+		case extensionTrustedCAKeys:
+			return parseTrustedAuthorities(ext, &m.trustedAuthorities)
 		}
 		// TLS 1.3's extensions are kept for a TLS 1.3 handshake;
 		// unknown ones (session_ticket, …) are ignored, INTEROP.md §8.
@@ -344,7 +358,12 @@ type serverHelloMsg struct {
 	compressionMethod uint8
 	serverNameAck     bool
 	alpnProtocol      string
-	hasExtensions     bool
+	// ocspStapling is a status_request extension: empty (a
+	// CertificateStatus follows Certificate) or, in gotlcp's form,
+	// holding the CertificateStatus body, kept in ocspStatus.
+	ocspStapling  bool
+	ocspStatus    []byte
+	hasExtensions bool
 	// unknownExtension is set if the server sent an extension this
 	// package does not know, forbiddenExtension if it sent one it knows
 	// that no ServerHello may carry.
@@ -368,6 +387,10 @@ func (m *serverHelloMsg) marshal() ([]byte, error) {
 	}
 	if m.alpnProtocol != "" {
 		marshalSelectedALPN(&exts, m.alpnProtocol)
+	}
+	if m.ocspStapling {
+		exts.AddUint16(extensionStatusRequest)
+		exts.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.ocspStatus) })
 	}
 	m.tls13.marshal(&exts)
 	return marshalHello(&m.original, typeServerHello, &exts, m.hasExtensions, func(b *cryptobyte.Builder) {
@@ -405,6 +428,11 @@ func (m *serverHelloMsg) unmarshal(data []byte) bool {
 			return ext.Empty()
 		case extensionALPN:
 			return parseSelectedALPN(ext, &m.alpnProtocol)
+		case extensionStatusRequest:
+			// The body is checked by the handshake, which answers a bad
+			// one with bad_certificate_status_response.
+			m.ocspStapling, m.ocspStatus = true, ext
+			return true
 		}
 		known, ok := m.tls13.parse(typ, ext)
 		switch {
@@ -426,7 +454,7 @@ type certificateMsg struct {
 
 func (m *certificateMsg) marshal() ([]byte, error) {
 	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
-		addCertificateList(b, m.certificates, false)
+		addCertificateList(b, m.certificates, false, nil)
 	})
 }
 
@@ -436,50 +464,68 @@ func (m *certificateMsg) unmarshal(data []byte) bool {
 	if !ok {
 		return false
 	}
-	m.certificates, _, ok = readCertificateList(&s, false)
+	m.certificates, _, _, ok = readCertificateList(&s, false)
 	return ok && s.Empty()
 }
 
 // addCertificateList writes the certificate list of a Certificate
-// message: a vec24 of entries, each a vec24 of DER, which in TLS 1.3 an
-// empty block of extensions follows (RFC 8446 §4.4.2).
-func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool) {
+// message: a vec24 of entries, each a vec24 of DER, which in TLS 1.3 a
+// block of extensions follows (RFC 8446 §4.4.2): the leaf's holds
+// status_request with leafStatus, a CertificateStatus body, if that is
+// not nil, and every other is empty.
+func addCertificateList(b *cryptobyte.Builder, certs [][]byte, tls13 bool, leafStatus []byte) {
 	b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) {
-		for _, c := range certs {
+		for i, c := range certs {
 			b.AddUint24LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(c) })
-			if tls13 {
-				b.AddUint16(0)
+			if !tls13 {
+				continue
 			}
+			b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) {
+				if i == 0 && leafStatus != nil {
+					b.AddUint16(extensionStatusRequest)
+					b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(leafStatus) })
+				}
+			})
 		}
 	})
 }
 
 // readCertificateList reads what addCertificateList writes. Of the
-// extensions of TLS 1.3 entries it returns the first one's type, or 0:
-// this package requests none (no OCSP, no SCT), so any is a response to
-// nothing.
-func readCertificateList(s *cryptobyte.String, tls13 bool) (certs [][]byte, firstExtension uint16, ok bool) {
+// extensions of TLS 1.3 entries it returns the first one's type other
+// than status_request, or 0 (this package requests no SCT, so any is a
+// response to nothing), and the body of the leaf's status_request, which
+// the handshake checks (ocsp_staple.go); status_request on other entries
+// is ignored.
+func readCertificateList(s *cryptobyte.String, tls13 bool) (certs [][]byte, firstExtension uint16, leafStatus []byte, ok bool) {
 	var list cryptobyte.String
 	if !s.ReadUint24LengthPrefixed(&list) {
-		return nil, 0, false
+		return nil, 0, nil, false
 	}
 	for !list.Empty() {
 		var cert, exts cryptobyte.String
 		if !list.ReadUint24LengthPrefixed(&cert) || cert.Empty() {
-			return nil, 0, false
+			return nil, 0, nil, false
 		}
+		leaf := len(certs) == 0
 		if tls13 && (!list.ReadUint16LengthPrefixed(&exts) ||
-			!readExtensions(exts, func(typ uint16, _ cryptobyte.String) bool {
-				if firstExtension == 0 {
+			!readExtensions(exts, func(typ uint16, ext cryptobyte.String) bool {
+				switch {
+				case typ == extensionStatusRequest && leaf:
+					leafStatus = slices.Clip([]byte(ext))
+					if leafStatus == nil {
+						leafStatus = []byte{}
+					}
+				case typ == extensionStatusRequest:
+				case firstExtension == 0:
 					firstExtension = typ
 				}
 				return true
 			})) {
-			return nil, 0, false
+			return nil, 0, nil, false
 		}
 		certs = append(certs, cert)
 	}
-	return certs, firstExtension, true
+	return certs, firstExtension, leafStatus, true
 }
 
 // addCAList writes a list of distinguished names, each a vec16, in a
@@ -780,6 +826,8 @@ func newMessage(typ uint8, tls13 bool) handshakeMessage {
 	switch typ {
 	case typeHelloRequest:
 		return new(helloRequestMsg)
+	case typeCertificateStatus:
+		return new(certificateStatusMsg)
 	case typeServerKeyExchange:
 		return new(serverKeyExchangeMsg)
 	case typeServerHelloDone:

@@ -223,7 +223,9 @@ func fuzzMessage(f *testing.F, typ uint8, seeds ...string) {
 }
 
 func FuzzClientHello(f *testing.F) {
-	fuzzMessage(f, typeClientHello, "0101c1ab18299e6974ebe4cd19e7c0e67755c385862bd64fce119a2a53729ff417dd00000ee017e015e013e011e01ae01900ff0100")
+	fuzzMessage(f, typeClientHello, "0101c1ab18299e6974ebe4cd19e7c0e67755c385862bd64fce119a2a53729ff417dd00000ee017e015e013e011e01ae01900ff0100",
+		// status_request and trusted_ca_keys (x509_name, key_sm3_hash).
+		"0101"+strings.Repeat("00", 32)+"00 0002e053 0100 0035 0005000501 0000 0000 0003 0028 0026 02 0002 3000 04"+strings.Repeat("11", 32))
 }
 func FuzzServerHello(f *testing.F) {
 	fuzzMessage(f, typeServerHello, "0101"+strings.Repeat("11", 32)+"00e01300")

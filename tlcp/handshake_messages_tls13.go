@@ -43,7 +43,8 @@ func knownExtension(typ uint16) bool {
 	switch typ {
 	case extensionServerName, extensionALPN, extensionSupportedGroups, extensionSignatureAlgorithms,
 		extensionPreSharedKey, extensionEarlyData, extensionSupportedVersions, extensionCookie,
-		extensionPSKModes, extensionCertificateAuthorities, extensionSignatureAlgorithmsCert, extensionKeyShare:
+		extensionPSKModes, extensionCertificateAuthorities, extensionSignatureAlgorithmsCert, extensionKeyShare,
+		extensionStatusRequest:
 		return true
 	}
 	return false
@@ -513,6 +514,9 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 			m.certificateAuthorities, ok = readCAList(&ext)
 			// At least one name (RFC 8446 §4.2.4).
 			return ok && len(m.certificateAuthorities) > 0 && ext.Empty()
+		case extensionStatusRequest:
+			// A server may ask for the client's staple (RFC 8446
+			// §4.4.2.1); this client has none to send and so ignores it.
 		default:
 			var unknown uint16
 			noteExtension(typ, &unknown, &m.forbidden)
@@ -522,19 +526,23 @@ func (m *certificateRequestMsgTLS13) unmarshal(data []byte) bool {
 }
 
 // certificateMsgTLS13 is the TLS 1.3 Certificate (RFC 8446 §4.4.2).
-// Entries carry no extensions: this package requests neither OCSP nor
-// SCT. entryExtension is the type of the first one a peer sent anyway.
+// Only the leaf's entry may carry an extension, status_request with
+// the OCSP staple (§4.4.2.1): leafStatus is the extension's body, a
+// CertificateStatus (nil if absent). This package requests
+// no SCT; entryExtension is the type of the first other extension a
+// peer sent anyway.
 type certificateMsgTLS13 struct {
 	original       []byte
 	context        []byte
 	certificates   [][]byte
+	leafStatus     []byte
 	entryExtension uint16
 }
 
 func (m *certificateMsgTLS13) marshal() ([]byte, error) {
 	return marshalOnce(&m.original, typeCertificate, func(b *cryptobyte.Builder) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(m.context) })
-		addCertificateList(b, m.certificates, true)
+		addCertificateList(b, m.certificates, true, m.leafStatus)
 	})
 }
 
@@ -547,7 +555,7 @@ func (m *certificateMsgTLS13) unmarshal(data []byte) bool {
 	if !readUint8LengthPrefixed(&s, &m.context) {
 		return false
 	}
-	m.certificates, m.entryExtension, ok = readCertificateList(&s, true)
+	m.certificates, m.entryExtension, m.leafStatus, ok = readCertificateList(&s, true)
 	return ok && s.Empty()
 }
 

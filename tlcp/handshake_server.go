@@ -56,6 +56,7 @@ func (c *Conn) serverHandshake(ctx context.Context) error {
 		Conn:              c.conn,
 		ctx:               ctx,
 	}
+	info.TrustedCAIndications = ch.trustedAuthorities
 	var orig *Config
 	if cfg := c.config; cfg.GetConfigForClient != nil {
 		newCfg, err := cfg.GetConfigForClient(info)
@@ -187,7 +188,11 @@ func (c *Config) serverPair(info *ClientHelloInfo) (*CertificatePair, error) {
 		}
 		pair = p
 	} else if len(c.Certificates) > 0 {
-		pair = &c.Certificates[0]
+		var tas []TrustedAuthority
+		if info != nil {
+			tas = info.TrustedCAIndications
+		}
+		pair = pairForIndications(c.Certificates, tas)
 	}
 	if pair == nil {
 		return nil, errorf(alertInternalError, "tlcp: the server has no certificate pair configured")
@@ -378,6 +383,7 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 		c.curveID = CurveSM2 // the SM2 key exchange of the ECDHE suites
 	}
 
+	staple := hs.stapleTLCP()
 	if err := c.writeHandshake(hs.hello, hs.transcript); err != nil {
 		return err
 	}
@@ -386,6 +392,11 @@ func (hs *serverHandshakeState) doFullHandshake() error {
 	certs := &certificateMsg{certificates: hs.prepared.certs, original: hs.prepared.certMsg}
 	if err := c.writeHandshake(certs, hs.transcript); err != nil {
 		return err
+	}
+	if staple != nil {
+		if err := c.writeHandshake(&certificateStatusMsg{body: staple}, hs.transcript); err != nil {
+			return err
+		}
 	}
 	skx, err := hs.ka.generateServerKeyExchange(cfg, hs.pair, hs.encCert, hs.clientHello.random, hs.hello.random)
 	if err != nil {

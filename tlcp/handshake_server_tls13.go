@@ -367,7 +367,11 @@ func (hs *serverHandshakeStateTLS13) sendServerCertificate() error {
 			return err
 		}
 	}
-	return c.sendCertificateTLS13(hs.transcript, nil, &hs.pair.Sign, true)
+	var staple []byte
+	if hs.clientHello.ocspStapling {
+		staple = hs.pair.Sign.OCSPStaple
+	}
+	return c.sendCertificateTLS13(hs.transcript, nil, &hs.pair.Sign, staple)
 }
 
 // sendServerFinished sends Finished and moves the write side to the

@@ -179,9 +179,14 @@ func (c *Conn) serverFinishedTLS13(t *transcriptHash, suite *ciphersuite.TLS13Su
 
 // sendCertificateTLS13 sends Certificate with the chain of cert, or an
 // empty one if cert is nil, and with a certificate its CertificateVerify
-// over the transcript (RFC 8446 §4.4.2, §4.4.3).
-func (c *Conn) sendCertificateTLS13(t *transcriptHash, context []byte, cert *Certificate, fromServer bool) error {
+// over the transcript (RFC 8446 §4.4.2, §4.4.3). staple, the server's
+// answer to status_request, goes in the leaf's entry (§4.4.2.1).
+func (c *Conn) sendCertificateTLS13(t *transcriptHash, context []byte, cert *Certificate, staple []byte) error {
+	fromServer := !c.isClient
 	certMsg := &certificateMsgTLS13{context: context}
+	if len(staple) > 0 {
+		certMsg.leafStatus = certificateStatusBody(staple)
+	}
 	if cert != nil {
 		certMsg.certificates = tls13Chain(cert)
 	}
@@ -223,6 +228,14 @@ func (c *Conn) readPeerCertificateTLS13(msg handshakeMessage, t *transcriptHash,
 	}
 	if len(certMsg.context) != 0 {
 		return false, errorf(alertIllegalParameter, "tlcp: the %s's Certificate has a certificate_request_context that was not sent", peer)
+	}
+	if certMsg.leafStatus != nil {
+		if !check.fromServer || !c.config.ocspRequested() {
+			return false, errorf(alertUnsupportedExtension, "tlcp: the %s's Certificate has a status_request, which was not requested", peer)
+		}
+		if err := c.takeStaple(certMsg.leafStatus, "in the leaf's CertificateEntry"); err != nil {
+			return false, err
+		}
 	}
 	if certMsg.entryExtension != 0 {
 		// RFC 8446 §4.4.2: they must answer extensions of the hello or

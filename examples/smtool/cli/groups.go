@@ -82,7 +82,7 @@ func (o *tlcpOpts) protocol(cfg *tlcp.Config) error {
 	case *o.tlcpOnly:
 		cfg.MinVersion, cfg.MaxVersion = tlcp.VersionTLCP, tlcp.VersionTLCP
 	}
-	return nil
+	return o.extras.configure(o, cfg)
 }
 
 // protocolName is the version as s_client prints it.

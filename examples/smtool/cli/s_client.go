@@ -434,6 +434,7 @@ func (r *clientRun) printConnection(conn *tlcp.Conn, info *connInfo, brief bool)
 		sid = nil // TLS 1.3's is the legacy echo of ours, not a session
 	}
 	printState(w, info.state, "server", sid, brief)
+	r.o.extras.print(w, info.state)
 	switch {
 	case r.insecure:
 		fmt.Fprintln(w, "Verification: skipped (-insecure)")

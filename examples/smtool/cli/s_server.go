@@ -378,6 +378,7 @@ func (r *serverRun) handshake(conn *tlcp.Conn, sc *srvConn) bool {
 			fmt.Fprintf(&block, "Peer      : %s\n", r.profile)
 		}
 		printState(&block, st, "client", nil, false)
+		r.o.extras.print(&block, st)
 		switch {
 		case len(st.PeerCertificates) == 0:
 		case verr != nil:

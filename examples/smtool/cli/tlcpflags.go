@@ -43,6 +43,7 @@ type tlcpOpts struct {
 	groups                             *string
 	tls13, tlcpOnly                    *bool
 	sdf                                *sdfOpts   // keystore.go
+	extras                             *extraOpts // extras.go
 	compat                             compatOpts // s_compat.go
 	server                             bool
 }
@@ -83,6 +84,7 @@ func addTLCPFlags(fs *flagSet, server bool) *tlcpOpts {
 	o.tls13 = fs.Bool("tls1_3", false, "speak TLS 1.3 with the ShangMi suites only (default: TLS 1.3 if -cipher names a TLS 1.3 suite, TLCP otherwise"+map[bool]string{true: "; a server answers both", false: ""}[server]+")")
 	o.tlcpOnly = fs.Bool("tlcp", false, "speak TLCP only")
 	o.sdf = addSDFFlags(fs)
+	o.extras = addExtraFlags(fs, server)
 	o.alpn = &listFlag{split: true}
 	fs.Var(o.alpn, "alpn", "comma-separated ALPN `protocols` (may be repeated)")
 	o.peer = fs.String("peer", "", "interop profile for a `peer`: gmssl, tongsuo or gotlcp (see below); single switches override it")
