@@ -34,6 +34,7 @@ type Conn struct {
 	err   error
 	state tlcp.ConnectionState
 	std   tls.ConnectionState
+	vars  sync.Map // placeholder name → value, filled by tlcp_vars (vars.go)
 
 	// registered says the connection is in conns; closed that Close has
 	// run. Close may run in another goroutine than the handshake.

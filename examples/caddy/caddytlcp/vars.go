@@ -73,12 +73,11 @@ func (*Vars) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 func (Vars) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer)
 	if ok {
-		var st *tlcp.ConnectionState
 		if c := requestConn(r); c != nil {
-			s := c.TLCPState()
-			st = &s
+			repl.Map(c.placeholder)
+		} else {
+			repl.Map(func(key string) (any, bool) { return placeholder(nil, key) })
 		}
-		repl.Map(func(key string) (any, bool) { return placeholder(st, key) })
 	}
 	return next.ServeHTTP(w, r)
 }
@@ -104,6 +103,25 @@ func requestConn(r *http.Request) *Conn {
 		return nil
 	}
 	return c.(*Conn)
+}
+
+// placeholder is placeholder for c's state, computed once per name: the
+// state does not change after the handshake, and a keep-alive connection
+// serves many requests, each of which would otherwise format the client
+// certificates' names again for its headers and access log.
+func (c *Conn) placeholder(key string) (any, bool) {
+	if !strings.HasPrefix(key, "tlcp.") {
+		return nil, false // not ours: nothing to remember
+	}
+	if v, ok := c.vars.Load(key); ok {
+		return v, true
+	}
+	st := c.TLCPState()
+	v, ok := placeholder(&st, key)
+	if ok {
+		c.vars.Store(key, v) // the names are a fixed set: bounded
+	}
+	return v, ok
 }
 
 func placeholder(st *tlcp.ConnectionState, key string) (any, bool) {
