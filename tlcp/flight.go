@@ -67,6 +67,11 @@ func (c *Conn) flushFlight() error {
 func (c *Conn) flushFlightLocked() error {
 	f := &c.flight
 	if len(f.buf) == 0 {
+		if !f.buffering {
+			// A flight flushed before its last read (flushFlight) leaves
+			// an empty buffer that finishFlight must still drop.
+			f.buf = nil
+		}
 		return nil
 	}
 	_, err := c.conn.Write(f.buf)

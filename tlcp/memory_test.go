@@ -308,19 +308,25 @@ func TestSessionKeepsOnlyWhatResumptionNeeds(t *testing.T) {
 // everything holds no batch buffer and no batch array, on both protocols
 // (issue 32: an idle connection costs no more than crypto/tls's).
 func TestIdleConnectionHoldsNoBatchState(t *testing.T) {
-	for _, tls13 := range []bool{false, true} {
+	for _, tc := range []struct {
+		tls13 bool
+		suite uint16
+	}{{false, ciphersuite.ECC_SM4_GCM_SM3}, {false, ciphersuite.ECDHE_SM4_CBC_SM3}, {true, 0}} {
+		tls13 := tc.tls13
 		ccfg := testClientConfig(t)
 		if tls13 {
 			ccfg = tls13ClientConfig(t)
+		} else {
+			ccfg.CipherSuites = []uint16{tc.suite}
 		}
 		client, server, cerr, serr := handshakePair(t, ccfg, testServerConfig(t))
 		if cerr != nil || serr != nil {
 			t.Fatal(cerr, serr)
 		}
 		for _, c := range []*Conn{client, server} {
-			if c.hand.Cap() != 0 || c.outBuf != nil || len(c.rawInput.own) > 512 {
-				t.Errorf("TLS 1.3 %v: after the handshake: handshake buffer %d, flight buffer %d, read buffer %d bytes",
-					tls13, c.hand.Cap(), cap(c.outBuf), len(c.rawInput.own))
+			if c.hand.Cap() != 0 || c.outBuf != nil || c.flight.buf != nil || len(c.rawInput.own) > 512 {
+				t.Errorf("TLS 1.3 %v: after the handshake: handshake buffer %d, record buffer %d, flight buffer %d, read buffer %d bytes",
+					tls13, c.hand.Cap(), cap(c.outBuf), cap(c.flight.buf), len(c.rawInput.own))
 			}
 		}
 		exchange(t, client, server, 1<<20)
