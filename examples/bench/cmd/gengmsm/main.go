@@ -1,25 +1,26 @@
-// Command gengmsm writes the known-answer files made with gmsm
-// (github.com/emmansun/gmsm v0.44.1) that smx509/pkcs12 and x509 test
-// against: a CFCA SM2 key file (cfca.ParseSM2's format) and GB/T 35276
-// SM2EnvelopedKey values (sm2.MarshalEnvelopedPrivateKey). It lives in a
-// directory named testdata so that the main module never builds it; run it
-// from this directory with
+// Command gengmsm writes the known-answer files made with gmsm v0.44.1
+// that smx509/pkcs12 and x509 test against: a CFCA SM2 key file
+// (cfca.ParseSM2's format) and GB/T 35276 SM2EnvelopedKey values
+// (sm2.MarshalEnvelopedPrivateKey). It lives in the bench's module, which
+// already requires gmsm, so that the main module never depends on it; run
+// it from examples/bench with
 //
-//	go mod init gengmsm &&
-//	go mod edit -replace github.com/shangmi-go/shangmi=../../../.. -require github.com/shangmi-go/shangmi@v0.0.0 &&
-//	go get github.com/emmansun/gmsm@v0.44.1 && go mod tidy && go run .
+//	go run ./cmd/gengmsm
 //
 // It also checks the other direction: an envelope and a CFCA file made by
 // shangmi (x509.MarshalSM2EnvelopedKey, pkcs12.EncodeCFCA) are opened by
 // gmsm.
-// The keys and certificates are the Tongsuo-made ones in ../ (make.sh).
+// The keys and certificates are the Tongsuo-made ones in
+// smx509/pkcs12/testdata (make.sh there).
 package main
 
 import (
 	"crypto/rand"
 	"encoding/pem"
+	"flag"
 	"log"
 	"os"
+	"path/filepath"
 
 	"github.com/emmansun/gmsm/cfca"
 	"github.com/emmansun/gmsm/sm2"
@@ -47,10 +48,14 @@ func readKey(name string) *sm2.PrivateKey {
 	return k.(*sm2.PrivateKey)
 }
 
+// root is the shangmi checkout, relative to where the command runs.
+var root = flag.String("root", "../..", "the module root (from examples/bench)")
+
 func main() {
-	sign := readKey("../sign.key")
-	enc := readKey("../enc.key")
-	cert, err := smx509.ParseCertificate(readPEM("../sign.pem"))
+	flag.Parse()
+	sign := readKey(filepath.Join(*root, "smx509/pkcs12/testdata/sign.key"))
+	enc := readKey(filepath.Join(*root, "smx509/pkcs12/testdata/enc.key"))
+	cert, err := smx509.ParseCertificate(readPEM(filepath.Join(*root, "smx509/pkcs12/testdata/sign.pem")))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -61,11 +66,11 @@ func main() {
 	if _, _, err := cfca.ParseSM2([]byte("shangmi"), cf); err != nil {
 		log.Fatal(err)
 	}
-	must(os.WriteFile("../cfca_sign.sm2", cf, 0o644))
+	must(os.WriteFile(filepath.Join(*root, "smx509/pkcs12/testdata/cfca_sign.sm2"), cf, 0o644))
 
 	// The encryption key enveloped to the signing key, twice (the
 	// SM2 ciphertext is randomized), so the tests see two encodings.
-	for _, name := range []string{"../../../../x509/testdata/envelopedkey/gmsm_enveloped_1.der", "../../../../x509/testdata/envelopedkey/gmsm_enveloped_2.der"} {
+	for _, name := range []string{filepath.Join(*root, "x509/testdata/envelopedkey/gmsm_enveloped_1.der"), filepath.Join(*root, "x509/testdata/envelopedkey/gmsm_enveloped_2.der")} {
 		env, err := sm2.MarshalEnvelopedPrivateKey(rand.Reader, &sign.PublicKey, enc)
 		must(err)
 		back, err := sm2.ParseEnvelopedPrivateKey(sign, env)
@@ -77,9 +82,9 @@ func main() {
 	}
 
 	// shangmi -> gmsm.
-	ourSign, err := ours.ParsePrivateKeyPEM(mustRead("../sign.key"), nil)
+	ourSign, err := ours.ParsePrivateKeyPEM(mustRead(filepath.Join(*root, "smx509/pkcs12/testdata/sign.key")), nil)
 	must(err)
-	ourEnc, err := ours.ParsePrivateKeyPEM(mustRead("../enc.key"), nil)
+	ourEnc, err := ours.ParsePrivateKeyPEM(mustRead(filepath.Join(*root, "smx509/pkcs12/testdata/enc.key")), nil)
 	must(err)
 	ourEnv, err := ours.MarshalSM2EnvelopedKey(rand.Reader, ourSign.(*oursm2.PrivateKey).PublicKey(), ourEnc.(*oursm2.PrivateKey))
 	must(err)
@@ -89,7 +94,7 @@ func main() {
 		log.Fatal("gmsm opened shangmi's envelope to another key")
 	}
 	log.Print("gmsm opens shangmi's SM2EnvelopedKey")
-	ourCert, err := oursmx509.ParseCertificatePEM(mustRead("../sign.pem"))
+	ourCert, err := oursmx509.ParseCertificatePEM(mustRead(filepath.Join(*root, "smx509/pkcs12/testdata/sign.pem")))
 	must(err)
 	ourCF, err := ourpkcs12.EncodeCFCA(ourSign.(*oursm2.PrivateKey), ourCert, "shangmi")
 	must(err)
