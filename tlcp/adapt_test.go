@@ -17,6 +17,27 @@ import (
 	"github.com/shangmi-go/shangmi/smx509"
 )
 
+// forgetHintsAt removes, when tb ends, every hint remembered for a server
+// at addr. The hint cache is per process and keyed by address, and
+// loopback listeners reuse ephemeral ports: a hint one test left for
+// 127.0.0.1:P would otherwise reach a later test whose server got P - a
+// ClientHello without extensions, say, which cannot resume a session
+// made with them (CI saw both a "resumed false" and a missing quirk
+// error this way).
+func forgetHintsAt(tb testing.TB, addr string) {
+	tb.Cleanup(func() {
+		h := interopHints
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		for key, e := range h.m {
+			if strings.HasSuffix(key, "\x00"+addr) {
+				h.order.Remove(e)
+				delete(h.m, key)
+			}
+		}
+	})
+}
+
 // peerProfile is how a deployed TLCP server behaves at the points where
 // servers disagree (INTEROP.md §12). Its flight (session ID, certificate
 // types) and its refusals are the ones recorded from each peer
@@ -75,6 +96,7 @@ func startPeer(t *testing.T, p peerProfile, auth bool) *scriptedPeer {
 	}
 	sp := &scriptedPeer{ln: ln}
 	t.Cleanup(func() { ln.Close() })
+	forgetHintsAt(t, ln.Addr().String())
 	cfg := testServerConfig(t)
 	cfg.CipherSuites = p.suites
 	if auth {

@@ -32,6 +32,7 @@ func tcpPair(t testing.TB) (net.Conn, net.Conn) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
+	forgetHintsAt(t, ln.Addr().String())
 	type res struct {
 		c   net.Conn
 		err error

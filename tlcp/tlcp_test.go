@@ -119,6 +119,7 @@ func TestDialAndListen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer silent.Close()
+	forgetHintsAt(t, silent.Addr().String())
 	go func() {
 		c, err := silent.Accept()
 		if err == nil {
