@@ -151,12 +151,6 @@ def b32(v):
 def encode(pt):
     return b"\x04" + b32(pt[0]) + b32(pt[1])
 
-def decode(c, raw):
-    assert len(raw) == 65 and raw[0] == 4, "only uncompressed points"
-    pt = int.from_bytes(raw[1:33], "big"), int.from_bytes(raw[33:], "big")
-    assert c.on_curve(pt), "point not on the curve"
-    return pt
-
 # The recommended curve, GB/T 32918.5.
 SM2 = Curve(
     p=0xFFFFFFFEFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF00000000FFFFFFFFFFFFFFFF,
