@@ -36,6 +36,13 @@ const (
 		"02207a3ddc026b5336ee85eeb5b33bce85bc302b67aa216b81baa8466751d07c04c5" +
 		"042028be668e735f6be742d13ab086dfe7657f0d6e98e5207249f4afc4109ce497df" +
 		"04305539841b5577ad2453ad8dea2ca3af2caddc6c450b4984a881627158550fe704790b02b81db72beb8143b68705150899"
+	// E: the signatures with the fixed nonce.
+	katECCSKESignature = "3046022100e0b61d09d8d1e4a74e6a8c2478dfafb3ec8aa8b7819043784363ddb47e13f6ff" +
+		"02210088d174bb669eb98b6c25485865a3b9fe7ccbfa5cead6a9f9c575d59497122235"
+	katECDHESKESignature = "304402200408036933a3f3441435ba92cfb5e9ca7b5600dd7d1a00ae76bc5637c73f9a56" +
+		"0220770a9e8f81dad9b65b05c3c527b2dd95ef81ae73966ed548b7985c864d794d8e"
+	katCVSignature = "3045022100db919e6996c4c4205ef10cfe77c14c7f69f6d8bde624af4d085188e06992593d" +
+		"022049b8ba2b434212278092b5cf2c66674518c3f236960eb6ae28e94c98afcb4d0e"
 )
 
 func katKey(t *testing.T, h string) *sm2.PrivateKey {
@@ -131,8 +138,7 @@ func TestKATSignatures(t *testing.T) {
 	cr, sr := unhex(t, katClientRandom), unhex(t, katServerRandom)
 	signCert := pubCert(katKey(t, katServerSignPrv))
 	ecc := &serverKeyExchangeMsg{}
-	if !ecc.unmarshal(unhex(t, `0c00004a 0048 3046022100e0b61d09d8d1e4a74e6a8c2478dfafb3ec8aa8b7819043784363ddb47e13f6ff
-		02210088d174bb669eb98b6c25485865a3b9fe7ccbfa5cead6a9f9c575d59497122235`)) {
+	if !ecc.unmarshal(unhex(t, "0c00004a 0048"+katECCSKESignature)) {
 		t.Fatal("ECC ServerKeyExchange does not parse")
 	}
 	if err := (eccKeyAgreement{}).processServerKeyExchange(&Config{}, cr, sr, signCert, signCert, ecc); err != nil {
@@ -144,8 +150,7 @@ func TestKATSignatures(t *testing.T) {
 	}
 
 	ecdhe := &serverKeyExchangeMsg{}
-	if !ecdhe.unmarshal(unhex(t, "0c00008d 03002941"+katServerEphPub+`0046 304402200408036933a3f3441435ba92cfb5e9ca7b5600dd7d1a00ae76bc5637c73f9a56
-		0220770a9e8f81dad9b65b05c3c527b2dd95ef81ae73966ed548b7985c864d794d8e`)) {
+	if !ecdhe.unmarshal(unhex(t, "0c00008d 03002941"+katServerEphPub+"0046"+katECDHESKESignature)) {
 		t.Fatal("ECDHE ServerKeyExchange does not parse")
 	}
 	if err := new(ecdheKeyAgreement).processServerKeyExchange(&Config{}, cr, sr, signCert, nil, ecdhe); err != nil {
@@ -153,8 +158,7 @@ func TestKATSignatures(t *testing.T) {
 	}
 
 	// CertificateVerify over the transcript "abc".
-	sig := unhex(t, `3045022100db919e6996c4c4205ef10cfe77c14c7f69f6d8bde624af4d085188e06992593d
-		022049b8ba2b434212278092b5cf2c66674518c3f236960eb6ae28e94c98afcb4d0e`)
+	sig := unhex(t, katCVSignature)
 	tr := newTranscript(true)
 	tr.Write([]byte("abc"))
 	if !verify(signCert, certificateVerifyMessage(tr, false), sig) {
