@@ -37,11 +37,10 @@
 // # Timing
 //
 // The assembly kernels, including the key schedules on amd64 (GFNI or
-// AES-NI S-box) and arm64 (SM4EKEY), neither branch on nor index memory with
-// keys or data, and GHASH uses carry-less multiplication instructions: with
-// any of them the package is constant time. The one exception is the key
-// schedule on arm64 CPUs with AES but without the SM4 instructions, which
-// is the portable one below.
+// AES-NI S-box) and arm64 (SM4EKEY, or the AESE S-box of the NEON kernel),
+// neither branch on nor index memory with keys or data, and GHASH uses
+// carry-less multiplication instructions: with any of them the package is
+// constant time.
 //
 // The portable implementation, used with purego, on other architectures,
 // and on amd64 CPUs without AES-NI, uses 1 KiB lookup tables that combine

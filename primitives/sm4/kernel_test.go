@@ -260,21 +260,80 @@ func TestGCMOpenLongRejects(t *testing.T) {
 }
 
 // TestKeySchedule checks the key schedule of every kernel (SM4EKEY, or the
-// GFNI or AES-NI S-box) against the portable one.
+// GFNI, AES-NI or NEON S-box) against the portable one, for edge keys and
+// many random ones.
 func TestKeySchedule(t *testing.T) {
+	keys := [][]byte{
+		make([]byte, KeySize),
+		bytes.Repeat([]byte{0xff}, KeySize),
+		// MK = FK: K0…K3 are zero, so the first S-box inputs are the CKs.
+		{0xa3, 0xb1, 0xba, 0xc6, 0x56, 0xaa, 0x33, 0x50, 0x67, 0x7d, 0x91, 0x97, 0xb2, 0x70, 0x22, 0xdc},
+	}
+	for i := range 8 * KeySize {
+		k := make([]byte, KeySize)
+		k[i/8] = 0x80 >> (i % 8)
+		keys = append(keys, k)
+	}
+	r := newRand(t)
+	for range 2000 {
+		keys = append(keys, randBytes(r, KeySize))
+	}
 	impl.ForEach("sm4", func(name string) {
 		t.Run(name, func(t *testing.T) {
-			r := newRand(t)
-			for range 200 {
-				key := randBytes(r, KeySize)
-				var enc, dec [rounds]uint32
-				expandKey(key, &enc, &dec)
-				b, _ := NewCipher(key)
-				if got := b.(*Block); got.enc != enc || got.dec != dec {
-					t.Fatalf("round keys of %x differ", key)
-				}
+			for _, key := range keys {
+				checkKeySchedule(t, name, key)
 			}
 		})
+	})
+}
+
+// checkKeySchedule checks the round keys NewCipher computes for key with
+// the selected kernel against the portable schedule, in both orders, and a
+// block through the kernel both ways against the portable rounds with the
+// portable keys. With a kernel selected the guard is set, so a fall-back
+// to the table-based schedule panics rather than passing as a match.
+func checkKeySchedule(t *testing.T, name string, key []byte) {
+	t.Helper()
+	var enc, dec [rounds]uint32
+	expandKey(key, &enc, &dec)
+	pt := [BlockSize]byte(key) // any block will do; this one varies
+	pt[0] ^= 0x5a
+	var ct, back [BlockSize]byte
+	cryptBlockGeneric(&enc, ct[:], pt[:])
+
+	tablesForbidden = name != "generic"
+	defer func() { tablesForbidden = false }()
+	c, err := NewCipher(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := c.(*Block)
+	if b.enc != enc {
+		t.Fatalf("encryption round keys of %x:\n got %08x\nwant %08x", key, b.enc, enc)
+	}
+	if b.dec != dec {
+		t.Fatalf("decryption round keys of %x:\n got %08x\nwant %08x", key, b.dec, dec)
+	}
+	var got [BlockSize]byte
+	b.Encrypt(got[:], pt[:])
+	if got != ct {
+		t.Fatalf("key %x: Encrypt(%x) = %x, want %x", key, pt, got, ct)
+	}
+	b.Decrypt(back[:], ct[:])
+	if back != pt {
+		t.Fatalf("key %x: Decrypt(%x) = %x, want %x", key, ct, back, pt)
+	}
+}
+
+// FuzzKeySchedule is the differential key schedule test on fuzzed keys.
+func FuzzKeySchedule(f *testing.F) {
+	f.Add([]byte("0123456789abcdef"))
+	f.Add(make([]byte, KeySize))
+	f.Fuzz(func(t *testing.T, key []byte) {
+		if len(key) != KeySize {
+			return
+		}
+		impl.ForEach("sm4", func(name string) { checkKeySchedule(t, name, key) })
 	})
 }
 

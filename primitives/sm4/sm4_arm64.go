@@ -37,6 +37,12 @@ func cbcMACSM4E(rk *[32]uint32, x *[16]byte, src []byte)
 //go:noescape
 func ecbNEON(rk *[32]uint32, dst, src []byte)
 
+// expandKeyNEON computes the encryption round keys with the S-box through
+// AESE, as ecbNEON does, so that no table is indexed with key bytes.
+//
+//go:noescape
+func expandKeyNEON(key *[16]byte, enc *[32]uint32)
+
 // ghashPMULL absorbs len(data)/16 blocks into the GHASH state y with
 // PMULL, eight blocks per reduction; htab is as for amd64 (ghashKey.table).
 //

@@ -16,11 +16,11 @@ import (
 // CPU once, and tests switch them with impl.Select (the kernels are
 // declared in sm4_arm64.go, generated with sm4_arm64.s by
 // _asm/arm64; none of them branches on or indexes memory with data or
-// keys). "sm4e" uses the ARMv8.2 SM4E and SM4EKEY instructions,
-// "neon" evaluates the S-box with AESE and nibble tables; both hash with
-// PMULL. The modes without a kernel of their own (CTR, CBC decryption, XTS,
-// GCM's counter mode) run the portable loops of modes_generic.go over the
-// bulk kernel.
+// keys). "sm4e" uses the ARMv8.2 SM4E and SM4EKEY instructions, "neon"
+// evaluates the S-box with AESE and nibble tables, in the rounds and in the
+// key schedule; both hash with PMULL. The modes without a kernel of their
+// own (CTR, CBC decryption, XTS, GCM's counter mode) run the portable loops
+// of modes_generic.go over the bulk kernel.
 //
 // Dispatch is a function with an if-ladder rather than a function variable:
 // a call through a variable hides the callee from escape analysis, so every
@@ -43,13 +43,18 @@ type archKeys struct{}
 func (*archKeys) init(enc, dec *[rounds]uint32) {}
 
 // expandKeyArch computes the round keys with SM4EKEY where the CPU has it,
-// so that the key schedule indexes no table with key bytes; it reports
-// whether it did.
+// otherwise with the NEON kernel's S-box, so that on any CPU with a
+// constant-time block kernel the key schedule indexes no table with key
+// bytes either; it reports whether it did.
 func expandKeyArch(key []byte, enc, dec *[rounds]uint32) bool {
-	if !useSM4E {
+	switch {
+	case useSM4E:
+		expandKeySM4E((*[16]byte)(key), enc)
+	case useNEON:
+		expandKeyNEON((*[16]byte)(key), enc)
+	default:
 		return false
 	}
-	expandKeySM4E((*[16]byte)(key), enc)
 	for i := range enc {
 		dec[rounds-1-i] = enc[i]
 	}

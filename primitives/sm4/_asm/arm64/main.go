@@ -16,7 +16,8 @@
 //   - NEON: ECB on groups of four blocks held transposed (one register per
 //     state word), eight blocks per iteration, with the S-box as AESE
 //     between two affine maps done by TBL on nibbles (constants from
-//     sboxmath, the same as the x86 AES-NI kernels').
+//     sboxmath, the same as the x86 AES-NI kernels'); and the key schedule
+//     for CPUs without SM4EKEY, with the same S-box.
 //   - GHASH with PMULL/PMULL2, eight blocks per reduction, in the same
 //     reflected form as the x86 kernels (see _asm/ghash.go).
 package main
@@ -67,6 +68,7 @@ func main() {
 	genECBSM4E()
 	genLatencySM4E()
 	genECBNEON()
+	genExpandKeyNEON()
 	genGHASH()
 
 	if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {

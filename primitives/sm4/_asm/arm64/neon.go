@@ -43,6 +43,46 @@ func eachSet(sets []*set, f func(s *set)) {
 	}
 }
 
+// sboxNEON applies the S-box to every byte of the registers xs, with one
+// temporary per register in tmps, instruction by instruction across the
+// registers so that their chains overlap. SM4's S-box is an affine map, the
+// AES S-box and a second affine map (sboxmath): the affine maps are two
+// nibble lookups each (TBL indexes registers, not memory), and AESE with a
+// zero key is SubBytes after ShiftRows, which the TBL by invShiftRows
+// undoes in advance. It needs the nibble tables in V24-V27, 0x0f… in V28,
+// invShiftRows in V29 and zero in V14, as ecbNEON and expandKeyNEON load
+// them.
+func sboxNEON(xs, tmps []int) {
+	each := func(f func(x, t int)) {
+		for i, x := range xs {
+			f(x, tmps[i])
+		}
+	}
+	each(func(x, _ int) { ins("VTBL V29.B16, [V%d.B16], V%d.B16", x, x) })
+	nibble := func(lo, hi int) {
+		each(func(x, t int) { ins("VUSHR $4, V%d.B16, V%d.B16", x, t) })
+		each(func(x, _ int) { ins("VAND V28.B16, V%d.B16, V%d.B16", x, x) })
+		each(func(x, _ int) { ins("VTBL V%d.B16, [V%d.B16], V%d.B16", x, lo, x) })
+		each(func(_, t int) { ins("VTBL V%d.B16, [V%d.B16], V%d.B16", t, hi, t) })
+		each(func(x, t int) { ins("VEOR V%d.B16, V%d.B16, V%d.B16", t, x, x) })
+	}
+	nibble(24, 25)
+	each(func(x, _ int) { ins("AESE V14.B16, V%d.B16", x) })
+	nibble(26, 27)
+}
+
+// loadSboxConsts loads what sboxNEON needs, using R4.
+func loadSboxConsts() {
+	for i, name := range []string{"preLo", "preHi", "postLo", "postHi"} {
+		ins("MOVD $%s<>(SB), R4", name)
+		ins("VLD1 (R4), [V%d.B16]", 24+i)
+	}
+	ins("VMOVI $15, V28.B16")
+	ins("MOVD $invShiftRows<>(SB), R4")
+	ins("VLD1 (R4), [V29.B16]")
+	ins("VEOR V14.B16, V14.B16, V14.B16")
+}
+
 func neonRound(i int, sets []*set) {
 	a, b, c, d := i%4, (i+1)%4, (i+2)%4, (i+3)%4
 	p("\t// Round %d.", i)
@@ -50,17 +90,9 @@ func neonRound(i int, sets []*set) {
 	eachSet(sets, func(s *set) { ins("VEOR V%d.B16, V%d.B16, V%d.B16", s.x[c], s.x[b], s.t[0]) })
 	eachSet(sets, func(s *set) { ins("VEOR V%d.B16, V%d.B16, V%d.B16", s.x[d], s.t[0], s.t[0]) })
 	eachSet(sets, func(s *set) { ins("VEOR V15.B16, V%d.B16, V%d.B16", s.t[0], s.t[0]) })
-	eachSet(sets, func(s *set) { ins("VTBL V29.B16, [V%d.B16], V%d.B16", s.t[0], s.t[0]) })
-	nibble := func(lo, hi int) {
-		eachSet(sets, func(s *set) { ins("VUSHR $4, V%d.B16, V%d.B16", s.t[0], s.t[1]) })
-		eachSet(sets, func(s *set) { ins("VAND V28.B16, V%d.B16, V%d.B16", s.t[0], s.t[0]) })
-		eachSet(sets, func(s *set) { ins("VTBL V%d.B16, [V%d.B16], V%d.B16", s.t[0], lo, s.t[0]) })
-		eachSet(sets, func(s *set) { ins("VTBL V%d.B16, [V%d.B16], V%d.B16", s.t[1], hi, s.t[1]) })
-		eachSet(sets, func(s *set) { ins("VEOR V%d.B16, V%d.B16, V%d.B16", s.t[1], s.t[0], s.t[0]) })
-	}
-	nibble(24, 25)
-	eachSet(sets, func(s *set) { ins("AESE V14.B16, V%d.B16", s.t[0]) })
-	nibble(26, 27)
+	var xs, tmps []int
+	eachSet(sets, func(s *set) { xs, tmps = append(xs, s.t[0]), append(tmps, s.t[1]) })
+	sboxNEON(xs, tmps)
 	// x_a ^= t ^ t<<<24 ^ (u<<<2), u = t ^ t<<<8 ^ t<<<16.
 	eachSet(sets, func(s *set) { ins("VTBL V30.B16, [V%d.B16], V%d.B16", s.t[0], s.t[1]) })
 	eachSet(sets, func(s *set) { ins("VREV32 V%d.H8, V%d.H8", s.t[0], s.t[2]) })
@@ -116,16 +148,11 @@ func genECBNEON() {
 	ins("MOVD src_base+32(FP), R2")
 	ins("MOVD src_len+40(FP), R3")
 	loadKeys("R0")
-	for i, name := range []string{"preLo", "preHi", "postLo", "postHi"} {
+	loadSboxConsts()
+	for i, name := range []string{"rot8", "rot24"} {
 		ins("MOVD $%s<>(SB), R4", name)
-		ins("VLD1 (R4), [V%d.B16]", 24+i)
+		ins("VLD1 (R4), [V%d.B16]", 30+i)
 	}
-	ins("VMOVI $15, V28.B16")
-	for i, name := range []string{"invShiftRows", "rot8", "rot24"} {
-		ins("MOVD $%s<>(SB), R4", name)
-		ins("VLD1 (R4), [V%d.B16]", 29+i)
-	}
-	ins("VEOR V14.B16, V14.B16, V14.B16")
 	p("ecbNEONEight:")
 	ins("CMP $128, R3")
 	ins("BLT ecbNEONFour")
@@ -139,6 +166,55 @@ func genECBNEON() {
 	ins("SUB $64, R3")
 	ins("B ecbNEONFour")
 	p("ecbNEONDone:")
+	ins("RET")
+}
+
+// genExpandKeyNEON writes the key schedule for CPUs with NEON and AES but
+// without SM4EKEY. The schedule is one chain of 32 dependent rounds with a
+// single word each, so there is nothing to run side by side: the words live
+// in general registers, where the XORs and L′'s rotations are one
+// instruction each, and only the S-box input crosses to a vector register
+// and back, to go through the same constant-time S-box as ecbNEON's rounds
+// (only lane 0 is meaningful; the other lanes carry whatever they held).
+func genExpandKeyNEON() {
+	p("")
+	p("// func expandKeyNEON(key *[16]byte, enc *[32]uint32)")
+	stub("func expandKeyNEON(key *[16]byte, enc *[32]uint32)",
+		"expandKeyNEON computes the encryption round keys with the S-box through",
+		"AESE, as ecbNEON does, so that no table is indexed with key bytes.")
+	p("TEXT ·expandKeyNEON(SB), NOSPLIT, $0-16")
+	ins("MOVD key+0(FP), R0")
+	ins("MOVD enc+8(FP), R1")
+	loadSboxConsts()
+	// K0…K3 = MK ⊕ FK, the key read as big-endian words.
+	ins("VLD1 (R0), [V0.B16]")
+	ins("VREV32 V0.B16, V0.B16")
+	ins("MOVD $sm4FK<>(SB), R2")
+	ins("VLD1 (R2), [V1.S4]")
+	ins("VEOR V1.B16, V0.B16, V0.B16")
+	k := []int{5, 6, 7, 8}
+	for j, r := range k {
+		ins("VMOV V0.S[%d], R%d", j, r)
+	}
+	ins("MOVD $sm4CK<>(SB), R2")
+	for i := 0; i < 32; i++ {
+		// K(i+4) = K(i) ⊕ L′(τ(K(i+1) ⊕ K(i+2) ⊕ K(i+3) ⊕ CK(i))), with
+		// K(i+3), the word the previous round wrote, XORed in last.
+		p("\t// Round %d.", i)
+		ins("MOVWU.P 4(R2), R10")
+		ins("EORW R%d, R%d, R9", k[2], k[1])
+		ins("EORW R10, R9, R9")
+		ins("EORW R%d, R9, R9", k[3])
+		ins("VMOV R9, V0.S[0]")
+		sboxNEON([]int{0}, []int{1})
+		ins("VMOV V0.S[0], R9")
+		// L′(B) = B ⊕ B⋘13 ⊕ B⋘23, the rotations as right rotations.
+		ins("EORW R9@>19, R9, R11")
+		ins("EORW R9@>9, R11, R11")
+		ins("EORW R11, R%d, R%d", k[0], k[0])
+		ins("MOVW R%d, %d(R1)", k[0], 4*i)
+		k = append(k[1:], k[0])
+	}
 	ins("RET")
 }
 
