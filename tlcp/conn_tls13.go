@@ -41,6 +41,9 @@ type tls13ConnState struct {
 	// keyUpdatesInARow counts KeyUpdates that arrived with nothing else
 	// under the key they ended.
 	keyUpdatesInARow int
+	// keyUpdatesSentInARow is the same count for the KeyUpdates this
+	// side sent, as the peer makes it; c.out guards it.
+	keyUpdatesSentInARow int
 
 	// pendingTicket is a server's NewSessionTicket, which goes before the
 	// first application data it writes.

@@ -26,7 +26,9 @@
 // half of a [CertificatePair]. The full handshake, HelloRetryRequest,
 // client authentication, resumption with sealed session tickets
 // ([Config.SetSessionCacheKeys]), KeyUpdate, ALPN and SNI are supported;
-// 0-RTT is refused.
+// 0-RTT is refused. A side updates its sending keys every 2^24 records,
+// answers the peer's KeyUpdates, and sends one when the application asks
+// ([Conn.SendKeyUpdate], OpenSSL's SSL_key_update).
 //
 // [Config.MinVersion] and [Config.MaxVersion] choose the protocols. A
 // server answers each client in the protocol it asks for (TLS 1.3 and TLCP

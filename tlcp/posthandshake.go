@@ -118,6 +118,14 @@ func (c *Conn) handleKeyUpdate(m *keyUpdateMsg) error {
 	if c.closeNotifySent {
 		return nil // nothing more will be written, so no new key is needed
 	}
+	if c.keyUpdateRunFullLocked() {
+		// Our sending key has protected nothing since our last
+		// maxKeyUpdatesInARow updates, answers and SendKeyUpdate's
+		// alike: it already is what the peer asks for, and one more
+		// update would make the peer (this package, BoringSSL) end the
+		// connection for a flood.
+		return nil
+	}
 	return c.updateWriteKeyLocked(false)
 }
 
@@ -129,6 +137,13 @@ func (c *Conn) updateWriteKeyLocked(requestPeer bool) error {
 		m.request = keyUpdateRequested
 	}
 	data, _ := m.marshal()
+	// The peer counts the KeyUpdates that come first under their key
+	// (handleKeyUpdate); SendKeyUpdate keeps within its limit.
+	if c.out.rp.Sequence() == 0 {
+		c.tls13.keyUpdatesSentInARow++
+	} else {
+		c.tls13.keyUpdatesSentInARow = 1
+	}
 	if _, err := c.writeRecordLocked(recordTypeHandshake, data); err != nil {
 		return err
 	}

@@ -210,6 +210,23 @@ if [ -n "${SHANGMI_TONGSUO:-}" ]; then
 	result "Tongsuo s_client (default groups) -> our server: HRR, KeyUpdate k and K" $ok \
 		"$(grep -c KEYUPDATE "$work/$name.client.log") KeyUpdates"
 
+	# Our client's KeyUpdates (Conn.SendKeyUpdate), update_requested in
+	# every other one, each followed by a line s_server reverses: it must
+	# read all six and answer the three requests.
+	name=tongsuo-server-keyupdate
+	"$T" s_server -accept "127.0.0.1:$port" $sm -ciphersuites TLS_SM4_GCM_SM3 -cert "$pki/server_sign.pem" \
+		-key "$pki/server_sign.key" -naccept 1 -rev -msg >"$work/$name.server.log" 2>&1 &
+	server_pid=$!
+	wait_port $port
+	ours_client $name -idle 300ms -keyupdates 6 -send 'hello tongsuo\n'
+	rc=$?
+	[ "$(grep -c '^keyupdate .*ousgnot olleh' "$work/$name.client.log")" = 6 ] || rc=1
+	[ "$(grep -c '<<< .*KeyUpdate' "$work/$name.server.log")" = 6 ] || rc=1
+	[ "$(grep -c '>>> .*KeyUpdate' "$work/$name.server.log")" = 3 ] || rc=1
+	result "our client -keyupdates 6 -> Tongsuo s_server: read, 3 requests answered" $rc \
+		"$(grep -c '<<< .*KeyUpdate' "$work/$name.server.log") received, $(grep -c '>>> .*KeyUpdate' "$work/$name.server.log") answered"
+	finish_server
+
 	# Tongsuo's default groups put curveSM2MLKEM768 in its first tuple:
 	# our default shares need no HelloRetryRequest.
 	name=tongsuo-server-hybrid-defaultgroups

@@ -12,7 +12,7 @@
 // The correct clients do full and resumed handshakes on every TLCP suite
 // (ECC and ECDHE × GCM and CBC) and both TLS 1.3 suites (GCM, CCM), plus
 // the combined ClientHello that offers both protocols; echo small
-// messages and bulk transfers (checked byte for byte); keep connections
+// messages and bulk transfers (checked byte for byte); update keys; keep connections
 // idle; and half-close. The faulty ones close without close_notify, reset
 // the TCP connection in the middle of a record, send a ClientHello one
 // byte at a time (slowloris), stop reading while the server writes, flip
@@ -28,10 +28,9 @@
 // mean plus a small absolute floor (a run needs at least four samples in
 // its second half for the check).
 //
-// TLS 1.3 KeyUpdates are not in the mix: the package sends them only
-// after 2^24 records under one key and has no API to request one, so no
-// client outside the package can trigger them in a soak's time; the
-// package's tests cover them (TestTLS13BulkAndKeyUpdate).
+// On TLS 1.3 connections a correct client also sends KeyUpdates
+// (Conn.SendKeyUpdate), requested and not, each followed by an echo
+// checked byte for byte; they are counted in the report.
 package main
 
 import (
@@ -154,6 +153,7 @@ type soak struct {
 
 	full, resumed, resumeMiss atomic.Int64
 	bytes                     atomic.Int64
+	keyUpdates                atomic.Int64 // sent by correct clients (keyupdate.go)
 	correctFail               atomic.Int64
 
 	mu       sync.Mutex
@@ -174,6 +174,7 @@ type sample struct {
 	at                  time.Duration
 	full, resumed, miss int64
 	bytes               int64
+	keyUpdates          int64
 	errs                map[string]int64
 	rss, heap           uint64
 	goroutines, fds     int
@@ -376,8 +377,10 @@ func (s *soak) correctLoop(stop chan struct{}) {
 		var err error
 		what := ""
 		switch r := mrand.IntN(100); {
-		case r < 35:
+		case r < 25:
 			what, err = "echo", s.echo(v, 1+mrand.IntN(2000), 0)
+		case r < 35:
+			what, err = "keyupdate", s.updateKeys(v) // keyupdate.go
 		case r < 55:
 			what, err = "resume", s.resume(v)
 		case r < 70:
@@ -726,7 +729,7 @@ func (s *soak) sample(at time.Duration) {
 	runtime.ReadMemStats(&ms)
 	sm := sample{
 		at: at, full: s.full.Load(), resumed: s.resumed.Load(), miss: s.resumeMiss.Load(),
-		bytes: s.bytes.Load(), rss: rss(), heap: ms.HeapAlloc,
+		bytes: s.bytes.Load(), keyUpdates: s.keyUpdates.Load(), rss: rss(), heap: ms.HeapAlloc,
 		goroutines: runtime.NumGoroutine(), fds: openFDs(), correctFailures: s.correctFail.Load(),
 	}
 	s.mu.Lock()
@@ -736,8 +739,8 @@ func (s *soak) sample(at time.Duration) {
 	}
 	s.samples = append(s.samples, sm)
 	s.mu.Unlock()
-	fmt.Printf("%7.1fmin handshakes %d full %d resumed (%d misses)  %s  RSS %.1f MiB  heap %.1f MiB  goroutines %d  fds %d  failures %d\n",
-		at.Minutes(), sm.full, sm.resumed, sm.miss, mib(sm.bytes), float64(sm.rss)/(1<<20), float64(sm.heap)/(1<<20),
+	fmt.Printf("%7.1fmin handshakes %d full %d resumed (%d misses)  %s  %d KeyUpdates  RSS %.1f MiB  heap %.1f MiB  goroutines %d  fds %d  failures %d\n",
+		at.Minutes(), sm.full, sm.resumed, sm.miss, mib(sm.bytes), sm.keyUpdates, float64(sm.rss)/(1<<20), float64(sm.heap)/(1<<20),
 		sm.goroutines, sm.fds, sm.correctFailures)
 	for _, k := range sortedKeys(sm.errs) {
 		fmt.Printf("          %8d  %s\n", sm.errs[k], k)
@@ -854,13 +857,13 @@ func (s *soak) writeCSV(path string) error {
 	}
 	sort.Strings(ks)
 	var b strings.Builder
-	b.WriteString("seconds,full_handshakes,resumed_handshakes,resume_misses,bytes,rss_bytes,heap_bytes,goroutines,fds,failures")
+	b.WriteString("seconds,full_handshakes,resumed_handshakes,resume_misses,bytes,rss_bytes,heap_bytes,goroutines,fds,failures,key_updates")
 	for _, k := range ks {
 		b.WriteString(",\"" + strings.ReplaceAll(k, "\"", "'") + "\"")
 	}
 	b.WriteByte('\n')
 	for _, x := range s.samples {
-		fmt.Fprintf(&b, "%.0f,%d,%d,%d,%d,%d,%d,%d,%d,%d", x.at.Seconds(), x.full, x.resumed, x.miss, x.bytes, x.rss, x.heap, x.goroutines, x.fds, x.correctFailures)
+		fmt.Fprintf(&b, "%.0f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", x.at.Seconds(), x.full, x.resumed, x.miss, x.bytes, x.rss, x.heap, x.goroutines, x.fds, x.correctFailures, x.keyUpdates)
 		for _, k := range ks {
 			fmt.Fprintf(&b, ",%d", x.errs[k])
 		}

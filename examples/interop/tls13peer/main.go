@@ -71,6 +71,7 @@ var (
 	genPKIDir  = flag.String("gen-pki", "", "instead of connecting: write a fresh test PKI to this directory (see genPKI); keys for GmSSL are encrypted with -pass")
 	idle       = flag.Duration("idle", time.Second, "client: stop reading after this long without data")
 	pause      = flag.Duration("pause", 100*time.Millisecond, "client: wait between connections")
+	keyUpdates = flag.Int("keyupdates", 0, "client, TLS 1.3: after -send and its answer, this many rounds of a KeyUpdate (update_requested in the odd ones), -send and its answer (keyupdate.go)")
 )
 
 func main() {
@@ -329,6 +330,10 @@ func dial(cfg *tlcp.Config) error {
 		}
 		sent, werr := io.WriteString(c, msg)
 		got, rerr := readAll(c)
+		if *keyUpdates > 0 && werr == nil && rerr == nil {
+			s, g, err := keyUpdateRounds(c, msg)
+			sent, got, rerr = sent+s, got+g, err
+		}
 		if werr != nil || rerr != nil {
 			fmt.Printf("conn %d: FAILED after the handshake: write %v, read %v\n", i, werr, rerr)
 			failed = errors.New("a connection failed")
