@@ -132,8 +132,8 @@ type result struct {
 
 var (
 	elapsedRE = regexp.MustCompile(`fuzz: elapsed: (\w+), execs: (\d+) `)
-	newRE   = regexp.MustCompile(`new interesting: (\d+)`)
-	coverRE = regexp.MustCompile(`coverage: ([\d.]+% of statements)`)
+	newRE     = regexp.MustCompile(`new interesting: (\d+)`)
+	coverRE   = regexp.MustCompile(`coverage: ([\d.]+% of statements)`)
 )
 
 func runTarget(ctx context.Context, t target, d time.Duration, parallel int, cache string) result {
@@ -350,16 +350,13 @@ func goEnv(name string) (string, error) {
 	return strings.TrimSpace(string(out)), err
 }
 
+// moduleRoot asks the go command for the main module's directory.
 func moduleRoot() (string, error) {
-	out, err := exec.Command("go", "env", "GOMOD").Output()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("go list -m: %v (run inside the module)", err)
 	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		return "", errors.New("not inside the module")
-	}
-	return filepath.Dir(mod), nil
+	return strings.TrimSpace(string(out)), nil
 }
 
 func tail(b []byte, n int) []byte {
