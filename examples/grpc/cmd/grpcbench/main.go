@@ -26,6 +26,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -80,8 +81,12 @@ func main() {
 	}
 	per := *total / time.Duration(*rounds)
 	for r := 0; r < *rounds; r++ {
-		for _, p := range protos {
-			p.round(per, *callers, payload)
+		// Each round starts with the next protocol, and the garbage of the
+		// turn before is collected untimed, so that no protocol always
+		// follows the same one and pays for collecting its garbage.
+		for i := range protos {
+			runtime.GC()
+			protos[(r+i)%len(protos)].round(per, *callers, payload)
 		}
 	}
 	fmt.Printf("unary RPCs, %d-byte messages, %d callers, %d rounds of %v each, interleaved; CPU = whole process\n", *size, *callers, *rounds, per)
