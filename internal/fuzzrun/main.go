@@ -163,7 +163,7 @@ func runTarget(ctx context.Context, t target, d time.Duration, parallel int, cac
 		fmt.Fprintln(os.Stderr, "fuzzrun:", err)
 	}
 	r.kept = kept
-	cov := exec.Command("go", "test", "-count=1", "-run=^"+t.name+"$", "-coverpkg="+t.pkg, "./"+t.dir)
+	cov := exec.CommandContext(ctx, "go", "test", "-count=1", "-run=^"+t.name+"$", "-coverpkg="+t.pkg, "./"+t.dir)
 	covOut, _ := cov.CombinedOutput()
 	if m := coverRE.FindSubmatch(covOut); m != nil {
 		r.coverage = string(m[1])

@@ -177,8 +177,8 @@ func benchRoute(t *testing.T, tmpl string, secs int) {
 		std,
 	}
 	const workers = 8
-	var sizes sync.Map // protocol name → response body length
-	get := func(p *proto) {
+	sizes := map[string]int64{} // protocol name → response body length, from the warm-up
+	get := func(p *proto) int64 {
 		resp, err := p.client.Get(url)
 		if err != nil {
 			t.Fatal(err)
@@ -188,12 +188,12 @@ func benchRoute(t *testing.T, tmpl string, secs int) {
 		if resp.StatusCode != 200 {
 			t.Fatalf("%s: %s", p.name, resp.Status)
 		}
-		sizes.Store(p.name, n)
+		return n
 	}
 	for _, p := range protos {
 		p.client.Transport.(*http.Transport).MaxIdleConnsPerHost = workers
 		for range 2 * workers {
-			get(p)
+			sizes[p.name] = get(p)
 		}
 	}
 	const rounds = 6
@@ -231,7 +231,7 @@ func benchRoute(t *testing.T, tmpl string, secs int) {
 	t.Logf("GET through Caddy's reverse_proxy, %d workers, keep-alive, %d rounds of %v each, interleaved; CPU = whole process (client, Caddy, backend)", workers, rounds, per)
 	for _, p := range protos {
 		rate := float64(p.n) / p.cpu.Seconds()
-		size, _ := sizes.Load(p.name)
+		size := sizes[p.name]
 		t.Logf("%-34s %8d requests %7.2f CPU s %8.0f req/CPU-s  ratio %.3f  (body %v B)", p.name, p.n, p.cpu.Seconds(), rate, rate/stdRate, size)
 	}
 }
