@@ -93,6 +93,66 @@ type relay struct {
 	counts  struct{ in, dropped, duplicated, reordered int }
 	tamper  func(toServer bool, b []byte) [][]byte // optional: replaces forwarding
 	closing chan struct{}
+	start   time.Time
+	log     []string // the last datagrams and what became of them, for a failure's report
+}
+
+// relayLogLen bounds the relay's log.
+const relayLogLen = 400
+
+// note records what happened to b (r.mu held).
+func (r *relay) note(toServer bool, what string, b []byte) {
+	dir := "s->c"
+	if toServer {
+		dir = "c->s"
+	}
+	line := fmt.Sprintf("%8.3fms %s %-10s %s", float64(time.Since(r.start).Microseconds())/1000, dir, what, describeDatagram(b))
+	if len(r.log) == relayLogLen {
+		r.log = append(r.log[:0], r.log[relayLogLen/2:]...)
+	}
+	r.log = append(r.log, line)
+}
+
+// describeDatagram lists a datagram's records: type, epoch, sequence
+// number, and for a clear handshake record its messages' types and
+// message_seq.
+func describeDatagram(b []byte) string {
+	var sb strings.Builder
+	for len(b) > 0 {
+		h, body, rest, err := dgram.ParseRecord(b)
+		if err != nil {
+			sb.WriteString("[unparsable]")
+			break
+		}
+		b = rest
+		fmt.Fprintf(&sb, "[t%d e%d s%d", h.Type, h.Epoch, h.Seq)
+		if h.Type == 22 && h.Epoch == 0 {
+			for len(body) > 0 {
+				hh, _, r2, err := dgram.ParseHandshake(body)
+				if err != nil {
+					break
+				}
+				fmt.Fprintf(&sb, " m%d/%d@%d+%d", hh.Type, hh.Seq, hh.Offset, hh.FragLen)
+				body = r2
+			}
+		}
+		sb.WriteString("]")
+	}
+	return sb.String()
+}
+
+// dump reports the relay's log.
+func (r *relay) dump(t testing.TB) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t.Logf("relay %+v, last %d datagrams:\n%s", r.counts, len(r.log), strings.Join(r.log, "\n"))
+	if v, ok := serverErrors.Load(r.back.RemoteAddr().String()); ok {
+		s := v.(*serverLog)
+		s.mu.Lock()
+		t.Logf("server connections that ended in an error: %d\n%s", len(s.lines), strings.Join(s.lines, "\n"))
+		s.mu.Unlock()
+	}
 }
 
 func newRelay(t testing.TB, server net.Addr, loss, dup, reorder float64, seed uint64) *relay {
@@ -106,7 +166,7 @@ func newRelay(t testing.TB, server net.Addr, loss, dup, reorder float64, seed ui
 		t.Fatal(err)
 	}
 	r := &relay{front: front, back: back, loss: loss, dup: dup, reorder: reorder,
-		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), closing: make(chan struct{})}
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), closing: make(chan struct{}), start: time.Now()}
 	go r.pump(true)
 	go r.pump(false)
 	t.Cleanup(func() { close(r.closing); front.Close(); back.Close() })
@@ -157,9 +217,11 @@ func (r *relay) decide(toServer bool, b []byte) [][]byte {
 	switch p := r.rng.Float64(); {
 	case p < r.loss:
 		r.counts.dropped++
+		r.note(toServer, "dropped", b)
 	case p < r.loss+r.reorder && r.held[dir] == nil:
 		// Held until the next datagram in this direction has gone.
 		r.counts.reordered++
+		r.note(toServer, "held", b)
 		r.held[dir] = b
 		held := b
 		time.AfterFunc(30*time.Millisecond, func() {
@@ -169,18 +231,22 @@ func (r *relay) decide(toServer bool, b []byte) [][]byte {
 				return
 			}
 			r.held[dir] = nil
+			r.note(toServer, "released", held)
 			r.mu.Unlock()
 			r.send(toServer, held)
 		})
 		return nil
 	case p < r.loss+r.reorder+r.dup:
 		r.counts.duplicated++
+		r.note(toServer, "doubled", b)
 		out = append(out, b, b)
 	default:
+		r.note(toServer, "forwarded", b)
 		out = append(out, b)
 	}
 	if h := r.held[dir]; h != nil && len(out) > 0 {
 		r.held[dir] = nil
+		r.note(toServer, "released", h)
 		out = append(out, h)
 	}
 	return out
@@ -199,8 +265,30 @@ func (r *relay) send(toServer bool, b []byte) {
 	}
 }
 
+// serverErrors keeps, per listener address, how serve's connections
+// ended, for a failed dial's report: a server whose handshake fails
+// sends an alert the lossy link may drop, and the client then sees only
+// its own timeout.
+var serverErrors sync.Map // string -> *serverLog
+
+type serverLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (s *serverLog) add(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.lines) < 100 {
+		s.lines = append(s.lines, fmt.Sprintf(format, args...))
+	}
+}
+
 // serve accepts connections on l and echoes what each reads.
 func serve(t testing.TB, l net.Listener) {
+	logv, _ := serverErrors.LoadOrStore(l.Addr().String(), new(serverLog))
+	slog := logv.(*serverLog)
+	start := time.Now()
 	for {
 		c, err := l.Accept()
 		if err != nil {
@@ -212,6 +300,9 @@ func serve(t testing.TB, l net.Listener) {
 			for {
 				n, err := c.Read(buf)
 				if err != nil {
+					if err != io.EOF {
+						slog.add("%8.3fms server conn from %v: %v", float64(time.Since(start).Microseconds())/1000, c.RemoteAddr(), err)
+					}
 					return
 				}
 				if _, err := c.Write(buf[:n]); err != nil {
@@ -316,6 +407,7 @@ func handshakeVia(t testing.TB, r *relay, cfg *tlcp.Config) *Conn {
 	defer cancel()
 	c, err := DialWithOptions(ctx, "udp", r.addr().String(), cfg, fastOptions())
 	if err != nil {
+		r.dump(t)
 		t.Fatal(err)
 	}
 	return c
