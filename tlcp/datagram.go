@@ -63,7 +63,7 @@ type dgConn struct {
 	pkt       []byte // the datagram being read
 	rest      []byte // its records not yet processed
 	rEpoch    uint16
-	windows   [2]dgram.ReplayWindow
+	window    dgram.ReplayWindow // epoch 1's (see dgHandleRecord)
 	reasm     dgram.Reassembler
 	epoch1Fin bool     // the peer's Finished (the one epoch-1 message) was taken
 	future    [][]byte // epoch-1 records that came before the ChangeCipherSpec
@@ -465,6 +465,14 @@ func (c *Conn) dgAnswerHelloVerifyRequest(body []byte) error {
 	if err != nil {
 		return err
 	}
+	// Nothing that came before this answer can answer the ClientHello
+	// about to go: it was sent before the server could have seen it. Such
+	// messages come from an earlier connection of the same address (a
+	// client restarted on its port, RFC 6347 §4.2.8, whose server still
+	// retransmits), and one of them kept would be taken for our
+	// ServerHello: its message_seq is the one we expect next.
+	d.reasm.SetNext(d.reasm.Next())
+	d.future = nil
 	c.out.Lock()
 	defer c.out.Unlock()
 	d.flight, d.flightData, d.flightSent = d.flight[:0], d.flightData[:0], false
@@ -623,8 +631,15 @@ func (c *Conn) dgHandleRecord(h dgram.RecordHeader, body []byte, expectCCS bool)
 		}
 		return false, nil
 	}
-	w := &d.windows[h.Epoch]
-	if !w.Check(h.Seq) {
+	// Epoch 1's records are checked against the replay window, and mark
+	// it only once they have been authenticated. Epoch 0's are not: they
+	// are not authenticated, so one forged or stale record with a
+	// sequence number far ahead would move the window past the peer's
+	// (a client's HelloVerifyRequest mirrors its ClientHello's number and
+	// would be dropped as too old), and a duplicate does no harm there:
+	// the reassembly takes a fragment once, and answers a repeated flight
+	// by retransmitting ours, at a bounded rate.
+	if h.Epoch > 0 && !d.window.Check(h.Seq) {
 		return false, nil // a replay or a duplicate
 	}
 	typ, data := recordType(h.Type), body
@@ -643,7 +658,9 @@ func (c *Conn) dgHandleRecord(h dgram.RecordHeader, body []byte, expectCCS bool)
 	} else if len(body) > maxPlaintext {
 		return false, c.dgDropped()
 	}
-	w.Mark(h.Seq)
+	if h.Epoch > 0 {
+		d.window.Mark(h.Seq)
+	}
 	d.recSeq = h.Seq
 
 	switch typ {

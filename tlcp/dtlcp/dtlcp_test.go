@@ -323,25 +323,49 @@ func listen(t testing.TB, cfg *tlcp.Config, opts *Options) net.Listener {
 	return l
 }
 
-// echo writes msg and reads it back, retrying over a lossy link.
+// echoed keeps, per connection, the messages echo has sent on it: over a
+// lossy link a message is written again when its answer is late, and the
+// late answers then come before the next message's.
+var echoed sync.Map // *Conn -> *[][]byte
+
+// echo writes msg and reads it back, retrying over a lossy link. An answer
+// to one of the connection's earlier messages is passed over; any other
+// answer fails the test.
 func echo(t testing.TB, c *Conn, msg []byte) {
 	t.Helper()
-	buf := make([]byte, len(msg)+1)
+	v, _ := echoed.LoadOrStore(c, new([][]byte))
+	earlier := v.(*[][]byte)
+	defer func() { *earlier = append(*earlier, msg) }()
+	isEarlier := func(b []byte) bool {
+		for _, m := range *earlier {
+			if bytes.Equal(b, m) {
+				return true
+			}
+		}
+		return false
+	}
+	buf := make([]byte, 2048)
 	for try := 0; ; try++ {
 		if _, err := c.Write(msg); err != nil {
 			t.Fatal(err)
 		}
 		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-		n, err := c.Read(buf)
-		if err == nil {
-			if !bytes.Equal(buf[:n], msg) {
-				t.Fatalf("echo: got %q, want %q", buf[:n], msg)
+		for {
+			n, err := c.Read(buf)
+			if err == nil && isEarlier(buf[:n]) {
+				continue // a late answer to an earlier message
 			}
-			c.SetReadDeadline(time.Time{})
-			return
-		}
-		if ne, ok := err.(net.Error); !ok || !ne.Timeout() || try > 50 {
-			t.Fatalf("echo: %v", err)
+			if err == nil {
+				if !bytes.Equal(buf[:n], msg) {
+					t.Fatalf("echo: got %q, want %q", buf[:n], msg)
+				}
+				c.SetReadDeadline(time.Time{})
+				return
+			}
+			if ne, ok := err.(net.Error); !ok || !ne.Timeout() || try > 50 {
+				t.Fatalf("echo: %v", err)
+			}
+			break
 		}
 	}
 }

@@ -483,3 +483,66 @@ func TestHandshakeContext(t *testing.T) {
 		t.Fatalf("Dial: %v after %v, want the context's deadline", err, time.Since(start))
 	}
 }
+
+// TestStaleFlightBeforeHelloVerifyRequest: a client on the address of an
+// earlier connection gets that connection's server flight (the server
+// retransmits it, or it was late) before the HelloVerifyRequest. Its
+// messages carry the message_seq the client expects after the cookie
+// exchange; taken, the stale ServerHello would stand in for the real one,
+// and the handshake would end at its timeout (CI saw this as a rare
+// TestResumption failure over the lossy relay, which gives every client
+// the same address at the server). The client drops what came before the
+// HelloVerifyRequest.
+func TestStaleFlightBeforeHelloVerifyRequest(t *testing.T) {
+	loadPKI(t)
+	l := listen(t, serverConfig(false), fastOptions())
+	go serve(t, l)
+	r := newRelay(t, l.Addr(), 0, 0, 0, 1)
+	var stale []byte
+	var firstClient string
+	injected := false
+	r.tamper = func(toServer bool, b []byte) [][]byte {
+		if !toServer && stale == nil && len(b) > dgram.RecordHeaderLen+1 && b[0] == 22 && b[dgram.RecordHeaderLen] == 2 {
+			// The first connection's ServerHello flight, its record
+			// sequence numbers moved far ahead, as after many
+			// retransmissions.
+			for rest := b; len(rest) > 0; {
+				h, body, next, err := dgram.ParseRecord(rest)
+				if err != nil {
+					break
+				}
+				rec := make([]byte, dgram.RecordHeaderLen, dgram.RecordHeaderLen+len(body))
+				dgram.PutRecordHeader(rec, h.Type, h.Epoch, h.Seq+1000, len(body))
+				stale = append(stale, append(rec, body...)...)
+				rest = next
+			}
+			firstClient = r.client.String()
+		}
+		if toServer && stale != nil && !injected && r.client.String() != firstClient {
+			// The second client's first datagram: before it reaches the
+			// server, the first connection's flight reaches the client.
+			injected = true
+			r.front.WriteToUDP(stale, r.client)
+		}
+		return [][]byte{b}
+	}
+	cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false)
+	first := handshakeVia(t, r, cfg)
+	echo(t, first, []byte("first"))
+	first.Close()
+	if stale == nil {
+		t.Fatal("no ServerHello flight seen")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	second, err := DialWithOptions(ctx, "udp", r.addr().String(), cfg, fastOptions())
+	if err != nil {
+		r.dump(t)
+		t.Fatalf("second client, after the stale flight: %v", err)
+	}
+	defer second.Close()
+	if !injected {
+		t.Fatal("the stale flight was not injected")
+	}
+	echo(t, second, []byte("second"))
+}

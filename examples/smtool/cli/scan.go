@@ -101,7 +101,10 @@ type ScanTLCP struct {
 	// "client", or "" with fewer than two suites accepted.
 	Preference string   `json:"preference,omitempty"`
 	Order      []string `json:"order,omitempty"`
-	// ClientAuth: "none", "requested" (a CertificateRequest came).
+	// ClientAuth: "none", "requested" (a CertificateRequest came), or
+	// "ecdhe-only" (it came on the ECDHE suites alone, whose key exchange
+	// needs the client's encryption certificate whatever the server's
+	// client-authentication setting).
 	ClientAuth string `json:"client_auth"`
 	// CertificateVerify lists the forms accepted with a client
 	// certificate: "transcript-hash" (GB/T 38636) and "raw-transcript"
@@ -510,6 +513,10 @@ func (s *scanner) run() *ScanReport {
 	var accepted []uint16 // full handshakes
 	var chosen []uint16   // the ServerHello took them
 	var lateECDHE []int   // indexes into r.Suites
+	// TLCP's ECDHE needs the client's encryption certificate, so a
+	// server asks for certificates on those suites whatever its
+	// client-authentication setting: reported apart.
+	ecdheCertRequest := false
 	for _, suite := range tlcp.CipherSuites() {
 		cfg := s.tlcpConfig(tlcp.VersionTLCP)
 		cfg.CipherSuites = []uint16{suite.ID}
@@ -532,7 +539,11 @@ func (s *scanner) run() *ScanReport {
 			continue
 		}
 		if p.hello.certRequest {
-			r.ClientAuth = "requested"
+			if suite.KeyExchange == ciphersuite.KeyExchangeECDHE {
+				ecdheCertRequest = true
+			} else {
+				r.ClientAuth = "requested"
+			}
 		}
 		ss := ScanSuite{Name: suite.Name, ID: suiteHex(suite.ID), Accepted: p.err == nil}
 		switch {
@@ -559,6 +570,9 @@ func (s *scanner) run() *ScanReport {
 		}
 	}
 	r.Supported = len(chosen) > 0
+	if r.ClientAuth == "none" && ecdheCertRequest {
+		r.ClientAuth = "ecdhe-only"
+	}
 	if firstTLCP == nil && len(chosen) > 0 && s.pair != nil {
 		// Every handshake failed at client authentication: the form
 		// probes find one that passes.
@@ -1058,7 +1072,11 @@ func printScan(e *env, r *ScanReport) {
 	suites(t.Suites)
 	if t.Supported {
 		order(t.Preference, t.Order)
-		fmt.Fprintf(w, "  client authentication: %s\n", t.ClientAuth)
+		if t.ClientAuth == "ecdhe-only" {
+			fmt.Fprintln(w, "  client authentication: requested on the ECDHE suites only (their key exchange needs the client's encryption certificate)")
+		} else {
+			fmt.Fprintf(w, "  client authentication: %s\n", t.ClientAuth)
+		}
 		if t.CertificateVerify != nil {
 			fmt.Fprintf(w, "  CertificateVerify forms accepted: %s\n", strings.Join(t.CertificateVerify, ", "))
 		}

@@ -277,6 +277,19 @@ func TestScanClientAuth(t *testing.T) {
 	eq(t, "tls13_sm.client_auth without a certificate", r.TLS13SM.ClientAuth, "requested")
 }
 
+// TestScanECDHEOnlyCertificateRequest: a server without client
+// authentication still asks for certificates on the TLCP ECDHE suites
+// (their key exchange needs the client's encryption certificate); the scan
+// says so rather than that the server requires client authentication.
+func TestScanECDHEOnlyCertificateRequest(t *testing.T) {
+	addr, _ := scanServer(t, &tlcp.Config{})
+	tl := func(n string) string { return moduleTestdata(t, "tlcp", n) }
+	r := runScan(t, "-sign_cert", tl("client_sign.pem"), "-sign_key", tl("client_sign.key"),
+		"-enc_cert", tl("client_enc.pem"), "-enc_key", tl("client_enc.key"), addr)
+	eq(t, "tlcp.client_auth", r.TLCP.ClientAuth, "ecdhe-only")
+	eq(t, "tls13_sm.client_auth", r.TLS13SM.ClientAuth, "none")
+}
+
 // TestScanBounds: -max_conns caps the connections, and the report says
 // what was skipped; a port where nothing listens costs one connection
 // attempt's worth of time and reports every probe skipped.

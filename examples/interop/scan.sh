@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# smtool scan by hand against each peer's server (issue 31): the report
+# of what each server speaks and which implementation scan says it
+# behaves like. Give the peers in the environment; a peer left out is
+# skipped, our own server always runs:
+#
+#   TONGSUO=/work/peers/tongsuo/bin/tongsuo GMSSL=/work/peers/gmssl/bin/gmssl \
+#   GMSSL311=/work/peers/gmssl-3.1.1/bin/gmssl GOTLCP=/work/peers/src/gotlcp \
+#     bash examples/interop/scan.sh
+#
+# GOTLCP is a gotlcp source tree (v1.5.0): the module proxy does not serve
+# gotlcp, so peerserver is built with -tags gotlcp against a copy of this
+# module's go.mod that points at it. tjfoc's gmtls (v1.4.1, from the proxy)
+# always runs. Each server is scanned twice: without and with client
+# authentication required (the client double certificate of testdata/tlcp
+# offered). JSON=1 prints -json reports; OUT=DIR keeps each report there.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXIT
+port=${BASE_PORT:-27300}
+pw='P@ssw0rd'
+pids=()
+out=${OUT:-}
+[ -n "$out" ] && mkdir -p "$out"
+
+(cd "$root/examples/smtool" && go build -o "$work/smtool" .) || exit 1
+(cd "$root/examples/interop" && go build -o "$work/respawn" ./respawn && go build -o "$work/peerserver" ./peerserver) || exit 1
+if [ -n "${GOTLCP:-}" ]; then
+  g=$(cd "$GOTLCP" && pwd)
+  cp "$root/examples/interop/go.mod" "$root/examples/interop/go.sum" "$work/"
+  go mod edit -modfile="$work/go.mod" -require gitee.com/Trisia/gotlcp@v1.5.0 -replace "gitee.com/Trisia/gotlcp=$g" \
+    -replace "github.com/shangmi-go/shangmi=$root"
+  (cd "$root/examples/interop" && GOFLAGS="-modfile=$work/go.mod -mod=mod" go build -tags gotlcp -o "$work/peerserver" ./peerserver) || exit 1
+fi
+S=$work/smtool
+td=$root/testdata/tlcp
+libs() { local p; p=$(dirname "$(dirname "$1")"); echo "$p/lib:$p/lib64"; }
+wait_port() {
+  local hex; hex=$(printf ':%04X' "$1")
+  for _ in $(seq 100); do
+    awk -v h="$hex" '$2 ~ h"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp && return 0
+    sleep 0.05
+  done
+  echo "nothing listens on $1"; return 1
+}
+client=(-sign_cert "$td/client_sign.pem" -sign_key "$td/client_sign.key" -enc_cert "$td/client_enc.pem" -enc_key "$td/client_enc.key")
+srv=(-sign_cert "$td/server_sign.pem" -sign_key "$td/server_sign.key" -enc_cert "$td/server_enc.pem" -enc_key "$td/server_enc.key")
+
+# scan LABEL CAFILE: scan 127.0.0.1:$port with SNI localhost.
+scan() {
+  local label=$1 ca=$2 f="$work/report"
+  local j=(); [ "${JSON:-}" = 1 ] && j=(-json)
+  echo "== $label"
+  local t0=$SECONDS
+  "$S" scan "${j[@]}" -servername localhost -CAfile "$ca" "${client[@]}" "127.0.0.1:$port" >"$f" 2>&1
+  local rc=$?
+  cat "$f"
+  echo "-- $label: exit $rc, $((SECONDS - t0)) s"
+  [ -n "$out" ] && cp "$f" "$out/$(echo "$label" | tr ' /,()' '_____').txt"
+}
+
+# GmSSL's demo servers take their own PKI (made as adapt.sh makes it) and
+# serve one connection each: respawn starts one per connection.
+gmssl_pki() {
+  local gm=$1 dir=$2
+  mkdir -p "$dir" && (
+    cd "$dir" || exit 1
+    export LD_LIBRARY_PATH; LD_LIBRARY_PATH=$(libs "$gm")
+    dn=(-C CN -ST Beijing -L Haidian -O GmSSL -OU Test)
+    "$gm" sm2keygen -pass "$pw" -out ca_key.pem
+    "$gm" certgen "${dn[@]}" -CN "GmSSL Root" -days 3650 -key ca_key.pem -pass "$pw" -out ca.pem \
+      -key_usage keyCertSign -key_usage cRLSign -ca
+    for l in "sign:digitalSignature" "enc:keyEncipherment"; do
+      n=${l%%:*} ku=${l#*:}
+      "$gm" sm2keygen -pass "$pw" -out "${n}_key.pem"
+      "$gm" reqgen "${dn[@]}" -CN "GmSSL TLCP Server" -key "${n}_key.pem" -pass "$pw" -out "${n}_req.pem"
+      "$gm" reqsign -in "${n}_req.pem" -days 365 -key_usage "$ku" -ext_key_usage serverAuth \
+        -subject_dns_name localhost -cacert ca.pem -key ca_key.pem -pass "$pw" -out "${n}_cert.pem"
+    done
+    cat sign_cert.pem enc_cert.pem >server_certs.pem
+    cat sign_key.pem enc_key.pem >server_keys.pem
+  ) >"$dir.log" 2>&1 || { echo "making GmSSL's PKI failed: $dir.log"; exit 1; }
+}
+start() { "$@" >>"$work/servers.log" 2>&1 & pids+=($!); wait_port "$port"; }
+stop_last() { kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null; }
+
+if [ -n "${GMSSL:-}" ]; then
+  d=$work/gmssl; gmssl_pki "$GMSSL" "$d"
+  for auth in no yes; do
+    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$td/ca.pem" -cert_request)
+    # Its default suite list (no -cipher_suite): what a user of the demo gets.
+    start "$work/respawn" -listen "127.0.0.1:$port" -- env LD_LIBRARY_PATH="$(libs "$GMSSL")" "$GMSSL" tlcp_server \
+      -port '{port}' -cert "$d/server_certs.pem" -key "$d/server_keys.pem" -pass "$pw" "${sa[@]}"
+    scan "GmSSL master ($("$GMSSL" version 2>/dev/null | head -1)) tlcp_server, client auth $auth" "$d/ca.pem"
+    stop_last
+  done
+fi
+
+if [ -n "${GMSSL311:-}" ]; then
+  d=$work/gmssl311; gmssl_pki "$GMSSL311" "$d"
+  for auth in no yes; do
+    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$td/ca.pem")
+    start "$work/respawn" -listen "127.0.0.1:$port" -- env LD_LIBRARY_PATH="$(libs "$GMSSL311")" "$GMSSL311" tlcp_server \
+      -port '{port}' -cert "$d/server_certs.pem" -key "$d/sign_key.pem" -pass "$pw" -ex_key "$d/enc_key.pem" -ex_pass "$pw" "${sa[@]}"
+    scan "GmSSL 3.1.1 tlcp_server, client auth $auth" "$d/ca.pem"
+    stop_last
+  done
+fi
+
+if [ -n "${TONGSUO:-}" ]; then
+  for auth in no yes; do
+    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-Verify 1 -CAfile "$td/ca.pem")
+    # NTLS beside TLS 1.3 on one port, with an SM2 certificate for TLS 1.3-SM.
+    start env LD_LIBRARY_PATH="$(libs "$TONGSUO")" "$TONGSUO" s_server -accept "127.0.0.1:$port" -quiet -rev -enable_ntls \
+      "${srv[@]}" -cert "$td/server_sign.pem" -key "$td/server_sign.key" "${sa[@]}"
+    scan "Tongsuo ($(LD_LIBRARY_PATH=$(libs "$TONGSUO") "$TONGSUO" version 2>/dev/null)) s_server -enable_ntls, client auth $auth" "$td/ca.pem"
+    stop_last
+  done
+fi
+
+for impl in tjfoc gotlcp; do
+  [ $impl = gotlcp ] && [ -z "${GOTLCP:-}" ] && continue
+  for auth in no yes; do
+    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-CAfile "$td/ca.pem")
+    start "$work/peerserver" -impl $impl -listen "127.0.0.1:$port" "${srv[@]}" "${sa[@]}"
+    scan "$impl ($( [ $impl = tjfoc ] && echo gmsm v1.4.1 gmtls || echo gotlcp v1.5.0 )) server, client auth $auth" "$td/ca.pem"
+    stop_last
+  done
+done
+
+for auth in no yes; do
+  port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-Verify 1 -CAfile "$td/ca.pem")
+  start "$S" s_server -accept "127.0.0.1:$port" -quiet -rev "${srv[@]}" "${sa[@]}"
+  scan "shangmi smtool s_server (TLCP and TLS 1.3-SM on one port), client auth $auth" "$td/ca.pem"
+  stop_last
+done
