@@ -89,9 +89,11 @@ if [ -n "${GMSSL:-}" ]; then
   d=$work/gmssl; gmssl_pki "$GMSSL" "$d"
   for auth in no yes; do
     port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$td/ca.pem" -cert_request)
-    # Its default suite list (no -cipher_suite): what a user of the demo gets.
+    # Its demo server needs -cipher_suite; it takes several: every suite it has.
     start "$work/respawn" -listen "127.0.0.1:$port" -- env LD_LIBRARY_PATH="$(libs "$GMSSL")" "$GMSSL" tlcp_server \
-      -port '{port}' -cert "$d/server_certs.pem" -key "$d/server_keys.pem" -pass "$pw" "${sa[@]}"
+      -port '{port}' -cert "$d/server_certs.pem" -key "$d/server_keys.pem" -pass "$pw" "${sa[@]}" \
+      -cipher_suite TLS_ECC_SM4_GCM_SM3 -cipher_suite TLS_ECC_SM4_CBC_SM3 \
+      -cipher_suite TLS_ECDHE_SM4_GCM_SM3 -cipher_suite TLS_ECDHE_SM4_CBC_SM3
     scan "GmSSL master ($("$GMSSL" version 2>/dev/null | head -1)) tlcp_server, client auth $auth" "$d/ca.pem"
     stop_last
   done

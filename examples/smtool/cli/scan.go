@@ -106,6 +106,10 @@ type ScanTLCP struct {
 	// needs the client's encryption certificate whatever the server's
 	// client-authentication setting).
 	ClientAuth string `json:"client_auth"`
+	// RefusesExtensions: the server answered a ClientHello with
+	// extensions with an alert or a closed connection, and one without
+	// them with a ServerHello; the TLCP probes then sent none.
+	RefusesExtensions bool `json:"refuses_extensions,omitempty"`
 	// CertificateVerify lists the forms accepted with a client
 	// certificate: "transcript-hash" (GB/T 38636) and "raw-transcript"
 	// (GmSSL ≥ 3.2).
@@ -289,6 +293,9 @@ type scanner struct {
 	// forms sets the client-authentication forms of the first probe
 	// that passed them (tlcpForms).
 	forms func(*tlcp.Config)
+	// noExt: the server refused a TLCP ClientHello with extensions and
+	// took one without (GmSSL 3.1.1): the TLCP probes send none.
+	noExt bool
 }
 
 var errBudget = errors.New("scan budget spent")
@@ -359,6 +366,7 @@ func (s *scanner) tlcpConfig(vers uint16) *tlcp.Config {
 		cfg.ServerName = ""
 	}
 	fixedForms(cfg)
+	cfg.ClientHelloNoExtensions = s.noExt && vers == tlcp.VersionTLCP
 	return cfg
 }
 
@@ -400,6 +408,18 @@ func (s *scanner) handshake(cfg *tlcp.Config, keep bool) *probe {
 		c.Close()
 	}
 	return p
+}
+
+// refusalOfForm reports whether a handshake that ended before the
+// ServerHello with alert (-1: the connection closed) may have ended on
+// the ClientHello's form rather than on what it offered: handshake_failure,
+// insufficient_security and protocol_version speak of the offer.
+func refusalOfForm(alert int) bool {
+	switch alert {
+	case -1, 10, 47, 50, 110: // closed, unexpected_message, illegal_parameter, decode_error, unsupported_extension
+		return true
+	}
+	return false
 }
 
 // parse reads a ServerHello body.
@@ -535,6 +555,17 @@ func (s *scanner) run() *ScanReport {
 			continue
 		}
 		p := s.handshake(cfg, false)
+		if p.err != nil && !p.hello.got && !s.noExt && !errors.Is(p.err, errBudget) && refusalOfForm(p.hello.alert) {
+			// No ServerHello, and an answer that speaks of the
+			// hello's form rather than of the suite: a server that
+			// refuses any extension (GmSSL 3.1.1) is asked again
+			// without them.
+			cfg.ClientHelloNoExtensions = true
+			if q := s.handshake(cfg, false); q.hello.got {
+				s.noExt, r.RefusesExtensions = true, true
+				p = q
+			}
+		}
 		if s.note("TLCP "+suite.Name, p.err) {
 			continue
 		}
@@ -1076,6 +1107,9 @@ func printScan(e *env, r *ScanReport) {
 			fmt.Fprintln(w, "  client authentication: requested on the ECDHE suites only (their key exchange needs the client's encryption certificate)")
 		} else {
 			fmt.Fprintf(w, "  client authentication: %s\n", t.ClientAuth)
+		}
+		if t.RefusesExtensions {
+			fmt.Fprintln(w, "  ClientHello extensions: refused (as GmSSL 3.1.1 does); the TLCP probes sent none")
 		}
 		if t.CertificateVerify != nil {
 			fmt.Fprintf(w, "  CertificateVerify forms accepted: %s\n", strings.Join(t.CertificateVerify, ", "))

@@ -290,6 +290,87 @@ func TestScanECDHEOnlyCertificateRequest(t *testing.T) {
 	eq(t, "tls13_sm.client_auth", r.TLS13SM.ClientAuth, "none")
 }
 
+// extensionRefuser stands before the server at backend as GmSSL 3.1.1's
+// server behaves: a ClientHello with any extension gets an
+// unexpected_message alert and a closed connection; one without goes
+// through.
+func extensionRefuser(t *testing.T, backend string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				hdr := make([]byte, 5)
+				if _, err := io.ReadFull(c, hdr); err != nil {
+					return
+				}
+				body := make([]byte, int(hdr[3])<<8|int(hdr[4]))
+				if _, err := io.ReadFull(c, body); err != nil {
+					return
+				}
+				if helloHasExtensions(body) {
+					c.Write([]byte{21, 1, 1, 0, 2, 2, 10})
+					return
+				}
+				b, err := net.Dial("tcp", backend)
+				if err != nil {
+					return
+				}
+				defer b.Close()
+				b.Write(append(hdr, body...))
+				go io.Copy(b, c)
+				io.Copy(c, b)
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// helloHasExtensions reports whether the handshake record body b holds a
+// ClientHello with bytes after its compression methods.
+func helloHasExtensions(b []byte) bool {
+	if len(b) < 4+2+32 || b[0] != 1 {
+		return false
+	}
+	b = b[4+2+32:]
+	for _, lenBytes := range []int{1, 2, 1} { // session ID, suites, compression methods
+		if len(b) < lenBytes {
+			return false
+		}
+		n := int(b[0])
+		if lenBytes == 2 {
+			n = n<<8 | int(b[1])
+		}
+		if len(b) < lenBytes+n {
+			return false
+		}
+		b = b[lenBytes+n:]
+	}
+	return len(b) > 0
+}
+
+// TestScanExtensionRefuser: a server that refuses every ClientHello
+// extension (GmSSL 3.1.1) is found out, and its suites are scanned with
+// hellos that carry none.
+func TestScanExtensionRefuser(t *testing.T) {
+	backend, _ := scanServer(t, &tlcp.Config{})
+	r := runScan(t, "-servername", "localhost", extensionRefuser(t, backend))
+	eq(t, "tlcp.refuses_extensions", r.TLCP.RefusesExtensions, true)
+	eq(t, "tlcp.supported", r.TLCP.Supported, true)
+	eq(t, "tlcp.suites", suiteVerdicts(r.TLCP.Suites)["ECC_SM4_CBC_SM3"], true)
+	eq(t, "extensions.no_extensions", r.Extensions.NoExtensions, true)
+	eq(t, "tls13_sm.supported", r.TLS13SM.Supported, false)
+}
+
 // TestScanBounds: -max_conns caps the connections, and the report says
 // what was skipped; a port where nothing listens costs one connection
 // attempt's worth of time and reports every probe skipped.
