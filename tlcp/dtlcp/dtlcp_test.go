@@ -79,17 +79,23 @@ func clientConfig(suite uint16, clientCert bool) *tlcp.Config {
 	return cfg
 }
 
-// relay forwards datagrams between a client and a server through a
-// socket of its own, losing, duplicating, reordering and delaying some.
+// relay forwards datagrams between clients and a server, losing,
+// duplicating, reordering and delaying some. Like a NAT, it gives each
+// client address a socket of its own towards the server, so that the
+// server sees each client at its own address: a client that comes after
+// another is not taken for it restarted on its port (RFC 6347 §4.2.8,
+// which TestSameAddressNewHandshake and
+// TestStaleFlightBeforeHelloVerifyRequest test on their own).
 type relay struct {
-	front              *net.UDPConn // the client's side
-	back               *net.UDPConn // connected to the server
+	front              *net.UDPConn // the clients' side
+	server             *net.UDPAddr
 	loss, dup, reorder float64
 
 	mu      sync.Mutex
 	rng     *rand.Rand
-	client  *net.UDPAddr
-	held    [2][]byte // a datagram per direction held back for reordering
+	backs   map[string]*net.UDPConn // per client address, connected to the server
+	client  *net.UDPAddr            // the latest client
+	held    [2]*relayed             // a datagram per direction held back for reordering
 	counts  struct{ in, dropped, duplicated, reordered int }
 	tamper  func(toServer bool, b []byte) [][]byte // optional: replaces forwarding
 	closing chan struct{}
@@ -97,16 +103,22 @@ type relay struct {
 	log     []string // the last datagrams and what became of them, for a failure's report
 }
 
+// relayed is a datagram and the client it comes from or goes to.
+type relayed struct {
+	b    []byte
+	peer *net.UDPAddr
+}
+
 // relayLogLen bounds the relay's log.
 const relayLogLen = 400
 
 // note records what happened to b (r.mu held).
-func (r *relay) note(toServer bool, what string, b []byte) {
+func (r *relay) note(toServer bool, what string, d relayed) {
 	dir := "s->c"
 	if toServer {
 		dir = "c->s"
 	}
-	line := fmt.Sprintf("%8.3fms %s %-10s %s", float64(time.Since(r.start).Microseconds())/1000, dir, what, describeDatagram(b))
+	line := fmt.Sprintf("%8.3fms %s %5d %-10s %s", float64(time.Since(r.start).Microseconds())/1000, dir, d.peer.Port, what, describeDatagram(d.b))
 	if len(r.log) == relayLogLen {
 		r.log = append(r.log[:0], r.log[relayLogLen/2:]...)
 	}
@@ -147,7 +159,7 @@ func (r *relay) dump(t testing.TB) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	t.Logf("relay %+v, last %d datagrams:\n%s", r.counts, len(r.log), strings.Join(r.log, "\n"))
-	if v, ok := serverErrors.Load(r.back.RemoteAddr().String()); ok {
+	if v, ok := serverErrors.Load(r.server.String()); ok {
 		s := v.(*serverLog)
 		s.mu.Lock()
 		t.Logf("server connections that ended in an error: %d\n%s", len(s.lines), strings.Join(s.lines, "\n"))
@@ -161,107 +173,130 @@ func newRelay(t testing.TB, server net.Addr, loss, dup, reorder float64, seed ui
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := net.DialUDP("udp", nil, server.(*net.UDPAddr))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &relay{front: front, back: back, loss: loss, dup: dup, reorder: reorder,
-		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), closing: make(chan struct{}), start: time.Now()}
-	go r.pump(true)
-	go r.pump(false)
-	t.Cleanup(func() { close(r.closing); front.Close(); back.Close() })
+	r := &relay{front: front, server: server.(*net.UDPAddr), loss: loss, dup: dup, reorder: reorder,
+		rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), backs: map[string]*net.UDPConn{},
+		closing: make(chan struct{}), start: time.Now()}
+	go r.pumpFront()
+	t.Cleanup(func() {
+		close(r.closing)
+		front.Close()
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		for _, b := range r.backs {
+			b.Close()
+		}
+	})
 	return r
 }
 
 func (r *relay) addr() net.Addr { return r.front.LocalAddr() }
 
-func (r *relay) pump(toServer bool) {
+// pumpFront takes the clients' datagrams, opening a socket towards the
+// server for each new client address.
+func (r *relay) pumpFront() {
 	buf := make([]byte, 65536)
 	for {
-		var n int
-		var err error
-		if toServer {
-			var from *net.UDPAddr
-			n, from, err = r.front.ReadFromUDP(buf)
-			if err == nil {
-				r.mu.Lock()
-				r.client = from
-				r.mu.Unlock()
-			}
-		} else {
-			n, err = r.back.Read(buf)
-		}
+		n, from, err := r.front.ReadFromUDP(buf)
 		if err != nil {
 			return
 		}
-		b := append([]byte(nil), buf[:n]...)
-		for _, out := range r.decide(toServer, b) {
-			r.send(toServer, out)
+		r.mu.Lock()
+		r.client = from
+		back := r.backs[from.String()]
+		if back == nil {
+			if back, err = net.DialUDP("udp", nil, r.server); err != nil {
+				r.mu.Unlock()
+				return
+			}
+			r.backs[from.String()] = back
+			go r.pumpBack(back, from)
+		}
+		r.mu.Unlock()
+		for _, out := range r.decide(true, relayed{append([]byte(nil), buf[:n]...), from}) {
+			r.send(true, out)
 		}
 	}
 }
 
-// decide returns the datagrams to send now for b.
-func (r *relay) decide(toServer bool, b []byte) [][]byte {
+// pumpBack takes the server's datagrams for the client at peer.
+func (r *relay) pumpBack(back *net.UDPConn, peer *net.UDPAddr) {
+	buf := make([]byte, 65536)
+	for {
+		n, err := back.Read(buf)
+		if err != nil {
+			return
+		}
+		for _, out := range r.decide(false, relayed{append([]byte(nil), buf[:n]...), peer}) {
+			r.send(false, out)
+		}
+	}
+}
+
+// decide returns the datagrams to send now for d.
+func (r *relay) decide(toServer bool, d relayed) []relayed {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.tamper != nil {
-		return r.tamper(toServer, b)
+		var out []relayed
+		for _, b := range r.tamper(toServer, d.b) {
+			out = append(out, relayed{b, d.peer})
+		}
+		return out
 	}
 	r.counts.in++
 	dir := 0
 	if toServer {
 		dir = 1
 	}
-	var out [][]byte
+	var out []relayed
 	switch p := r.rng.Float64(); {
 	case p < r.loss:
 		r.counts.dropped++
-		r.note(toServer, "dropped", b)
+		r.note(toServer, "dropped", d)
 	case p < r.loss+r.reorder && r.held[dir] == nil:
 		// Held until the next datagram in this direction has gone.
 		r.counts.reordered++
-		r.note(toServer, "held", b)
-		r.held[dir] = b
-		held := b
+		r.note(toServer, "held", d)
+		held := &d
+		r.held[dir] = held
 		time.AfterFunc(30*time.Millisecond, func() {
 			r.mu.Lock()
-			if r.held[dir] == nil || &r.held[dir][0] != &held[0] {
+			if r.held[dir] != held {
 				r.mu.Unlock()
 				return
 			}
 			r.held[dir] = nil
-			r.note(toServer, "released", held)
+			r.note(toServer, "released", *held)
 			r.mu.Unlock()
-			r.send(toServer, held)
+			r.send(toServer, *held)
 		})
 		return nil
 	case p < r.loss+r.reorder+r.dup:
 		r.counts.duplicated++
-		r.note(toServer, "doubled", b)
-		out = append(out, b, b)
+		r.note(toServer, "doubled", d)
+		out = append(out, d, d)
 	default:
-		r.note(toServer, "forwarded", b)
-		out = append(out, b)
+		r.note(toServer, "forwarded", d)
+		out = append(out, d)
 	}
 	if h := r.held[dir]; h != nil && len(out) > 0 {
 		r.held[dir] = nil
-		r.note(toServer, "released", h)
-		out = append(out, h)
+		r.note(toServer, "released", *h)
+		out = append(out, *h)
 	}
 	return out
 }
 
-func (r *relay) send(toServer bool, b []byte) {
-	if toServer {
-		r.back.Write(b)
+func (r *relay) send(toServer bool, d relayed) {
+	if !toServer {
+		r.front.WriteToUDP(d.b, d.peer)
 		return
 	}
 	r.mu.Lock()
-	c := r.client
+	back := r.backs[d.peer.String()]
 	r.mu.Unlock()
-	if c != nil {
-		r.front.WriteToUDP(b, c)
+	if back != nil {
+		back.Write(d.b)
 	}
 }
 
