@@ -34,5 +34,5 @@ $T pkcs12 -export -inkey sign.key -in sign.pem -keypbe SM4-CBC -certpbe NONE -no
 # comes from the system's OpenSSL 3.0.19 (its legacy provider), whose
 # -legacy is RC2-40 around the certificates and 3DES around the key.
 openssl pkcs12 -export -legacy -inkey sign.key -in sign.pem -certfile ca.pem -name sign -passout $P -out openssl_legacy_rc2.p12
-# The CFCA SM2 file (cfca_sm2.sm2) and the enveloped key vectors are made
+# The CFCA SM2 file (cfca_sign.sm2) and the enveloped key vectors are made
 # with gmsm v0.44.1 by examples/bench/cmd/gengmsm (in the bench module, which requires gmsm; see there).
