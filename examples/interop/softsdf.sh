@@ -14,7 +14,7 @@
 # the number of FAILs. BENCH=1 adds sdfbench's handshake rates.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-: "${SOFTSDF:?set SOFTSDF to SoftSDF's install prefix}"
+: "${SOFTSDF:?set SOFTSDF to the install prefix of SoftSDF}"
 lib=$SOFTSDF/lib/libsoftsdf.so
 work=$(mktemp -d)
 pids=()
