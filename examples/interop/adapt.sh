@@ -9,15 +9,15 @@
 #
 #   TONGSUO=/work/peers/tongsuo/bin/tongsuo \
 #   GMSSL=/work/peers/gmssl/bin/gmssl GMSSL311=/work/peers/gmssl-3.1.1/bin/gmssl \
-#     bash examples/interop/adapt.sh
+#   GOTLCP=/work/peers/src/gotlcp bash examples/interop/adapt.sh
 #
 # Each binary's libraries are looked for in <prefix>/lib and <prefix>/lib64
 # (prefix = the binary's directory's parent). GmSSL's tlcp_server demo
 # serves one connection and exits after a failed handshake, so it runs
 # behind respawn (respawn/main.go), which starts one per connection as a
 # server on the library would accept one after another. Our own server
-# (smtool s_server) is always run. gotlcp and tjfoc are run by their Go
-# harnesses (see tlcp/INTEROP.md §12.4). KEEP=1 keeps the work directory
+# (smtool s_server) and tjfoc's gmtls (peerserver) are always run; gotlcp
+# (peerserver -tags gotlcp) when GOTLCP names a gotlcp v1.5.0 source tree. KEEP=1 keeps the work directory
 # with every client's -msg trace; BASE_PORT (default 27100) picks ports.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -157,6 +157,35 @@ if [ -n "${TONGSUO:-}" ]; then
     done
   done
 fi
+
+# The Go peers' servers (peerserver): tjfoc's gmtls always (its only
+# working suite is ECC_SM4_CBC_SM3), gotlcp when GOTLCP names its source
+# tree (v1.5.0; built as scan.sh builds it).
+peer=$work/peerserver
+(cd "$root/examples/interop" && go build -o "$peer" ./peerserver) || exit 1
+if [ -n "${GOTLCP:-}" ]; then
+  g=$(cd "$GOTLCP" && pwd)
+  cp "$root/examples/interop/go.mod" "$root/examples/interop/go.sum" "$work/"
+  go mod edit -modfile="$work/go.mod" -require gitee.com/Trisia/gotlcp@v1.5.0 -replace "gitee.com/Trisia/gotlcp=$g" \
+    -replace "github.com/shangmi-go/shangmi=$root"
+  (cd "$root/examples/interop" && GOFLAGS="-modfile=$work/go.mod -mod=mod" go build -tags gotlcp -o "$peer" ./peerserver) || exit 1
+fi
+for impl in tjfoc gotlcp; do
+  [ $impl = gotlcp ] && [ -z "${GOTLCP:-}" ] && continue
+  echo "== $impl server (peerserver)"
+  ss=$suites; [ $impl = tjfoc ] && ss=ECC_SM4_CBC_SM3
+  for s in $ss; do
+    for auth in no yes; do
+      case $s in ECDHE*) [ $auth = yes ] || continue;; esac
+      sa=(); ca=()
+      [ $auth = yes ] && sa=(-CAfile "$td/ca.pem") && ca=("${pair[@]}")
+      port=$((port + 1))
+      "$peer" -impl $impl -listen "127.0.0.1:$port" "${srvpair[@]}" "${sa[@]}" >>"$work/peers.log" 2>&1 &
+      pids+=($!); wait_port "$port"
+      cell "$impl $s client-auth=$auth" -- -connect "localhost:$port" -CAfile "$td/ca.pem" -cipher "$(tongsuo_name $s)" "${ca[@]}"
+    done
+  done
+done
 
 echo "== shangmi smtool s_server"
 for s in $suites; do
