@@ -47,13 +47,16 @@ wait_port() {
 client=(-sign_cert "$td/client_sign.pem" -sign_key "$td/client_sign.key" -enc_cert "$td/client_enc.pem" -enc_key "$td/client_enc.key")
 srv=(-sign_cert "$td/server_sign.pem" -sign_key "$td/server_sign.key" -enc_cert "$td/server_enc.pem" -enc_key "$td/server_enc.key")
 
-# scan LABEL CAFILE: scan 127.0.0.1:$port with SNI localhost.
+# scan LABEL CAFILE [CLIENT FLAGS...]: scan 127.0.0.1:$port with SNI
+# localhost, offering the given client double certificate (default: the
+# one of testdata/tlcp).
 scan() {
-  local label=$1 ca=$2 f="$work/report"
+  local label=$1 ca=$2 f="$work/report"; shift 2
+  local cl=("${client[@]}"); [ $# -gt 0 ] && cl=("$@")
   local j=(); [ "${JSON:-}" = 1 ] && j=(-json)
   echo "== $label"
   local t0=$SECONDS
-  "$S" scan "${j[@]}" -servername localhost -CAfile "$ca" "${client[@]}" "127.0.0.1:$port" >"$f" 2>&1
+  "$S" scan "${j[@]}" -servername localhost -CAfile "$ca" "${cl[@]}" "127.0.0.1:$port" >"$f" 2>&1
   local rc=$?
   cat "$f"
   echo "-- $label: exit $rc, $((SECONDS - t0)) s"
@@ -80,6 +83,9 @@ gmssl_pki() {
     done
     cat sign_cert.pem enc_cert.pem >server_certs.pem
     cat sign_key.pem enc_key.pem >server_keys.pem
+    unset LD_LIBRARY_PATH
+    # The client double certificate the scan offers, from GmSSL's CA.
+    "$S" cert gen -out ours -CA ca.pem -CAkey ca_key.pem -CApass "$pw" -hosts localhost -days 300 -passout "$pw"
   ) >"$dir.log" 2>&1 || { echo "making GmSSL's PKI failed: $dir.log"; exit 1; }
 }
 start() { "$@" >>"$work/servers.log" 2>&1 & pids+=($!); wait_port "$port"; }
@@ -88,13 +94,15 @@ stop_last() { kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null; }
 if [ -n "${GMSSL:-}" ]; then
   d=$work/gmssl; gmssl_pki "$GMSSL" "$d"
   for auth in no yes; do
-    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$td/ca.pem" -cert_request)
+    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$d/ca.pem" -cert_request)
     # Its demo server needs -cipher_suite; it takes several: every suite it has.
     start "$work/respawn" -listen "127.0.0.1:$port" -- env LD_LIBRARY_PATH="$(libs "$GMSSL")" "$GMSSL" tlcp_server \
       -port '{port}' -cert "$d/server_certs.pem" -key "$d/server_keys.pem" -pass "$pw" "${sa[@]}" \
       -cipher_suite TLS_ECC_SM4_GCM_SM3 -cipher_suite TLS_ECC_SM4_CBC_SM3 \
       -cipher_suite TLS_ECDHE_SM4_GCM_SM3 -cipher_suite TLS_ECDHE_SM4_CBC_SM3
-    scan "GmSSL master ($("$GMSSL" version 2>/dev/null | head -1)) tlcp_server, client auth $auth" "$d/ca.pem"
+    scan "GmSSL master ($("$GMSSL" version 2>/dev/null | head -1)) tlcp_server, client auth $auth" "$d/ca.pem" \
+      -sign_cert "$d/ours/client_sign.pem" -sign_key "$d/ours/client_sign.key" \
+      -enc_cert "$d/ours/client_enc.pem" -enc_key "$d/ours/client_enc.key" -pass "$pw"
     stop_last
   done
 fi
@@ -102,10 +110,12 @@ fi
 if [ -n "${GMSSL311:-}" ]; then
   d=$work/gmssl311; gmssl_pki "$GMSSL311" "$d"
   for auth in no yes; do
-    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$td/ca.pem")
+    port=$((port + 1)); sa=(); [ $auth = yes ] && sa=(-cacert "$d/ca.pem")
     start "$work/respawn" -listen "127.0.0.1:$port" -- env LD_LIBRARY_PATH="$(libs "$GMSSL311")" "$GMSSL311" tlcp_server \
       -port '{port}' -cert "$d/server_certs.pem" -key "$d/sign_key.pem" -pass "$pw" -ex_key "$d/enc_key.pem" -ex_pass "$pw" "${sa[@]}"
-    scan "GmSSL 3.1.1 tlcp_server, client auth $auth" "$d/ca.pem"
+    scan "GmSSL 3.1.1 tlcp_server, client auth $auth" "$d/ca.pem" \
+      -sign_cert "$d/ours/client_sign.pem" -sign_key "$d/ours/client_sign.key" \
+      -enc_cert "$d/ours/client_enc.pem" -enc_key "$d/ours/client_enc.key" -pass "$pw"
     stop_last
   done
 fi
@@ -116,7 +126,7 @@ if [ -n "${TONGSUO:-}" ]; then
     # NTLS beside TLS 1.3 on one port, with an SM2 certificate for TLS 1.3-SM.
     start env LD_LIBRARY_PATH="$(libs "$TONGSUO")" "$TONGSUO" s_server -accept "127.0.0.1:$port" -quiet -rev -enable_ntls \
       "${srv[@]}" -cert "$td/server_sign.pem" -key "$td/server_sign.key" "${sa[@]}"
-    scan "Tongsuo ($(LD_LIBRARY_PATH=$(libs "$TONGSUO") "$TONGSUO" version 2>/dev/null)) s_server -enable_ntls, client auth $auth" "$td/ca.pem"
+    scan "Tongsuo ($(LD_LIBRARY_PATH=$(libs "$TONGSUO") "$TONGSUO" version 2>/dev/null | head -1)) s_server -enable_ntls, client auth $auth" "$td/ca.pem"
     stop_last
   done
 fi
