@@ -34,18 +34,7 @@ trap 'cleanup; [ "${KEEP:-}" = 1 ] || rm -rf "$work"' EXIT
 (cd "$root/examples/interop" && go build -o "$work/respawn" ./respawn) || exit 1
 S=$work/smtool
 
-libs() { local p; p=$(dirname "$(dirname "$1")"); echo "$p/lib:$p/lib64"; }
-
-# wait_port PORT: until something listens on PORT (read from /proc, not
-# probed, for one-shot servers).
-wait_port() {
-  local hex; hex=$(printf ':%04X' "$1")
-  for _ in $(seq 100); do
-    awk -v h="$hex" '$2 ~ h"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp && return 0
-    sleep 0.05
-  done
-  return 1
-}
+. "$root/examples/interop/lib.sh"
 
 # cell LABEL -- CLIENT ARGS: run smtool s_client, which must get back the
 # line it sent ("hello adapt") in its output.
@@ -61,33 +50,6 @@ cell() {
     printf 'FAIL  %-60s ClientHellos=%s: %s\n' "$label" "$hellos" "$(tail -n1 "$log")"
     fails=$((fails + 1))
   fi
-}
-
-# GmSSL's PKI, made by its own commands (its tlcp_server -help example),
-# with a client double certificate issued by smtool from its CA.
-gmssl_pki() {
-  local gm=$1 dir=$2
-  mkdir -p "$dir" && (
-    cd "$dir" || exit 1
-    export LD_LIBRARY_PATH; LD_LIBRARY_PATH=$(libs "$gm")
-    dn=(-C CN -ST Beijing -L Haidian -O GmSSL -OU Test)
-    "$gm" sm2keygen -pass "$pw" -out ca_key.pem
-    "$gm" certgen "${dn[@]}" -CN "GmSSL Root" -days 3650 -key ca_key.pem -pass "$pw" -out ca.pem \
-      -key_usage keyCertSign -key_usage cRLSign -ca
-    for l in "sign:digitalSignature" "enc:keyEncipherment"; do
-      n=${l%%:*} ku=${l#*:}
-      "$gm" sm2keygen -pass "$pw" -out "${n}_key.pem"
-      "$gm" reqgen "${dn[@]}" -CN "GmSSL TLCP Server" -key "${n}_key.pem" -pass "$pw" -out "${n}_req.pem"
-      "$gm" reqsign -in "${n}_req.pem" -days 365 -key_usage "$ku" -ext_key_usage serverAuth \
-        -subject_dns_name localhost -cacert ca.pem -key ca_key.pem -pass "$pw" -out "${n}_cert.pem"
-    done
-    cat sign_cert.pem enc_cert.pem >server_certs.pem
-    cat sign_key.pem enc_key.pem >server_keys.pem
-    unset LD_LIBRARY_PATH
-    "$S" cert gen -out ours -CA ca.pem -CAkey ca_key.pem -CApass "$pw" -hosts localhost -days 300 -passout "$pw"
-    cat ours/client_sign.pem ours/client_enc.pem >client_certs.pem
-    cat ours/client_sign.key ours/client_enc.key >client_keys.pem
-  ) >"$dir.log" 2>&1 || { echo "making GmSSL's PKI failed: $dir.log"; exit 1; }
 }
 
 # respawned SERVER ARGS...: start respawn on the next port.
@@ -162,14 +124,7 @@ fi
 # working suite is ECC_SM4_CBC_SM3), gotlcp when GOTLCP names its source
 # tree (v1.5.0; built as scan.sh builds it).
 peer=$work/peerserver
-(cd "$root/examples/interop" && go build -o "$peer" ./peerserver) || exit 1
-if [ -n "${GOTLCP:-}" ]; then
-  g=$(cd "$GOTLCP" && pwd)
-  cp "$root/examples/interop/go.mod" "$root/examples/interop/go.sum" "$work/"
-  go mod edit -modfile="$work/go.mod" -require gitee.com/Trisia/gotlcp@v1.5.0 -replace "gitee.com/Trisia/gotlcp=$g" \
-    -replace "github.com/shangmi-go/shangmi=$root"
-  (cd "$root/examples/interop" && GOFLAGS="-modfile=$work/go.mod -mod=mod" go build -tags gotlcp -o "$peer" ./peerserver) || exit 1
-fi
+build_peerserver "$root" "$peer" || exit 1
 for impl in tjfoc gotlcp; do
   [ $impl = gotlcp ] && [ -z "${GOTLCP:-}" ] && continue
   echo "== $impl server (peerserver)"

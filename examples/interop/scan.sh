@@ -21,29 +21,16 @@ trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; rm -rf "$work"' EXI
 port=${BASE_PORT:-27300}
 pw='P@ssw0rd'
 pids=()
+failed=0
 out=${OUT:-}
 [ -n "$out" ] && mkdir -p "$out"
 
 (cd "$root/examples/smtool" && go build -o "$work/smtool" .) || exit 1
-(cd "$root/examples/interop" && go build -o "$work/respawn" ./respawn && go build -o "$work/peerserver" ./peerserver) || exit 1
-if [ -n "${GOTLCP:-}" ]; then
-  g=$(cd "$GOTLCP" && pwd)
-  cp "$root/examples/interop/go.mod" "$root/examples/interop/go.sum" "$work/"
-  go mod edit -modfile="$work/go.mod" -require gitee.com/Trisia/gotlcp@v1.5.0 -replace "gitee.com/Trisia/gotlcp=$g" \
-    -replace "github.com/shangmi-go/shangmi=$root"
-  (cd "$root/examples/interop" && GOFLAGS="-modfile=$work/go.mod -mod=mod" go build -tags gotlcp -o "$work/peerserver" ./peerserver) || exit 1
-fi
+(cd "$root/examples/interop" && go build -o "$work/respawn" ./respawn) || exit 1
+. "$root/examples/interop/lib.sh"
+build_peerserver "$root" "$work/peerserver" || exit 1
 S=$work/smtool
 td=$root/testdata/tlcp
-libs() { local p; p=$(dirname "$(dirname "$1")"); echo "$p/lib:$p/lib64"; }
-wait_port() {
-  local hex; hex=$(printf ':%04X' "$1")
-  for _ in $(seq 100); do
-    awk -v h="$hex" '$2 ~ h"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp && return 0
-    sleep 0.05
-  done
-  echo "nothing listens on $1"; return 1
-}
 client=(-sign_cert "$td/client_sign.pem" -sign_key "$td/client_sign.key" -enc_cert "$td/client_enc.pem" -enc_key "$td/client_enc.key")
 srv=(-sign_cert "$td/server_sign.pem" -sign_key "$td/server_sign.key" -enc_cert "$td/server_enc.pem" -enc_key "$td/server_enc.key")
 
@@ -60,34 +47,12 @@ scan() {
   local rc=$?
   cat "$f"
   echo "-- $label: exit $rc, $((SECONDS - t0)) s"
+  [ $rc = 0 ] || failed=$((failed + 1))
   [ -n "$out" ] && cp "$f" "$out/$(echo "$label" | tr ' /,()' '_____').txt"
 }
 
-# GmSSL's demo servers take their own PKI (made as adapt.sh makes it) and
-# serve one connection each: respawn starts one per connection.
-gmssl_pki() {
-  local gm=$1 dir=$2
-  mkdir -p "$dir" && (
-    cd "$dir" || exit 1
-    export LD_LIBRARY_PATH; LD_LIBRARY_PATH=$(libs "$gm")
-    dn=(-C CN -ST Beijing -L Haidian -O GmSSL -OU Test)
-    "$gm" sm2keygen -pass "$pw" -out ca_key.pem
-    "$gm" certgen "${dn[@]}" -CN "GmSSL Root" -days 3650 -key ca_key.pem -pass "$pw" -out ca.pem \
-      -key_usage keyCertSign -key_usage cRLSign -ca
-    for l in "sign:digitalSignature" "enc:keyEncipherment"; do
-      n=${l%%:*} ku=${l#*:}
-      "$gm" sm2keygen -pass "$pw" -out "${n}_key.pem"
-      "$gm" reqgen "${dn[@]}" -CN "GmSSL TLCP Server" -key "${n}_key.pem" -pass "$pw" -out "${n}_req.pem"
-      "$gm" reqsign -in "${n}_req.pem" -days 365 -key_usage "$ku" -ext_key_usage serverAuth \
-        -subject_dns_name localhost -cacert ca.pem -key ca_key.pem -pass "$pw" -out "${n}_cert.pem"
-    done
-    cat sign_cert.pem enc_cert.pem >server_certs.pem
-    cat sign_key.pem enc_key.pem >server_keys.pem
-    unset LD_LIBRARY_PATH
-    # The client double certificate the scan offers, from GmSSL's CA.
-    "$S" cert gen -out ours -CA ca.pem -CAkey ca_key.pem -CApass "$pw" -hosts localhost -days 300 -passout "$pw"
-  ) >"$dir.log" 2>&1 || { echo "making GmSSL's PKI failed: $dir.log"; exit 1; }
-}
+# GmSSL's demo servers take their own PKI (gmssl_pki, lib.sh) and serve
+# one connection each: respawn starts one per connection.
 start() { "$@" >>"$work/servers.log" 2>&1 & pids+=($!); wait_port "$port"; }
 stop_last() { kill "${pids[-1]}" 2>/dev/null; wait "${pids[-1]}" 2>/dev/null; }
 
@@ -147,3 +112,5 @@ for auth in no yes; do
   scan "shangmi smtool s_server (TLCP and TLS 1.3-SM on one port), client auth $auth" "$td/ca.pem"
   stop_last
 done
+echo "scans that failed: $failed"
+exit "$failed"

@@ -24,15 +24,7 @@ port=${BASE_PORT:-27500}
 fails=0
 (cd "$root/examples/sdf" && go build -o "$work/smtool" ./cmd/smtool && go build -o "$work/sdfcert" ./cmd/sdfcert) || exit 1
 S=$work/smtool
-libs() { local p; p=$(dirname "$(dirname "$1")"); echo "$p/lib:$p/lib64"; }
-wait_port() {
-  local hex; hex=$(printf ':%04X' "$1")
-  for _ in $(seq 100); do
-    awk -v h="$hex" '$2 ~ h"$" && $4 == "0A" {f=1} END {exit !f}' /proc/net/tcp && return 0
-    sleep 0.05
-  done
-  echo "nothing listens on $1"; return 1
-}
+. "$root/examples/interop/lib.sh"
 # cell LABEL EXPECT -- COMMAND...: EXPECT is pass or xfail:REASON; the
 # command must print back "hello sdf".
 cell() {
