@@ -501,6 +501,7 @@ func TestStaleFlightBeforeHelloVerifyRequest(t *testing.T) {
 	var stale []byte
 	var firstClient string
 	injected := false
+	r.mu.Lock() // the relay's pumps read tamper, and run it, under r.mu
 	r.tamper = func(toServer bool, b []byte) [][]byte {
 		if !toServer && stale == nil && len(b) > dgram.RecordHeaderLen+1 && b[0] == 22 && b[dgram.RecordHeaderLen] == 2 {
 			// The first connection's ServerHello flight, its record
@@ -526,11 +527,15 @@ func TestStaleFlightBeforeHelloVerifyRequest(t *testing.T) {
 		}
 		return [][]byte{b}
 	}
+	r.mu.Unlock()
 	cfg := clientConfig(ciphersuite.ECC_SM4_GCM_SM3, false)
 	first := handshakeVia(t, r, cfg)
 	echo(t, first, []byte("first"))
 	first.Close()
-	if stale == nil {
+	r.mu.Lock()
+	seen := stale != nil
+	r.mu.Unlock()
+	if !seen {
 		t.Fatal("no ServerHello flight seen")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -541,7 +546,10 @@ func TestStaleFlightBeforeHelloVerifyRequest(t *testing.T) {
 		t.Fatalf("second client, after the stale flight: %v", err)
 	}
 	defer second.Close()
-	if !injected {
+	r.mu.Lock()
+	done := injected
+	r.mu.Unlock()
+	if !done {
 		t.Fatal("the stale flight was not injected")
 	}
 	echo(t, second, []byte("second"))
