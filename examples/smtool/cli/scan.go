@@ -295,7 +295,8 @@ type scanner struct {
 	forms func(*tlcp.Config)
 	// noExt: the server refused a TLCP ClientHello with extensions and
 	// took one without (GmSSL 3.1.1): the TLCP probes send none.
-	noExt bool
+	// triedNoExt: that was asked, once per scan.
+	noExt, triedNoExt bool
 }
 
 var errBudget = errors.New("scan budget spent")
@@ -555,11 +556,13 @@ func (s *scanner) run() *ScanReport {
 			continue
 		}
 		p := s.handshake(cfg, false)
-		if p.err != nil && !p.hello.got && !s.noExt && !errors.Is(p.err, errBudget) && refusalOfForm(p.hello.alert) {
+		if p.err != nil && !p.hello.got && !s.triedNoExt && !errors.Is(p.err, errBudget) && refusalOfForm(p.hello.alert) {
 			// No ServerHello, and an answer that speaks of the
 			// hello's form rather than of the suite: a server that
 			// refuses any extension (GmSSL 3.1.1) is asked again
-			// without them.
+			// without them, once in the scan (a server that just
+			// closes on this suite costs one connection more).
+			s.triedNoExt = true
 			cfg.ClientHelloNoExtensions = true
 			if q := s.handshake(cfg, false); q.hello.got {
 				s.noExt, r.RefusesExtensions = true, true

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"golang.org/x/crypto/cryptobyte"
+
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
@@ -336,26 +338,14 @@ func extensionRefuser(t *testing.T, backend string) string {
 }
 
 // helloHasExtensions reports whether the handshake record body b holds a
-// ClientHello with bytes after its compression methods.
+// ClientHello with at least one extension (read as -msg reads them).
 func helloHasExtensions(b []byte) bool {
-	if len(b) < 4+2+32 || b[0] != 1 {
+	if len(b) < 4 || b[0] != 1 {
 		return false
 	}
-	b = b[4+2+32:]
-	for _, lenBytes := range []int{1, 2, 1} { // session ID, suites, compression methods
-		if len(b) < lenBytes {
-			return false
-		}
-		n := int(b[0])
-		if lenBytes == 2 {
-			n = n<<8 | int(b[1])
-		}
-		if len(b) < lenBytes+n {
-			return false
-		}
-		b = b[lenBytes+n:]
-	}
-	return len(b) > 0
+	n := 0
+	forExtensions(b[4:], true, func(uint16, cryptobyte.String) { n++ })
+	return n > 0
 }
 
 // TestScanExtensionRefuser: a server that refuses every ClientHello
