@@ -100,7 +100,7 @@ type relay struct {
 	tamper  func(toServer bool, b []byte) [][]byte // optional: replaces forwarding
 	closing chan struct{}
 	start   time.Time
-	log     []string // the last datagrams and what became of them, for a failure's report
+	log     []relayEvent // the last datagrams and what became of them, for a failure's report
 }
 
 // relayed is a datagram and the client it comes from or goes to.
@@ -112,17 +112,20 @@ type relayed struct {
 // relayLogLen bounds the relay's log.
 const relayLogLen = 400
 
-// note records what happened to b (r.mu held).
+// relayEvent is one line of the relay's log, formatted only by dump.
+type relayEvent struct {
+	at       time.Duration
+	toServer bool
+	what     string
+	d        relayed // d.b is the relay's own copy, never written again
+}
+
+// note records what happened to d (r.mu held).
 func (r *relay) note(toServer bool, what string, d relayed) {
-	dir := "s->c"
-	if toServer {
-		dir = "c->s"
-	}
-	line := fmt.Sprintf("%8.3fms %s %5d %-10s %s", float64(time.Since(r.start).Microseconds())/1000, dir, d.peer.Port, what, describeDatagram(d.b))
 	if len(r.log) == relayLogLen {
 		r.log = append(r.log[:0], r.log[relayLogLen/2:]...)
 	}
-	r.log = append(r.log, line)
+	r.log = append(r.log, relayEvent{time.Since(r.start), toServer, what, d})
 }
 
 // describeDatagram lists a datagram's records: type, epoch, sequence
@@ -158,7 +161,15 @@ func (r *relay) dump(t testing.TB) {
 	t.Helper()
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t.Logf("relay %+v, last %d datagrams:\n%s", r.counts, len(r.log), strings.Join(r.log, "\n"))
+	lines := make([]string, len(r.log))
+	for i, e := range r.log {
+		dir := "s->c"
+		if e.toServer {
+			dir = "c->s"
+		}
+		lines[i] = fmt.Sprintf("%8.3fms %s %5d %-10s %s", float64(e.at.Microseconds())/1000, dir, e.d.peer.Port, e.what, describeDatagram(e.d.b))
+	}
+	t.Logf("relay %+v, last %d datagrams:\n%s", r.counts, len(r.log), strings.Join(lines, "\n"))
 	if v, ok := serverErrors.Load(r.server.String()); ok {
 		s := v.(*serverLog)
 		s.mu.Lock()
@@ -237,6 +248,7 @@ func (r *relay) decide(toServer bool, d relayed) []relayed {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.tamper != nil {
+		r.note(toServer, "tampered", d)
 		var out []relayed
 		for _, b := range r.tamper(toServer, d.b) {
 			out = append(out, relayed{b, d.peer})

@@ -490,9 +490,10 @@ func TestHandshakeContext(t *testing.T) {
 // messages carry the message_seq the client expects after the cookie
 // exchange; taken, the stale ServerHello would stand in for the real one,
 // and the handshake would end at its timeout (CI saw this as a rare
-// TestResumption failure over the lossy relay, which gives every client
-// the same address at the server). The client drops what came before the
-// HelloVerifyRequest.
+// TestResumption failure over the lossy relay, which then gave every
+// client the same address at the server). Its record sequence numbers are
+// far ahead, which must not make the client drop the HelloVerifyRequest.
+// The client drops what came before the HelloVerifyRequest.
 func TestStaleFlightBeforeHelloVerifyRequest(t *testing.T) {
 	loadPKI(t)
 	l := listen(t, serverConfig(false), fastOptions())
