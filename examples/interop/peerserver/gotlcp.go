@@ -9,7 +9,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
 
 	"gitee.com/Trisia/gotlcp/tlcp"
 	"github.com/emmansun/gmsm/smx509"
@@ -28,13 +27,9 @@ func listenGotlcp(addr string, c config) (net.Listener, error) {
 	}
 	cfg := &tlcp.Config{Certificates: []tlcp.Certificate{sign, enc}, SessionCache: tlcp.NewLRUSessionCache(64)}
 	if c.caFile != "" {
-		pem, err := os.ReadFile(c.caFile)
-		if err != nil {
-			return nil, err
-		}
 		pool := smx509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("gotlcp: no certificate in %s", c.caFile)
+		if err := appendCAs(pool, c.caFile); err != nil {
+			return nil, fmt.Errorf("gotlcp: %w", err)
 		}
 		cfg.ClientAuth, cfg.ClientCAs = tlcp.RequireAndVerifyClientCert, pool
 	}

@@ -64,6 +64,19 @@ func main() {
 	}
 }
 
+// appendCAs adds the certificates of a PEM file to pool, which is either
+// peer's CertPool.
+func appendCAs(pool interface{ AppendCertsFromPEM([]byte) bool }, file string) error {
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return fmt.Errorf("no certificate in %s", file)
+	}
+	return nil
+}
+
 // echo answers each line; a failed handshake ends the connection only.
 func echo(conn net.Conn) {
 	defer conn.Close()

@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"net"
-	"os"
 
 	"github.com/tjfoc/gmsm/gmtls"
 	"github.com/tjfoc/gmsm/x509"
@@ -28,13 +27,9 @@ func listenTjfoc(addr string, c config) (net.Listener, error) {
 		Certificates: []gmtls.Certificate{sign, enc},
 	}
 	if c.caFile != "" {
-		pem, err := os.ReadFile(c.caFile)
-		if err != nil {
-			return nil, err
-		}
 		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("gmtls: no certificate in %s", c.caFile)
+		if err := appendCAs(pool, c.caFile); err != nil {
+			return nil, fmt.Errorf("gmtls: %w", err)
 		}
 		cfg.ClientAuth, cfg.ClientCAs = gmtls.RequireAndVerifyClientCert, pool
 	}
