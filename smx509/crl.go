@@ -46,6 +46,12 @@ type RevocationList struct {
 	ExtraExtensions []pkix.Extension
 }
 
+// errCRLTrailingFields: RFC 5280's TBSCertList ends with crlExtensions,
+// and whatever follows is refused. crypto/x509 ignores it; a CRL whose
+// signed bytes hold fields no parser reads is one whose meaning depends
+// on the parser, so this package is stricter there.
+var errCRLTrailingFields = errors.New("x509: data after the last field of a CRL's TBSCertList")
+
 // ParseRevocationList parses a DER X.509 v1 or v2 CRL.
 func ParseRevocationList(der []byte) (*RevocationList, error) {
 	rl := &RevocationList{}
@@ -161,8 +167,11 @@ func ParseRevocationList(der []byte) (*RevocationList, error) {
 
 	var extensions cryptobyte.String
 	var present bool
-	if !tbs.ReadOptionalASN1(&extensions, &present, cbasn1.Tag(0).Constructed().ContextSpecific()) || !tbs.Empty() {
+	if !tbs.ReadOptionalASN1(&extensions, &present, cbasn1.Tag(0).Constructed().ContextSpecific()) {
 		return nil, errMalformed
+	}
+	if !tbs.Empty() {
+		return nil, errCRLTrailingFields
 	}
 	if present {
 		if rl.Extensions, err = readExtensions(extensions); err != nil {

@@ -1,9 +1,13 @@
 package smx509
 
 import (
+	"crypto"
 	"crypto/x509"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -61,21 +65,111 @@ func FuzzParseCertificate(f *testing.F) {
 func FuzzParseCertificateRequest(f *testing.F) {
 	seedPEMs(f, "CERTIFICATE REQUEST")
 	f.Fuzz(func(t *testing.T, der []byte) {
-		if csr, err := ParseCertificateRequest(der); err == nil {
-			_ = csr.CheckSignature()
+		csr, err := ParseCertificateRequest(der)
+		std, stdErr := x509.ParseCertificateRequest(der)
+		if err != nil {
+			if stdErr == nil && !stricterThanStdlib(err) {
+				t.Fatalf("crypto/x509 parses the request, this package refuses it: %v", err)
+			}
+			return
 		}
+		if stdErr == nil {
+			compareCSRWithStdlib(t, std, csr)
+		}
+		_ = csr.CheckSignature()
 	})
 }
 
 func FuzzParseRevocationList(f *testing.F) {
 	seedPEMs(f, "X509 CRL")
 	f.Fuzz(func(t *testing.T, der []byte) {
-		_, _ = ParseRevocationList(der)
+		rl, err := ParseRevocationList(der)
+		std, stdErr := x509.ParseRevocationList(der)
+		if err != nil {
+			if stdErr == nil && !stricterThanStdlib(err) {
+				t.Fatalf("crypto/x509 parses the CRL, this package refuses it: %v", err)
+			}
+			return
+		}
+		if stdErr == nil {
+			compareCRLWithStdlib(t, std, rl)
+		}
 	})
 }
 
 // stricterThanStdlib reports whether err is one of the documented places
 // where this package refuses a certificate that crypto/x509 parses.
 func stricterThanStdlib(err error) bool {
-	return false
+	return errors.Is(err, errCRLTrailingFields)
+}
+
+// compareCSRWithStdlib: where crypto/x509 parses a request too (it knows
+// no SM2 key, so these are the other algorithms' requests), every field
+// both packages have agrees.
+func compareCSRWithStdlib(t *testing.T, std *x509.CertificateRequest, ours *CertificateRequest) {
+	t.Helper()
+	check := func(field string, a, b any) {
+		t.Helper()
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s differs:\ncrypto/x509 %#v\nsmx509      %#v", field, a, b)
+		}
+	}
+	check("Raw", std.Raw, ours.Raw)
+	check("RawTBSCertificateRequest", std.RawTBSCertificateRequest, ours.RawTBSCertificateRequest)
+	check("RawSubjectPublicKeyInfo", std.RawSubjectPublicKeyInfo, ours.RawSubjectPublicKeyInfo)
+	check("RawSubject", std.RawSubject, ours.RawSubject)
+	check("Version", std.Version, ours.Version)
+	check("Signature", std.Signature, ours.Signature)
+	check("Subject", std.Subject, ours.Subject)
+	check("Extensions", std.Extensions, ours.Extensions)
+	check("DNSNames", std.DNSNames, ours.DNSNames)
+	check("EmailAddresses", std.EmailAddresses, ours.EmailAddresses)
+	check("IPAddresses", std.IPAddresses, ours.IPAddresses)
+	check("URIs", std.URIs, ours.URIs)
+	if ours.SignatureAlgorithm != SM2WithSM3 {
+		check("SignatureAlgorithm", int(std.SignatureAlgorithm), int(ours.SignatureAlgorithm))
+	}
+	if ours.PublicKeyAlgorithm != SM2 {
+		check("PublicKeyAlgorithm", int(std.PublicKeyAlgorithm), int(ours.PublicKeyAlgorithm))
+		if k, ok := std.PublicKey.(interface{ Equal(crypto.PublicKey) bool }); ok && !k.Equal(ours.PublicKey) {
+			t.Errorf("PublicKey differs: crypto/x509 %T, smx509 %T", std.PublicKey, ours.PublicKey)
+		}
+	}
+}
+
+// compareCRLWithStdlib: crypto/x509 parses CRLs whatever their signature
+// algorithm, so SM2 CRLs are compared too: issuer, numbering, validity and
+// every entry must agree.
+func compareCRLWithStdlib(t *testing.T, std *x509.RevocationList, ours *RevocationList) {
+	t.Helper()
+	check := func(field string, a, b any) {
+		t.Helper()
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("%s differs:\ncrypto/x509 %#v\nsmx509      %#v", field, a, b)
+		}
+	}
+	check("Raw", std.Raw, ours.Raw)
+	check("RawTBSRevocationList", std.RawTBSRevocationList, ours.RawTBSRevocationList)
+	check("RawIssuer", std.RawIssuer, ours.RawIssuer)
+	check("Issuer", std.Issuer, ours.Issuer)
+	check("AuthorityKeyId", std.AuthorityKeyId, ours.AuthorityKeyId)
+	check("Signature", std.Signature, ours.Signature)
+	check("Number", std.Number, ours.Number)
+	check("ThisUpdate", std.ThisUpdate, ours.ThisUpdate)
+	check("NextUpdate", std.NextUpdate, ours.NextUpdate)
+	check("Extensions", std.Extensions, ours.Extensions)
+	if ours.SignatureAlgorithm != SM2WithSM3 {
+		check("SignatureAlgorithm", int(std.SignatureAlgorithm), int(ours.SignatureAlgorithm))
+	}
+	if len(std.RevokedCertificateEntries) != len(ours.RevokedCertificateEntries) {
+		t.Fatalf("entries: crypto/x509 %d, smx509 %d", len(std.RevokedCertificateEntries), len(ours.RevokedCertificateEntries))
+	}
+	for i, e := range std.RevokedCertificateEntries {
+		o := ours.RevokedCertificateEntries[i]
+		check(fmt.Sprintf("entry %d Raw", i), e.Raw, o.Raw)
+		check(fmt.Sprintf("entry %d SerialNumber", i), e.SerialNumber, o.SerialNumber)
+		check(fmt.Sprintf("entry %d RevocationTime", i), e.RevocationTime, o.RevocationTime)
+		check(fmt.Sprintf("entry %d ReasonCode", i), e.ReasonCode, o.ReasonCode)
+		check(fmt.Sprintf("entry %d Extensions", i), e.Extensions, o.Extensions)
+	}
 }

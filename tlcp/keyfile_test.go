@@ -6,6 +6,7 @@ package tlcp_test
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/rand"
 	"encoding/pem"
 	"errors"
@@ -414,8 +415,16 @@ func FuzzX509KeyPair(f *testing.F) {
 	}
 	f.Add(concat(readTestdata(f, "server_sign.pem"), readTestdata(f, "server_enc.pem")), concat(readTestdata(f, "server_sign.key"), readTestdata(f, "server_enc.key")))
 	f.Fuzz(func(t *testing.T, certPEM, keyPEM []byte) {
-		if c, err := tlcp.X509KeyPair(certPEM, keyPEM); err == nil && (len(c.Certificate) == 0 || c.PrivateKey == nil || c.Leaf == nil) {
-			t.Fatal("incomplete certificate without an error")
+		if c, err := tlcp.X509KeyPair(certPEM, keyPEM); err == nil {
+			if len(c.Certificate) == 0 || c.PrivateKey == nil || c.Leaf == nil {
+				t.Fatal("incomplete certificate without an error")
+			}
+			// A pair is only ever a key with its own certificate.
+			signer, ok := c.PrivateKey.(crypto.Signer)
+			pub, ok2 := c.Leaf.PublicKey.(interface{ Equal(crypto.PublicKey) bool })
+			if !ok || !ok2 || !pub.Equal(signer.Public()) {
+				t.Fatalf("key %T accepted for a certificate of key %T that it does not match", c.PrivateKey, c.Leaf.PublicKey)
+			}
 		}
 		if p, err := tlcp.X509CertificatePair(certPEM, keyPEM, certPEM, keyPEM); err == nil && (p.Sign.Leaf == nil || p.Enc.Leaf == nil) {
 			t.Fatal("incomplete pair without an error")

@@ -80,8 +80,19 @@ func FuzzParseClientSessionState(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := cs.MarshalBinary(); err != nil {
+		b, err := cs.MarshalBinary()
+		if err != nil {
 			t.Fatalf("parsed session does not marshal: %v", err)
+		}
+		// What it marshals to is a session state that parses, to the
+		// same encoding: nothing the parser accepted is lost or changed
+		// on the way through a cache.
+		again, err := ParseClientSessionState(b)
+		if err != nil {
+			t.Fatalf("re-marshalled session %x does not parse: %v", b, err)
+		}
+		if b2, err := again.MarshalBinary(); err != nil || !bytes.Equal(b, b2) {
+			t.Fatalf("session encoding is not stable: %x then %x (%v)", b, b2, err)
 		}
 	})
 }

@@ -1,6 +1,8 @@
 package x509
 
 import (
+	"bytes"
+	"crypto"
 	"crypto/rand"
 	"encoding/pem"
 	"os"
@@ -25,7 +27,9 @@ func FuzzParsePKIXPublicKey(f *testing.F) {
 	der, _ := MarshalPKIXPublicKey(k.Public())
 	f.Add(der)
 	f.Fuzz(func(t *testing.T, der []byte) {
-		_, _ = ParsePKIXPublicKey(der)
+		if pub, err := ParsePKIXPublicKey(der); err == nil {
+			checkPublicKeyRoundTrip(t, pub)
+		}
 	})
 }
 
@@ -34,7 +38,9 @@ func FuzzParsePKCS8PrivateKey(f *testing.F) {
 	der, _ := MarshalPKCS8PrivateKey(k)
 	f.Add(der)
 	f.Fuzz(func(t *testing.T, der []byte) {
-		_, _ = ParsePKCS8PrivateKey(der)
+		if key, err := ParsePKCS8PrivateKey(der); err == nil {
+			checkPrivateKeyRoundTrip(t, key)
+		}
 	})
 }
 
@@ -43,7 +49,9 @@ func FuzzParseECPrivateKey(f *testing.F) {
 	der, _ := MarshalECPrivateKey(k)
 	f.Add(der)
 	f.Fuzz(func(t *testing.T, der []byte) {
-		_, _ = ParseECPrivateKey(der)
+		if key, err := ParseECPrivateKey(der); err == nil {
+			checkPrivateKeyRoundTrip(t, key)
+		}
 	})
 }
 
@@ -70,7 +78,9 @@ func FuzzParsePKCS8PrivateKeyWithPassword(f *testing.F) {
 		if _, _, err := parseEncryptedPrivateKeyInfo(der); err != nil || !cheapKDF(der) {
 			return
 		}
-		_, _ = ParsePKCS8PrivateKeyWithPassword(der, []byte("pw"))
+		if key, err := ParsePKCS8PrivateKeyWithPassword(der, []byte("pw")); err == nil {
+			checkPrivateKeyRoundTrip(t, key)
+		}
 	})
 }
 
@@ -115,6 +125,9 @@ func FuzzParsePrivateKeysPEM(f *testing.F) {
 		if err == nil && len(keys) == 0 {
 			t.Fatal("no keys and no error")
 		}
+		for _, k := range keys {
+			checkPrivateKeyRoundTrip(t, k)
+		}
 		_, _ = ParsePrivateKeysPEM(data, nil)
 	})
 }
@@ -139,7 +152,9 @@ func FuzzLegacyPEM(f *testing.F) {
 		if !isPrivateKeyType(typ) || typ == PEMTypeEncryptedPrivateKey {
 			return
 		}
-		_, _ = parsePrivateKeyBlock(b, []byte("shangmi-test"), nil)
+		if key, err := parsePrivateKeyBlock(b, []byte("shangmi-test"), nil); err == nil {
+			checkPrivateKeyRoundTrip(t, key)
+		}
 	})
 }
 
@@ -170,7 +185,84 @@ func FuzzParseECParameters(f *testing.F) {
 	f.Add(block.Bytes)
 	f.Add(sm2CurveElement)
 	f.Fuzz(func(t *testing.T, der []byte) {
-		_, _ = parseECParameters(cryptobyte.String(der))
-		_, _ = ParseECPrivateKey(der)
+		// Whatever the parameters parse to, the named form of it parses
+		// back to the same curve (the explicit form is only ever SM2).
+		if oid, err := parseECParameters(cryptobyte.String(der)); err == nil {
+			var b cryptobyte.Builder
+			b.AddASN1ObjectIdentifier(oid)
+			named, err := b.Bytes()
+			if err != nil {
+				t.Fatalf("parsed curve %v does not re-encode: %v", oid, err)
+			}
+			if again, err := parseECParameters(cryptobyte.String(named)); err != nil || !again.Equal(oid) {
+				t.Fatalf("curve %v re-parses to %v, %v", oid, again, err)
+			}
+			if !bytes.Equal(named, der) && !oid.Equal(OIDNamedCurveSM2) {
+				t.Fatalf("explicit parameters parsed to %v, not SM2", oid)
+			}
+		}
+		if key, err := ParseECPrivateKey(der); err == nil {
+			checkPrivateKeyRoundTrip(t, key)
+		}
 	})
+}
+
+// checkPrivateKeyRoundTrip: a key that parsed is written by both
+// marshallers and read back as the same key, and its public half as the
+// same public key. This is what makes a parser's leniency safe: whatever
+// form was accepted, the key it became is one the package can write
+// canonically and read again.
+func checkPrivateKeyRoundTrip(t *testing.T, key any) {
+	t.Helper()
+	type equaler interface{ Equal(crypto.PrivateKey) bool }
+	k, ok := key.(equaler)
+	if !ok {
+		t.Fatalf("parsed key %T has no Equal method", key)
+	}
+	der, err := MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatalf("parsed %T does not marshal to PKCS #8: %v", key, err)
+	}
+	again, err := ParsePKCS8PrivateKey(der)
+	if err != nil || !k.Equal(again) {
+		t.Fatalf("%T: PKCS #8 round trip gives %T, %v", key, again, err)
+	}
+	if again, err := MarshalPKCS8PrivateKey(again); err != nil || !bytes.Equal(again, der) {
+		t.Fatalf("%T: PKCS #8 encoding is not stable: %v", key, err)
+	}
+	if sm2Key, ok := key.(*sm2.PrivateKey); ok {
+		sec1, err := MarshalECPrivateKey(sm2Key)
+		if err != nil {
+			t.Fatalf("SM2 key does not marshal to SEC 1: %v", err)
+		}
+		if again, err := ParseECPrivateKey(sec1); err != nil || !sm2Key.Equal(again) {
+			t.Fatalf("SEC 1 round trip gives %T, %v", again, err)
+		}
+	}
+	if s, ok := key.(crypto.Signer); ok {
+		checkPublicKeyRoundTrip(t, s.Public())
+	}
+}
+
+// checkPublicKeyRoundTrip: a public key that parsed marshals to a
+// SubjectPublicKeyInfo that parses to the same key, and that encoding is
+// stable.
+func checkPublicKeyRoundTrip(t *testing.T, pub any) {
+	t.Helper()
+	type equaler interface{ Equal(crypto.PublicKey) bool }
+	p, ok := pub.(equaler)
+	if !ok {
+		t.Fatalf("parsed public key %T has no Equal method", pub)
+	}
+	der, err := MarshalPKIXPublicKey(pub)
+	if err != nil {
+		t.Fatalf("parsed %T does not marshal: %v", pub, err)
+	}
+	again, err := ParsePKIXPublicKey(der)
+	if err != nil || !p.Equal(again) {
+		t.Fatalf("%T: SubjectPublicKeyInfo round trip gives %T, %v", pub, again, err)
+	}
+	if again, err := MarshalPKIXPublicKey(again); err != nil || !bytes.Equal(again, der) {
+		t.Fatalf("%T: SubjectPublicKeyInfo encoding is not stable: %v", pub, err)
+	}
 }
