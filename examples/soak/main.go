@@ -58,8 +58,8 @@ import (
 	"time"
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
-	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/internal/hostile"
+	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
