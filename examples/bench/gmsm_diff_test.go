@@ -28,7 +28,6 @@ package main
 //     bytes, the bits beyond LENGTH cleared as EEA3Bits documents.
 //   - SM2 ciphertexts with a hybrid C1 (06/07): gmsm writes them but reads
 //     only 02, 03 and 04, and we do neither, so there is nothing to pair.
-//
 //   - Signing an empty message: gmsm refuses it ("sm2: hash cannot be
 //     empty"), since preprocessSigningHash rejects an empty input before it
 //     hashes Z || M, which is never empty; GB/T 32918.2 allows an empty M
@@ -36,15 +35,33 @@ package main
 //     verify our signatures of the empty message, and checks that gmsm
 //     refuses to make one.
 //
-// Finding: gmsm's SM2 Encrypt (internal/sm2/sm2_pke.go) computes
-// Q.ScalarMult(Q, k), overwriting the recipient's point Q with [k]P_B, so
-// when the KDF output t is all zero and GB/T 32918.4 step A5 has it draw a
-// new k, the retry uses [k2][k1]P_B instead of [k2]P_B. The ciphertext then
-// decrypts nowhere, gmsm included. For an n-byte plaintext this happens with
-// probability about 2^(-8n), 1 in 256 one-byte messages. The encryption
-// targets compare byte for byte and fail on it; the failing input that the
-// fuzzer found is kept in testdata/fuzz/FuzzGmsmSM2EncryptCompressed (the
-// first k gives t = 00 for the plaintext "0"; the C1C2C3 form shows it).
+// Findings, each a wrong result of gmsm v0.44.1, checked against an
+// independent computation (Python integers, hashlib's SM3, a ZUC-256 from
+// the 2018 specification that reproduces its and intel-ipsec-mb's vectors).
+// The targets compare strictly and fail on them; the inputs are kept in
+// testdata/fuzz, so go test fails there until gmsm is fixed:
+//
+//   - SM2 Encrypt (internal/sm2/sm2_pke.go) computes Q.ScalarMult(Q, k),
+//     overwriting the recipient's point Q with [k]P_B. When the KDF output
+//     t is all zero and GB/T 32918.4 step A5 draws a new k, the retry uses
+//     [k2][k1]P_B instead of [k2]P_B, and the ciphertext decrypts nowhere,
+//     gmsm included: about 2^(-8n) of n-byte plaintexts, 1 in 256 one-byte
+//     ones. FuzzGmsmSM2Encrypt and FuzzGmsmSM2EncryptCompressed (the first k
+//     gives t = 00 for the plaintext "0" in each kept input).
+//   - sm3.Kdf's multi-lane kdfBy4/kdfBy8 (amd64 here; kdfBy4 also serves
+//     arm64 without SM3 instructions, s390x, ppc64x and loong64) size the
+//     padded z || ct as one block whenever (len(z)+4) mod 64 < 56, also when
+//     z || ct reaches or crosses a block boundary: for len(z) mod 64 in
+//     60…63 and keyLen ≥ 97 (four or more output blocks), every block those
+//     kernels make is wrong; the generic code's last blocks are right.
+//     gmsm's SM2 (64- and 128-byte z) is not affected. FuzzGmsmSM3KDF
+//     (minimal-z60-k97 is the smallest).
+//   - The ZUC-256 MAC with 64- and 128-bit tags gets its leading tag words
+//     wrong when the message's bit length mod 128 is in 33…64 (64-bit tag)
+//     or 33…127 (128-bit tag); 32-bit tags are right. This is the
+//     disagreement with intel-ipsec-mb and Bouncy Castle recorded for
+//     gmsm v0.29.1 in testdata/vectors/zuc256.json (known_mismatch), still
+//     there. FuzzGmsmZUC256MAC.
 //
 // Two differences are by design and so not compared: an empty non-nil uid
 // is the empty identifier to us (ENTL = 0) but DefaultUID to gmsm, so the
