@@ -38,8 +38,12 @@ package main
 // Findings, each a wrong result of gmsm v0.44.1, checked against an
 // independent computation (Python integers, hashlib's SM3, a ZUC-256 from
 // the 2018 specification that reproduces its and intel-ipsec-mb's vectors).
-// The targets compare strictly and fail on them; the inputs are kept in
-// testdata/fuzz, so go test fails there until gmsm is fixed:
+// Each is characterised exactly (gmsmEncryptRetry, gmsmKDFWrong,
+// gmsmZUC256MACWrong): the targets compare with gmsm everywhere else, and
+// there compare ours with an independent reference or with itself, so the
+// fuzzer keeps exploring; TestGmsmKnownBugs pins each bug's smallest case
+// (ours right, gmsm still wrong), so a gmsm upgrade that fixes one fails
+// it and the exclusion can go:
 //
 //   - SM2 Encrypt (internal/sm2/sm2_pke.go) computes Q.ScalarMult(Q, k),
 //     overwriting the recipient's point Q with [k]P_B. When the KDF output
@@ -402,9 +406,19 @@ func sm2EncryptBothWays(t *testing.T, forms []sm2Form, key, msg, seed []byte) {
 		return
 	}
 	for _, fm := range forms {
-		ct, err := sm2.Encrypt(detRand(seed, []byte(fm.name)), ours.PublicKey(), msg, fm.ours)
+		src := &countingReader{r: detRand(seed, []byte(fm.name))}
+		ct, err := sm2.Encrypt(src, ours.PublicKey(), msg, fm.ours)
 		if err != nil {
 			t.Fatalf("%s: %v", fm.name, err)
+		}
+		if src.n > 32 {
+			// We drew a second k (the first gave t = 0, or was out of
+			// range): gmsm's retry path is known wrong (gmsmEncryptRetry),
+			// so only check that gmsm decrypts ours.
+			if pt, err := theirs.Decrypt(nil, ct, fm.theirsDec); err != nil || !bytes.Equal(pt, msg) {
+				t.Fatalf("%s: gmsm decrypts our %x (second k) to %x, %v; want %x", fm.name, ct, pt, err, msg)
+			}
+			continue
 		}
 		gct, err := gmsm2.Encrypt(detRand(seed, []byte(fm.name)), &theirs.PublicKey, msg, fm.theirs)
 		if err != nil {
@@ -442,12 +456,16 @@ func FuzzGmsmSM2Encrypt(f *testing.F) {
 			return
 		}
 		ours, theirs := sm2Keys(t, sm2Scalar(key))
-		ct, err := sm2.EncryptASN1(detRand(seed), ours.PublicKey(), msg)
+		src := &countingReader{r: detRand(seed)}
+		ct, err := sm2.EncryptASN1(src, ours.PublicKey(), msg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if pt, err := gmsm2.Decrypt(theirs, ct); err != nil || !bytes.Equal(pt, msg) {
 			t.Fatalf("gmsm Decrypt of our EncryptASN1 %x: %x, %v", ct, pt, err)
+		}
+		if src.n > 32 {
+			return // the same source would send gmsm down its known-wrong retry path
 		}
 		gct, err := gmsm2.EncryptASN1(detRand(seed), &theirs.PublicKey, msg)
 		if err != nil {
@@ -708,7 +726,16 @@ func FuzzGmsmSM3KDF(f *testing.F) {
 	f.Add([]byte{}, uint16(0), uint16(0))
 	f.Fuzz(func(t *testing.T, z []byte, n, cut uint16) {
 		keyLen := int(n) % 2049
-		want := gmsm3.Kdf(z, keyLen)
+		// The reference is the KDF of GB/T 32918.4 written out over gmsm's
+		// SM3 (gmsm's own kdf.Kdf hands gmsm's SM3 to the multi-lane code);
+		// its sm3.Kdf is compared too, except where it is known
+		// wrong (gmsmKDFWrong; TestGmsmKnownBugs pins that).
+		want := gmsmRefKDF(z, keyLen)
+		if !gmsmKDFWrong(len(z), keyLen) {
+			if fast := gmsm3.Kdf(z, keyLen); !bytes.Equal(fast, want) {
+				t.Fatalf("gmsm sm3.Kdf(%x, %d) = %x, its generic KDF %x: a gmsm bug outside the known one", z, keyLen, fast, want)
+			}
+		}
 		if got := sm3.KDF(z, keyLen); !bytes.Equal(got, want) {
 			t.Fatalf("KDF(%x, %d): ours %x, gmsm %x", z, keyLen, got, want)
 		}
@@ -1140,20 +1167,153 @@ func FuzzGmsmZUC256MAC(f *testing.F) {
 		bits := int(nb) % (8*len(msg) + 1)
 		gm.Reset()
 		wantBits := gm.Finish(msg, bits)
+		// Where gmsm is known wrong (gmsmZUC256MACWrong), our two IV
+		// forms are compared with each other only; the published vectors
+		// (testdata/vectors/zuc256.json) pin our values there.
+		if gmsmZUC256MACWrong(tagSize, 8*len(msg)) {
+			want = nil
+		}
+		if gmsmZUC256MACWrong(tagSize, bits) {
+			wantBits = nil
+		}
 		for _, v := range [][]byte{iv25, iv23} {
 			h, err := zuc.NewMAC256(key, v, tagSize)
 			if err != nil {
 				t.Fatal(err)
 			}
 			h.Write(msg)
-			if got := h.Sum(nil); !bytes.Equal(got, want) {
+			got := h.Sum(nil)
+			if want == nil {
+				want = got // the first IV form's, for the second
+			} else if !bytes.Equal(got, want) {
 				t.Fatalf("ZUC-256 MAC (tag %d, iv %x) of %d bytes: ours %x, gmsm %x", tagSize, v, len(msg), got, want)
 			}
 			h.Reset()
-			got, err := h.(*zuc.MAC256).FinishBits(nil, msg, bits)
-			if err != nil || !bytes.Equal(got, wantBits) {
+			got, err = h.(*zuc.MAC256).FinishBits(nil, msg, bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantBits == nil {
+				wantBits = got
+			} else if !bytes.Equal(got, wantBits) {
 				t.Fatalf("ZUC-256 MAC (tag %d) of %d bits: ours %x (%v), gmsm %x", tagSize, bits, got, err, wantBits)
 			}
 		}
 	})
+}
+
+// countingReader counts what a random source gave: our SM2 encryption
+// reads 32 bytes for each k it tries, so more than 32 means it retried.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// gmsmKDFWrong reports whether gmsm v0.44.1's sm3.Kdf is known wrong for
+// this z length and output length: its 4- and 8-lane code takes z || ct as
+// one padded block when (len(z)+4) mod 64 < 56 — true for len(z) mod 64
+// in 60…63, where it is two — and is used from four output blocks on.
+func gmsmKDFWrong(zLen, keyLen int) bool {
+	return zLen%64 >= 60 && keyLen >= 97
+}
+
+// gmsmZUC256MACWrong reports whether gmsm v0.44.1's ZUC-256 MAC is known
+// wrong for a message of this many bits: the leading tag words of the 64-
+// and 128-bit tags, when bits mod 128 is in 33…64 or 33…127.
+func gmsmZUC256MACWrong(tagSize, bits int) bool {
+	r := bits % 128
+	switch tagSize {
+	case 8:
+		return r >= 33 && r <= 64
+	case 16:
+		return r >= 33
+	}
+	return false
+}
+
+// TestGmsmKnownBugs pins the smallest case of each gmsm bug the targets
+// exclude: ours agrees with the independent reference, gmsm does not. If
+// this fails because gmsm now agrees, the bug is fixed upstream: drop the
+// exclusion.
+func TestGmsmKnownBugs(t *testing.T) {
+	t.Run("sm3.Kdf z=60 keyLen=97", func(t *testing.T) {
+		z := bytes.Repeat([]byte("0"), 60)
+		want := gmsmRefKDF(z, 97)
+		if got := sm3.KDF(z, 97); !bytes.Equal(got, want) {
+			t.Fatalf("ours %x, reference %x", got, want)
+		}
+		if bytes.Equal(gmsm3.Kdf(z, 97), want) {
+			t.Fatal("gmsm's sm3.Kdf is right here now: drop gmsmKDFWrong")
+		}
+	})
+	t.Run("ZUC-256 MAC 8-byte tag of 5 bytes", func(t *testing.T) {
+		key, iv := bytes.Repeat([]byte("0"), 32), bytes.Repeat([]byte("0"), 25)
+		msg := []byte("00000")
+		iv25, iv23 := zuc256IV(t, key, iv)
+		gm, err := gmzuc.NewHash256(key, iv23, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gm.Write(msg)
+		h, err := zuc.NewMAC256(key, iv25, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Write(msg)
+		if bytes.Equal(gm.Sum(nil), h.Sum(nil)) {
+			t.Fatal("gmsm's ZUC-256 MAC agrees here now: drop gmsmZUC256MACWrong")
+		}
+		// Ours is pinned by the published vectors (primitives/zuc tests
+		// read testdata/vectors/zuc256.json); here the same tag must come
+		// from the 23-byte IV form.
+		h2, _ := zuc.NewMAC256(key, iv23, 8)
+		h2.Write(msg)
+		if !bytes.Equal(h.Sum(nil), h2.Sum(nil)) {
+			t.Fatal("our two IV forms disagree")
+		}
+	})
+	t.Run("SM2 Encrypt retry", func(t *testing.T) {
+		// The kept fuzz input: key "0", plaintext "1", seed "21XA" in
+		// C1C3C2: the first k gives t = 00.
+		ours, theirs := sm2Keys(t, sm2Scalar([]byte("0")))
+		msg := []byte("1")
+		fm := sm2Forms[0]
+		src := &countingReader{r: detRand([]byte("21XA"), []byte(fm.name))}
+		ct, err := sm2.Encrypt(src, ours.PublicKey(), msg, fm.ours)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src.n <= 32 {
+			t.Fatalf("the first k did not need a retry (read %d bytes): the case is lost", src.n)
+		}
+		if pt, err := theirs.Decrypt(nil, ct, fm.theirsDec); err != nil || !bytes.Equal(pt, msg) {
+			t.Fatalf("gmsm does not decrypt our ciphertext: %x, %v", pt, err)
+		}
+		gct, err := gmsm2.Encrypt(detRand([]byte("21XA"), []byte(fm.name)), &theirs.PublicKey, msg, fm.theirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := theirs.Decrypt(nil, gct, fm.theirsDec); err == nil {
+			t.Fatal("gmsm decrypts its own retried ciphertext now: drop the retry exclusion")
+		}
+	})
+}
+
+// gmsmRefKDF is the KDF of GB/T 32918.4, 5.4.3, one SM3(z || ct) per
+// 32 bytes, over gmsm's SM3 and nothing else of either library.
+func gmsmRefKDF(z []byte, keyLen int) []byte {
+	var out []byte
+	for ct := uint32(1); len(out) < keyLen; ct++ {
+		h := gmsm3.New()
+		h.Write(z)
+		h.Write(binary.BigEndian.AppendUint32(nil, ct))
+		out = h.Sum(out)
+	}
+	return out[:keyLen]
 }
