@@ -52,6 +52,16 @@ type RevocationList struct {
 // on the parser, so this package is stricter there.
 var errCRLTrailingFields = errors.New("x509: data after the last field of a CRL's TBSCertList")
 
+// errTBSTrailingFields: the same rule for a TBSCertificate. Its last field
+// is the one its version allows (subjectPublicKeyInfo in v1, the unique
+// identifiers in v2, extensions in v3), and anything after it is refused.
+// crypto/x509 skips unique identifiers and extensions only where the
+// version allows them and ignores whatever is left, so it parses a v1
+// certificate whose extensions it never reads, or signed bytes with data
+// after the extensions; a name constraint or key usage hidden there would
+// bind one parser and not another.
+var errTBSTrailingFields = errors.New("x509: malformed tbs certificate: trailing data or fields not allowed in this version")
+
 // ParseRevocationList parses a DER X.509 v1 or v2 CRL.
 func ParseRevocationList(der []byte) (*RevocationList, error) {
 	rl := &RevocationList{}

@@ -1,11 +1,21 @@
 package smx509
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
+	"math/big"
 	"os"
 	"reflect"
 	"testing"
+	"time"
+
+	"golang.org/x/crypto/cryptobyte"
+	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
 )
 
 // TestDifferentialSystemRoots parses every certificate of the system bundle
@@ -78,4 +88,115 @@ func TestDifferentialSystemRoots(t *testing.T) {
 		compareWithStdlib(t, std, ours)
 	}
 	t.Logf("compared %d certificates", n)
+}
+
+// TestStricterThanStdlib pins the two documented places where this
+// package refuses what crypto/x509 parses: signed bytes holding fields
+// after the last one the structure's version allows. Each case is built
+// from a certificate or CRL both packages parse, with the TBS rewritten
+// (the signature no longer verifies, which parsing does not check).
+func TestStricterThanStdlib(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(7),
+		Subject:      pkix.Name{CommonName: "stricter"},
+		NotBefore:    time.Unix(1e9, 0),
+		NotAfter:     time.Unix(2e9, 0),
+		KeyUsage:     x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		IsCA:         true, BasicConstraintsValid: true,
+	}
+	certDER, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, err := x509.ParseCertificate(certDER)
+	if err != nil {
+		t.Fatal(err)
+	}
+	crlDER, err := x509.CreateRevocationList(rand.Reader, &x509.RevocationList{
+		Number: big.NewInt(1), ThisUpdate: time.Unix(1.5e9, 0), NextUpdate: time.Unix(1.6e9, 0),
+	}, ca, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// rewrite splits the TBS of a signed structure into its elements,
+	// lets edit change them, and puts the structure back together.
+	rewrite := func(der []byte, edit func([][]byte) [][]byte) []byte {
+		in := cryptobyte.String(der)
+		var outer, tbs cryptobyte.String
+		if !in.ReadASN1(&outer, cbasn1.SEQUENCE) || !outer.ReadASN1(&tbs, cbasn1.SEQUENCE) {
+			t.Fatal("bad DER")
+		}
+		var elems [][]byte
+		for !tbs.Empty() {
+			var e cryptobyte.String
+			if !tbs.ReadAnyASN1Element(&e, new(cbasn1.Tag)) {
+				t.Fatal("bad TBS")
+			}
+			elems = append(elems, e)
+		}
+		var b cryptobyte.Builder
+		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+				for _, e := range edit(elems) {
+					b.AddBytes(e)
+				}
+			})
+			b.AddBytes(outer) // signatureAlgorithm and signature
+		})
+		return b.BytesOrPanic()
+	}
+	extra := []byte{0x30, 0x03, 0x02, 0x01, 0x05} // SEQUENCE { INTEGER 5 }
+	for _, tc := range []struct {
+		name  string
+		der   []byte
+		crl   bool
+		want  error
+		check func(std any) // what crypto/x509 made of it
+	}{
+		{name: "v3 certificate, data after extensions", der: rewrite(certDER, func(e [][]byte) [][]byte {
+			return append(e, extra)
+		}), want: errTBSTrailingFields},
+		{name: "v1 certificate carrying extensions", der: rewrite(certDER, func(e [][]byte) [][]byte {
+			return e[1:] // drop [0] version: a v1 certificate, extensions still there
+		}), want: errTBSTrailingFields, check: func(std any) {
+			if c := std.(*x509.Certificate); c.Version != 1 || c.IsCA || len(c.Extensions) != 0 {
+				t.Errorf("crypto/x509: version %d, IsCA %v, %d extensions", c.Version, c.IsCA, len(c.Extensions))
+			}
+		}},
+		{name: "CRL, data after crlExtensions", der: rewrite(crlDER, func(e [][]byte) [][]byte {
+			return append(e, extra)
+		}), crl: true, want: errCRLTrailingFields},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var std any
+			var stdErr, err error
+			if tc.crl {
+				std, stdErr = x509.ParseRevocationList(tc.der)
+				_, err = ParseRevocationList(tc.der)
+			} else {
+				std, stdErr = x509.ParseCertificate(tc.der)
+				_, err = ParseCertificate(tc.der)
+			}
+			if stdErr != nil {
+				t.Fatalf("crypto/x509 no longer parses it (%v): the case is no longer stricter", stdErr)
+			}
+			if !errors.Is(err, tc.want) || !stricterThanStdlib(err) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+			if tc.check != nil {
+				tc.check(std)
+			}
+		})
+	}
+	// The unmodified structures parse in both.
+	if _, err := ParseCertificate(certDER); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseRevocationList(crlDER); err != nil {
+		t.Fatal(err)
+	}
 }

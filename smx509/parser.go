@@ -482,7 +482,7 @@ func parseCertificate(der []byte) (*Certificate, error) {
 		}
 	}
 	if !tbs.Empty() {
-		return nil, errors.New("x509: malformed tbs certificate: trailing data or fields not allowed in this version")
+		return nil, errTBSTrailingFields
 	}
 
 	var signature asn1.BitString

@@ -22,7 +22,7 @@ import (
 // of issue 33 (TestConstantTimeSM2's edge key against random keys gives
 // |t| well above the noise in some runs). It runs only when asked:
 //
-//	SHANGMI_SM2_EXPERIMENTS=sign,ecdh,kx,kx-inside go test -run TestSM2TimingExperiments -v ./primitives/sm2
+//	SHANGMI_SM2_EXPERIMENTS=sign,comb,ecdh,kx,kx-inside go test -run TestSM2TimingExperiments -v ./primitives/sm2
 //
 // (SHANGMI_DUDECT sets each cell's duration, 20 s by default;
 // SHANGMI_SM2_KERNELS=default,generic the kernels). For each operation
@@ -35,7 +35,9 @@ import (
 //	edge/random    the edge key (three set bits) vs fresh random keys:
 //	               the test that raised the finding;
 //	edge/fixed     the edge key vs one fixed random key: both classes
-//	               repeat one key, so only the key's value differs.
+//	               repeat one key, so only the key's value differs;
+//	fixed/fixed    the fixed key in both classes: the noise floor of a
+//	               repeated key, the control for edge/fixed.
 //
 // A leak of the key's value shows as edge/fixed well above A/A. If
 // edge/random and fixed/random are both high while edge/fixed is not,
@@ -43,9 +45,10 @@ import (
 // public key, Z and memory pattern in every class-0 run), not the edge
 // scalar.
 //
-// "kx" builds the KeyExchange (Z from the public key) outside the timed
-// region and times Respond alone, in which d enters only through
-// t = d + x̄·r; "kx-inside" times both, as TestConstantTimeSM2 does.
+// "comb" is the fixed-base multiplication of NewPrivateKey (d·G). "kx"
+// builds the KeyExchange (Z from the public key) outside the timed region
+// and times Respond alone, in which d enters only through t = d + x̄·r;
+// "kx-inside" times both, as TestConstantTimeSM2 does.
 func TestSM2TimingExperiments(t *testing.T) {
 	ops := os.Getenv("SHANGMI_SM2_EXPERIMENTS")
 	if ops == "" {
@@ -54,13 +57,14 @@ func TestSM2TimingExperiments(t *testing.T) {
 	kernels := strings.Split(cmpOr(os.Getenv("SHANGMI_SM2_KERNELS"), "default,generic"), ",")
 	dur := dudect.Duration(20 * time.Second)
 
-	peer := keyOf(1, rand.New(rand.NewPCG(1, 2)))
+	peer, _ := sm2.NewPrivateKey(randScalar(rand.New(rand.NewPCG(1, 2))))
 	digest := bytes.Repeat([]byte{0x5a}, 32)
 	peerKE, _ := sm2.NewKeyExchange(peer, nil, 16, true)
 	peerR, _ := peerKE.Init(seeded{rand.New(rand.NewPCG(3, 4))})
-	fixed := randScalar(rand.New(rand.NewPCG(5, 6)))
+	fixed := fixedScalar
 
 	type input struct {
+		d   []byte
 		k   *sm2.PrivateKey
 		ke  *sm2.KeyExchange
 		rnd seeded
@@ -80,6 +84,7 @@ func TestSM2TimingExperiments(t *testing.T) {
 		{"fixed/random", "fixed", "random"},
 		{"edge/random", "edge", "random"},
 		{"edge/fixed", "edge", "fixed"},
+		{"fixed/fixed", "fixed", "fixed"},
 	}
 	var table []string
 	for _, kernel := range kernels {
@@ -90,11 +95,12 @@ func TestSM2TimingExperiments(t *testing.T) {
 					if class == 1 {
 						kind = p.c1
 					}
-					k, err := sm2.NewPrivateKey(key(kind, rnd))
+					d := key(kind, rnd)
+					k, err := sm2.NewPrivateKey(d)
 					if err != nil {
 						panic(err)
 					}
-					in := input{k: k, rnd: seeded{rand.New(rand.NewPCG(rnd.Uint64(), 0))}}
+					in := input{d: d, k: k, rnd: seeded{rand.New(rand.NewPCG(rnd.Uint64(), 0))}}
 					if op == "kx" {
 						if in.ke, err = sm2.NewKeyExchange(k, nil, 16, false); err != nil {
 							panic(err)
@@ -107,6 +113,12 @@ func TestSM2TimingExperiments(t *testing.T) {
 				case "sign":
 					run = func(x *input) {
 						if _, err := sm2.SignDigestASN1(x.rnd, x.k, digest); err != nil {
+							panic(err)
+						}
+					}
+				case "comb":
+					run = func(x *input) {
+						if _, err := sm2.NewPrivateKey(x.d); err != nil {
 							panic(err)
 						}
 					}
