@@ -162,14 +162,31 @@ func FuzzSM2EnvelopedKey(f *testing.F) {
 	sign, _ := envelopedKeys(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var err error
+		var key *sm2.PrivateKey
 		n := alloctest.Bytes(func() {
 			var k *SM2EnvelopedKey
 			if k, err = ParseSM2EnvelopedKey(data); err == nil {
-				_, err = k.Unwrap(rand.Reader, sign)
+				key, err = k.Unwrap(rand.Reader, sign)
 			}
 		})
 		if limit := 16<<10 + 4*uint64(len(data)); n > limit {
 			t.Fatalf("%d bytes allocated for a %d-byte input, over the limit of %d", n, len(data), limit)
+		}
+		if err != nil {
+			return
+		}
+		// What unwraps is a key, which wraps again to the same key.
+		checkPrivateKeyRoundTrip(t, key)
+		again, err := MarshalSM2EnvelopedKey(rand.Reader, sign.PublicKey(), key)
+		if err != nil {
+			t.Fatalf("unwrapped key does not wrap again: %v", err)
+		}
+		k, err := ParseSM2EnvelopedKey(again)
+		if err != nil {
+			t.Fatalf("re-wrapped key does not parse: %v", err)
+		}
+		if back, err := k.Unwrap(rand.Reader, sign); err != nil || !back.Equal(key) {
+			t.Fatalf("re-wrapped key unwraps to another key: %v", err)
 		}
 	})
 }
