@@ -17,8 +17,10 @@
 // the TCP connection in the middle of a record, send a ClientHello one
 // byte at a time (slowloris), stop reading while the server writes, flip
 // a byte of a protected record, send garbage, an oversized record header
-// or a truncated ClientHello, and idle past the server's timeout. Each
-// faulty client checks that the server closes on it within a bound.
+// or a truncated ClientHello, idle past the server's timeout, and replay
+// the tlcp tests' hostile-peer scripts (testdata/hostile, see
+// internal/hostile), each of which must draw its alert. Each faulty
+// client checks that the server closes on it within a bound.
 //
 // Every interval it prints and records the handshakes, bytes, errors by
 // kind (the server's and the faulty clients'), resident memory, live heap
@@ -57,6 +59,7 @@ import (
 
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/internal/hostile"
 	"github.com/shangmi-go/shangmi/smx509"
 	"github.com/shangmi-go/shangmi/tlcp"
 )
@@ -79,9 +82,15 @@ func main() {
 	csvPath := flag.String("csv", "", "write the samples to this CSV file")
 	svgPath := flag.String("svg", "", "write a chart of the samples to this SVG file")
 	tolerance := flag.Float64("tolerance", 0.10, "allowed growth over the second half, as a fraction of the mean")
+	hostileDir := flag.String("hostile", "testdata/hostile", "the hostile-peer scripts the faulty clients replay (the tlcp tests write and replay them)")
 	flag.Parse()
 
 	s := newSoak()
+	scripts, err := hostile.Load(*hostileDir)
+	if err != nil {
+		log.Fatalf("%v (run the soak from the module root, or give -hostile)", err)
+	}
+	s.scripts = scripts
 	if err := s.start(); err != nil {
 		log.Fatal(err)
 	}
@@ -150,6 +159,7 @@ type soak struct {
 	addr     string
 	srvCfg   *tlcp.Config
 	variants []variant
+	scripts  []*hostile.Script // replayed by the "hostile script" fault
 
 	full, resumed, resumeMiss atomic.Int64
 	bytes                     atomic.Int64
@@ -519,6 +529,7 @@ func (s *soak) faultyLoop(stop chan struct{}) {
 		{"oversized record", s.oversized},
 		{"truncated hello", s.truncatedHello},
 		{"idle past timeout", s.idlePastTimeout},
+		{"hostile script", s.hostileScript},
 	}
 	for {
 		select {
@@ -710,6 +721,17 @@ func (s *soak) truncatedHello(variant) error {
 	c.Write([]byte{0x16, 0x01, 0x01, 0x00, 0x30, 0x01, 0x00, 0x00, 0x2c, 0x01, 0x01, 0, 0, 0})
 	c.CloseWrite()
 	return s.awaitClose("truncated-hello client", c, handshakeTimeout+closeGrace)
+}
+
+// hostileScript replays one of the tlcp tests' hostile-peer scripts: the
+// server must answer it with the alert the script names and close, as it
+// does in the unit test, while the correct clients load it.
+func (s *soak) hostileScript(variant) error {
+	c, err := s.rawDial()
+	if err != nil {
+		return err
+	}
+	return s.scripts[mrand.IntN(len(s.scripts))].Run(c, handshakeTimeout+closeGrace)
 }
 
 func (s *soak) idlePastTimeout(v variant) error {
