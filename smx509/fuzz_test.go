@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 )
 
@@ -109,12 +108,7 @@ func stricterThanStdlib(err error) bool {
 // both packages have agrees.
 func compareCSRWithStdlib(t *testing.T, std *x509.CertificateRequest, ours *CertificateRequest) {
 	t.Helper()
-	check := func(field string, a, b any) {
-		t.Helper()
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s differs:\ncrypto/x509 %#v\nsmx509      %#v", field, a, b)
-		}
-	}
+	check := stdlibChecker(t)
 	check("Raw", std.Raw, ours.Raw)
 	check("RawTBSCertificateRequest", std.RawTBSCertificateRequest, ours.RawTBSCertificateRequest)
 	check("RawSubjectPublicKeyInfo", std.RawSubjectPublicKeyInfo, ours.RawSubjectPublicKeyInfo)
@@ -143,12 +137,7 @@ func compareCSRWithStdlib(t *testing.T, std *x509.CertificateRequest, ours *Cert
 // every entry must agree.
 func compareCRLWithStdlib(t *testing.T, std *x509.RevocationList, ours *RevocationList) {
 	t.Helper()
-	check := func(field string, a, b any) {
-		t.Helper()
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("%s differs:\ncrypto/x509 %#v\nsmx509      %#v", field, a, b)
-		}
-	}
+	check := stdlibChecker(t)
 	check("Raw", std.Raw, ours.Raw)
 	check("RawTBSRevocationList", std.RawTBSRevocationList, ours.RawTBSRevocationList)
 	check("RawIssuer", std.RawIssuer, ours.RawIssuer)

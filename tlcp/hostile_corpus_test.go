@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -181,7 +182,7 @@ func TestHostileCorpus(t *testing.T) {
 		got = append(got, s.Name)
 	}
 	sort.Strings(want)
-	if !equalStrings(want, got) {
+	if !slices.Equal(want, got) {
 		t.Fatalf("testdata/hostile holds %v, hostileScripts %v: run go test -run TestHostileCorpus -update-hostile", got, want)
 	}
 	for _, s := range corpus {
@@ -200,16 +201,4 @@ func TestHostileCorpus(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
