@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +26,10 @@ import (
 //	SHANGMI_SM2_EXPERIMENTS=sign,comb,ecdh,kx,kx-inside go test -run TestSM2TimingExperiments -v ./primitives/sm2
 //
 // (SHANGMI_DUDECT sets each cell's duration, 20 s by default;
-// SHANGMI_SM2_KERNELS=default,generic the kernels). For each operation
-// and kernel it measures four pairs of classes:
+// SHANGMI_SM2_KERNELS=default,generic the kernels: "default", or one
+// implementation of the sm2 registry alone, such as amd64-lookup-avx2;
+// SHANGMI_SM2_PAIRS=edge/fixed,fixed/fixed some of the pairs). For each
+// operation and kernel it measures five pairs of classes:
 //
 //	A/A            fresh random key vs fresh random key: the noise floor;
 //	fixed/random   one random key, the same in every class-0 input, vs
@@ -90,6 +93,9 @@ func TestSM2TimingExperiments(t *testing.T) {
 	for _, kernel := range kernels {
 		for _, op := range strings.Split(ops, ",") {
 			for _, p := range pairs {
+				if want := os.Getenv("SHANGMI_SM2_PAIRS"); want != "" && !slices.Contains(strings.Split(want, ","), p.name) {
+					continue
+				}
 				mk := func(class int, rnd *rand.Rand) input {
 					kind := p.c0
 					if class == 1 {
@@ -147,8 +153,8 @@ func TestSM2TimingExperiments(t *testing.T) {
 				default:
 					t.Fatalf("unknown operation %q", op)
 				}
-				if kernel == "generic" {
-					impl.Select("sm2", "generic")
+				if kernel != "default" && !impl.Select("sm2", kernel) {
+					t.Fatalf("kernel %q is not available here", kernel)
 				}
 				r := dudect.Measure(dudect.Options{Duration: dur}, mk, run)
 				impl.Reset("sm2")
