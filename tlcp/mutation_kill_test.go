@@ -8,9 +8,11 @@ package tlcp
 // existing tests: each fails if its check is removed.
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/x509/pkix"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"github.com/shangmi-go/shangmi/ciphersuite"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
 	"github.com/shangmi-go/shangmi/smx509"
+	"github.com/shangmi-go/shangmi/smx509/ocsp"
 )
 
 // TestClientEncCertOtherEntity: the server refuses a client whose
@@ -85,5 +88,55 @@ func TestTLS13PeerKeyUsage(t *testing.T) {
 	_, _, cerr, _ := handshakePair(t, ccfg, scfg)
 	if cerr == nil || !strings.Contains(cerr.Error(), "key usage digitalSignature") {
 		t.Fatalf("client error %v, want the key-usage refusal", cerr)
+	}
+}
+
+// TestStapleIssuerMustSignLeaf: with InsecureSkipVerify the client looks
+// for the staple's issuer among the certificates the server sent (then
+// RootCAs). A certificate there that bears the leaf's issuer name but a
+// key that did not sign the leaf must not be taken for the issuer (mutant
+// tlcp-staple-issuer-signed), or a server could staple a response signed
+// by a key of its own. TestRequireOCSPStaple's wrong-issuer staple is
+// signed by a CA the server does not send.
+func TestStapleIssuerMustSignLeaf(t *testing.T) {
+	p := getPKI(t)
+	leaf := p.server.Sign.Leaf
+	fake, fakeKey := mustIssue(t, &smx509.Certificate{
+		Subject:               pkix.Name{CommonName: p.ca.Subject.CommonName},
+		KeyUsage:              smx509.KeyUsageCertSign | smx509.KeyUsageCRLSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+	}, p.ca2, p.ca2Key) // not self-signed, so the server sends it
+	if !bytes.Equal(fake.RawSubject, leaf.RawIssuer) {
+		t.Fatal("the impostor does not bear the leaf's issuer name")
+	}
+	now := time.Now()
+	forged := makeStaple(t, leaf, fake, fakeKey, ocsp.Good, now.Add(-time.Hour), now.Add(time.Hour))
+	genuine := makeStaple(t, leaf, p.ca, p.caKey, ocsp.Good, now.Add(-time.Hour), now.Add(time.Hour))
+	server := func(staple []byte) *Config {
+		scfg := stapledServer(t, staple)
+		pair := scfg.Certificates[0]
+		pair.Sign.Certificate = append(slices.Clip(pair.Sign.Certificate), fake.Raw)
+		scfg.Certificates = []CertificatePair{pair}
+		return scfg
+	}
+	for _, proto := range stapleProtocols {
+		t.Run(proto.name, func(t *testing.T) {
+			ccfg := testClientConfig(t)
+			ccfg.InsecureSkipVerify = true
+			ccfg.RequireOCSPStaple = true
+			// The impostor in the chain is harmless to a genuine staple.
+			client, _, cerr, serr := stapleHandshake(t, proto.tls13, proto.inHello, ccfg.Clone(), server(genuine))
+			if cerr != nil || serr != nil {
+				t.Fatalf("genuine staple: client %v, server %v", cerr, serr)
+			}
+			if !slices.ContainsFunc(client.ConnectionState().PeerCertificates, fake.Equal) {
+				t.Fatal("the server did not send the impostor")
+			}
+			_, _, cerr, _ = stapleHandshake(t, proto.tls13, proto.inHello, ccfg.Clone(), server(forged))
+			if cerr == nil || !strings.Contains(cerr.Error(), "OCSP staple") || alertFor(cerr) != alertBadCertificateStatusResponse {
+				t.Fatalf("staple signed by an impostor of the issuer: client error %v, want bad_certificate_status_response", cerr)
+			}
+		})
 	}
 }
