@@ -62,6 +62,10 @@ var errCRLTrailingFields = errors.New("x509: data after the last field of a CRL'
 // bind one parser and not another.
 var errTBSTrailingFields = errors.New("x509: malformed tbs certificate: trailing data or fields not allowed in this version")
 
+// errExtensionTrailingFields: the same rule for one Extension, which ends
+// with its extnValue. crypto/x509 ignores what follows it.
+var errExtensionTrailingFields = errors.New("x509: malformed extension: data after its value")
+
 // ParseRevocationList parses a DER X.509 v1 or v2 CRL.
 func ParseRevocationList(der []byte) (*RevocationList, error) {
 	rl := &RevocationList{}

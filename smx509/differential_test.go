@@ -90,11 +90,14 @@ func TestDifferentialSystemRoots(t *testing.T) {
 	t.Logf("compared %d certificates", n)
 }
 
-// TestStricterThanStdlib pins the two documented places where this
-// package refuses what crypto/x509 parses: signed bytes holding fields
-// after the last one the structure's version allows. Each case is built
-// from a certificate or CRL both packages parse, with the TBS rewritten
-// (the signature no longer verifies, which parsing does not check).
+// TestStricterThanStdlib pins the documented places where this package
+// refuses what crypto/x509 parses: signed bytes holding data after the last
+// field of a TBSCertificate (for its version), an Extension or a
+// TBSCertList. Each case is built from a certificate or CRL both packages
+// parse, with the TBS rewritten (the signature no longer verifies, which
+// parsing does not check). It also pins a place where this package is as
+// lenient as crypto/x509: an extension's critical FALSE encoded, which DER
+// forbids and certificates in use carry.
 func TestStricterThanStdlib(t *testing.T) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -150,6 +153,33 @@ func TestStricterThanStdlib(t *testing.T) {
 		return b.BytesOrPanic()
 	}
 	extra := []byte{0x30, 0x03, 0x02, 0x01, 0x05} // SEQUENCE { INTEGER 5 }
+	// withExtension replaces the certificate's extensions (the TBS's last
+	// element, [3]) by one Extension of the given content.
+	withExtension := func(content ...[]byte) func([][]byte) [][]byte {
+		return func(e [][]byte) [][]byte {
+			var b cryptobyte.Builder
+			b.AddASN1(cbasn1.Tag(3).Constructed().ContextSpecific(), func(b *cryptobyte.Builder) {
+				b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+					b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
+						for _, c := range content {
+							b.AddBytes(c)
+						}
+					})
+				})
+			})
+			return append(e[:len(e)-1:len(e)-1], b.BytesOrPanic())
+		}
+	}
+	extOID := []byte{0x06, 0x03, 0x2a, 0x03, 0x04}   // 1.2.3.4, unknown to both
+	extValue := []byte{0x04, 0x03, 0x02, 0x01, 0x07} // OCTET STRING { INTEGER 7 }
+	explicitFalse := []byte{0x01, 0x01, 0x00}        // critical BOOLEAN FALSE
+	lenient := rewrite(certDER, withExtension(extOID, explicitFalse, extValue))
+	if c, err := ParseCertificate(lenient); err != nil || len(c.Extensions) != 1 || c.Extensions[0].Critical {
+		t.Errorf("an extension with critical FALSE encoded: %v", err)
+	}
+	if _, err := x509.ParseCertificate(lenient); err != nil {
+		t.Errorf("crypto/x509 refuses critical FALSE encoded: %v", err)
+	}
 	for _, tc := range []struct {
 		name  string
 		der   []byte
@@ -167,6 +197,8 @@ func TestStricterThanStdlib(t *testing.T) {
 				t.Errorf("crypto/x509: version %d, IsCA %v, %d extensions", c.Version, c.IsCA, len(c.Extensions))
 			}
 		}},
+		{name: "extension with data after its value", der: rewrite(certDER, withExtension(extOID, extValue, extra)),
+			want: errExtensionTrailingFields},
 		{name: "CRL, data after crlExtensions", der: rewrite(crlDER, func(e [][]byte) [][]byte {
 			return append(e, extra)
 		}), crl: true, want: errCRLTrailingFields},

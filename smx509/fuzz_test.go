@@ -98,9 +98,11 @@ func FuzzParseRevocationList(f *testing.F) {
 
 // stricterThanStdlib reports whether err is one of the documented places
 // where this package refuses a certificate or CRL that crypto/x509 parses
-// (data after the last field its version allows).
+// (data after the last field of a TBSCertificate, a TBSCertList or an
+// Extension).
 func stricterThanStdlib(err error) bool {
-	return errors.Is(err, errCRLTrailingFields) || errors.Is(err, errTBSTrailingFields)
+	return errors.Is(err, errCRLTrailingFields) || errors.Is(err, errTBSTrailingFields) ||
+		errors.Is(err, errExtensionTrailingFields)
 }
 
 // compareCSRWithStdlib: where crypto/x509 parses a request too (it knows

@@ -513,18 +513,20 @@ func readExtensions(der cryptobyte.String) ([]pkix.Extension, error) {
 			return nil, errors.New("x509: malformed extension OID field")
 		}
 		components += k
+		// DER forbids encoding critical's default, FALSE, but
+		// certificates that do are in use and crypto/x509 takes them:
+		// the value is read either way.
 		if extension.PeekASN1Tag(cbasn1.BOOLEAN) {
 			var critical bool
 			if !extension.ReadASN1Boolean(&critical) {
 				return nil, errors.New("x509: malformed extension critical field")
 			}
-			// DER forbids encoding the default value.
-			if !critical {
-				return nil, errors.New("x509: malformed extension critical field: explicit FALSE")
-			}
 		}
-		if !extension.SkipASN1(cbasn1.OCTET_STRING) || !extension.Empty() {
+		if !extension.SkipASN1(cbasn1.OCTET_STRING) {
 			return nil, errors.New("x509: malformed extension value field")
+		}
+		if !extension.Empty() {
+			return nil, errExtensionTrailingFields
 		}
 	}
 	exts := make([]pkix.Extension, n)
