@@ -46,25 +46,28 @@ type RevocationList struct {
 	ExtraExtensions []pkix.Extension
 }
 
-// errCRLTrailingFields: RFC 5280's TBSCertList ends with crlExtensions,
-// and whatever follows is refused. crypto/x509 ignores it; a CRL whose
-// signed bytes hold fields no parser reads is one whose meaning depends
-// on the parser, so this package is stricter there.
-var errCRLTrailingFields = errors.New("x509: data after the last field of a CRL's TBSCertList")
+// trailingData is the error for data after the last field of a structure
+// in a certificate or CRL: after a TBSCertificate's last field for its
+// version (subjectPublicKeyInfo in v1, the unique identifiers in v2,
+// extensions in v3), after a TBSCertList's crlExtensions, after an
+// Extension's extnValue, after the signature, and inside the structures
+// the parser reads (names, algorithm identifiers, validity, key usage,
+// basic constraints, key identifiers). DER allows none of it. crypto/x509
+// ignores it in most of those places (it parses a v1 certificate whose
+// extensions it never reads, or a name constraint behind the last field);
+// signed bytes that one parser reads and another skips are bytes whose
+// meaning depends on the parser, so this package refuses them everywhere.
+// It is the one documented place where this package is stricter than
+// crypto/x509, and the fuzz targets compare the two everywhere else.
+type trailingData string
 
-// errTBSTrailingFields: the same rule for a TBSCertificate. Its last field
-// is the one its version allows (subjectPublicKeyInfo in v1, the unique
-// identifiers in v2, extensions in v3), and anything after it is refused.
-// crypto/x509 skips unique identifiers and extensions only where the
-// version allows them and ignores whatever is left, so it parses a v1
-// certificate whose extensions it never reads, or signed bytes with data
-// after the extensions; a name constraint or key usage hidden there would
-// bind one parser and not another.
-var errTBSTrailingFields = errors.New("x509: malformed tbs certificate: trailing data or fields not allowed in this version")
+func (e trailingData) Error() string { return "x509: " + string(e) + ": data after its last field" }
 
-// errExtensionTrailingFields: the same rule for one Extension, which ends
-// with its extnValue. crypto/x509 ignores what follows it.
-var errExtensionTrailingFields = errors.New("x509: malformed extension: data after its value")
+var (
+	errCRLTrailingFields       error = trailingData("malformed tbs cert list")
+	errTBSTrailingFields       error = trailingData("malformed tbs certificate (or fields its version does not allow)")
+	errExtensionTrailingFields error = trailingData("malformed extension")
+)
 
 // ParseRevocationList parses a DER X.509 v1 or v2 CRL.
 func ParseRevocationList(der []byte) (*RevocationList, error) {

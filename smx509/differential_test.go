@@ -90,10 +90,10 @@ func TestDifferentialSystemRoots(t *testing.T) {
 	t.Logf("compared %d certificates", n)
 }
 
-// TestStricterThanStdlib pins the documented places where this package
-// refuses what crypto/x509 parses: signed bytes holding data after the last
-// field of a TBSCertificate (for its version), an Extension or a
-// TBSCertList. Each case is built from a certificate or CRL both packages
+// TestStricterThanStdlib pins the one documented way this package refuses
+// what crypto/x509 parses (trailingData), in the places fuzzing found it:
+// data after the last field of a TBSCertificate (for its version), an
+// Extension, a Certificate or a TBSCertList. Each case is built from a certificate or CRL both packages
 // parse, with the TBS rewritten (the signature no longer verifies, which
 // parsing does not check). It also pins a place where this package is as
 // lenient as crypto/x509: an extension's critical FALSE encoded, which DER
@@ -199,6 +199,14 @@ func TestStricterThanStdlib(t *testing.T) {
 		}},
 		{name: "extension with data after its value", der: rewrite(certDER, withExtension(extOID, extValue, extra)),
 			want: errExtensionTrailingFields},
+		{name: "certificate, data after the signature", der: func() []byte {
+			in := cryptobyte.String(certDER)
+			var outer cryptobyte.String
+			in.ReadASN1(&outer, cbasn1.SEQUENCE)
+			var b cryptobyte.Builder
+			b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) { b.AddBytes(outer); b.AddBytes(extra) })
+			return b.BytesOrPanic()
+		}(), want: trailingData("malformed certificate")},
 		{name: "CRL, data after crlExtensions", der: rewrite(crlDER, func(e [][]byte) [][]byte {
 			return append(e, extra)
 		}), crl: true, want: errCRLTrailingFields},

@@ -96,13 +96,12 @@ func FuzzParseRevocationList(f *testing.F) {
 	})
 }
 
-// stricterThanStdlib reports whether err is one of the documented places
-// where this package refuses a certificate or CRL that crypto/x509 parses
-// (data after the last field of a TBSCertificate, a TBSCertList or an
-// Extension).
+// stricterThanStdlib reports whether err is the one documented way this
+// package refuses a certificate or CRL that crypto/x509 parses: data after
+// the last field of a structure (trailingData).
 func stricterThanStdlib(err error) bool {
-	return errors.Is(err, errCRLTrailingFields) || errors.Is(err, errTBSTrailingFields) ||
-		errors.Is(err, errExtensionTrailingFields)
+	var td trailingData
+	return errors.As(err, &td)
 }
 
 // compareCSRWithStdlib: where crypto/x509 parses a request too (it knows

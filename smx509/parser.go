@@ -160,8 +160,11 @@ func parseName(raw cryptobyte.String, strs *derStrings, name *pkix.Name) error {
 				return errMalformedName
 			}
 			k, ok := skipOID(&atav)
-			if !ok || !atav.ReadAnyASN1(&value, &valueTag) || !atav.Empty() {
+			if !ok || !atav.ReadAnyASN1(&value, &valueTag) {
 				return errMalformedName
+			}
+			if !atav.Empty() {
+				return trailingData("malformed name")
 			}
 			n++
 			components += k
@@ -182,8 +185,11 @@ func parseName(raw cryptobyte.String, strs *derStrings, name *pkix.Name) error {
 			var valueTag cbasn1.Tag
 			set.ReadASN1(&atav, cbasn1.SEQUENCE)
 			oid, ok := oids.read(&atav)
-			if !ok || !atav.ReadAnyASN1(&value, &valueTag) || !atav.Empty() {
+			if !ok || !atav.ReadAnyASN1(&value, &valueTag) {
 				return errMalformedName
+			}
+			if !atav.Empty() {
+				return trailingData("malformed name")
 			}
 			s, err := parseASN1String(valueTag, value, strs)
 			if err != nil {
@@ -242,8 +248,11 @@ func parseAlgorithmIdentifier(der cryptobyte.String) (pkix.AlgorithmIdentifier, 
 	}
 	var params cryptobyte.String
 	var tag cbasn1.Tag
-	if !der.ReadAnyASN1Element(&params, &tag) || !der.Empty() {
+	if !der.ReadAnyASN1Element(&params, &tag) {
 		return ai, errors.New("x509: malformed algorithm identifier parameters")
+	}
+	if !der.Empty() {
+		return ai, trailingData("malformed algorithm identifier")
 	}
 	ai.Parameters.Tag = int(tag & 0x1f)
 	ai.Parameters.FullBytes = params
@@ -283,7 +292,7 @@ func parseValidity(der cryptobyte.String) (time.Time, time.Time, error) {
 		return time.Time{}, time.Time{}, err
 	}
 	if !der.Empty() {
-		return time.Time{}, time.Time{}, errors.New("x509: malformed validity")
+		return time.Time{}, time.Time{}, trailingData("malformed validity")
 	}
 	return notBefore, notAfter, nil
 }
@@ -486,8 +495,11 @@ func parseCertificate(der []byte) (*Certificate, error) {
 	}
 
 	var signature asn1.BitString
-	if !input.ReadASN1BitString(&signature) || !input.Empty() {
+	if !input.ReadASN1BitString(&signature) {
 		return nil, errors.New("x509: malformed signature")
+	}
+	if !input.Empty() {
+		return nil, trailingData("malformed certificate")
 	}
 	cert.Signature = signature.RightAlign()
 	return cert, nil
@@ -670,8 +682,10 @@ func processCertificateExtension(cert *Certificate, e pkix.Extension, strs *derS
 	case id == idceSubjectKeyId:
 		s := cryptobyte.String(e.Value)
 		var skid []byte
-		if !s.ReadASN1Bytes(&skid, cbasn1.OCTET_STRING) || !s.Empty() {
+		if !s.ReadASN1Bytes(&skid, cbasn1.OCTET_STRING) {
 			err = errors.New("x509: invalid subject key identifier")
+		} else if !s.Empty() {
+			err = trailingData("invalid subject key identifier")
 		}
 		cert.SubjectKeyId = skid
 	case id == idceCertificatePolicies:
@@ -692,8 +706,11 @@ func processCertificateExtension(cert *Certificate, e pkix.Extension, strs *derS
 
 func parseKeyUsageExtension(der cryptobyte.String) (KeyUsage, error) {
 	var usageBits asn1.BitString
-	if !der.ReadASN1BitString(&usageBits) || !der.Empty() {
+	if !der.ReadASN1BitString(&usageBits) {
 		return 0, errors.New("x509: invalid key usage")
+	}
+	if !der.Empty() {
+		return 0, trailingData("invalid key usage")
 	}
 	var usage int
 	for i := 0; i < 9; i++ {
@@ -721,7 +738,7 @@ func parseBasicConstraintsExtension(der cryptobyte.String) (bool, int, error) {
 		}
 	}
 	if !der.Empty() {
-		return false, 0, errors.New("x509: invalid basic constraints")
+		return false, 0, trailingData("invalid basic constraints")
 	}
 	return isCA, maxPathLen, nil
 }
@@ -807,8 +824,11 @@ func parseSANExtension(der cryptobyte.String, strs *derStrings) (dnsNames, email
 
 func parseAuthorityKeyId(der cryptobyte.String) ([]byte, error) {
 	var akid cryptobyte.String
-	if !der.ReadASN1(&akid, cbasn1.SEQUENCE) || !der.Empty() {
+	if !der.ReadASN1(&akid, cbasn1.SEQUENCE) {
 		return nil, errors.New("x509: invalid authority key identifier")
+	}
+	if !der.Empty() {
+		return nil, trailingData("invalid authority key identifier")
 	}
 	var keyID []byte
 	if akid.PeekASN1Tag(cbasn1.Tag(0).ContextSpecific()) {

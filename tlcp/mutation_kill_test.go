@@ -140,3 +140,147 @@ func TestStapleIssuerMustSignLeaf(t *testing.T) {
 		})
 	}
 }
+
+// TestTLS13ClientExpiresTicket: the client stops offering a ticket once
+// its lifetime has passed on the client's clock, whatever the server's
+// clock says (mutant tls13-ticket-age-client). TestTLS13Resumption's
+// "expired" advances both clocks, so the server refuses it anyway.
+func TestTLS13ClientExpiresTicket(t *testing.T) {
+	now := time.Now()
+	ccfg := tls13ClientConfig(t)
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
+	ccfg.Time = func() time.Time { return now }
+	scfg := testServerConfig(t)
+	scfg.SessionLifetime = time.Minute // the ticket's lifetime
+	client, server := mustHandshake13(t, ccfg, scfg)
+	readTickets(t, client, server)
+	if client, server = mustHandshake13(t, ccfg, scfg); !client.ConnectionState().DidResume {
+		t.Fatal("the fresh ticket was not resumed")
+	}
+	readTickets(t, client, server) // the ticket of the resumed connection
+	now = now.Add(2 * time.Minute)
+	if client, _ = mustHandshake13(t, ccfg, scfg); client.ConnectionState().DidResume {
+		t.Fatal("the client offered a ticket past its lifetime (the server, on its own clock, took it)")
+	}
+}
+
+// TestTLS13TicketLifetimeOverSevenDays: a NewSessionTicket whose lifetime
+// exceeds RFC 8446's 604800 seconds is an illegal_parameter (§4.6.1), not
+// a ticket to keep (mutant tls13-ticket-lifetime-cap).
+func TestTLS13TicketLifetimeOverSevenDays(t *testing.T) {
+	ccfg := tls13ClientConfig(t)
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(2)
+	client, server := mustHandshake13(t, ccfg, testServerConfig(t))
+	go server.writeHandshake(&newSessionTicketMsg{
+		lifetime: maxTicketLifetime + 1, nonce: []byte{1}, ticket: []byte("a ticket"),
+	}, nil)
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err := client.Read(make([]byte, 1))
+	wantAlert(t, err, alertIllegalParameter)
+}
+
+// TestTLS13UnverifiedTicketNotResumedWhenVerifying: a ticket from a
+// connection that skipped verification is not offered by a Config that
+// verifies, from the cache they share (mutant tls13-ticket-verified-client);
+// TestUnverifiedSessionNotResumedWhenVerifying is TLCP's.
+func TestTLS13UnverifiedTicketNotResumedWhenVerifying(t *testing.T) {
+	p := getPKI(t)
+	cache := NewLRUClientSessionCache(4)
+	scfg := testServerConfig(t)
+	scfg.Certificates = []CertificatePair{p.serverOtherCA} // not under RootCAs
+	insecure := tls13ClientConfig(t)
+	insecure.InsecureSkipVerify = true
+	insecure.ClientSessionCache = cache
+	client, server := mustHandshake13(t, insecure, scfg)
+	readTickets(t, client, server)
+	if client, server = mustHandshake13(t, insecure, scfg); !client.ConnectionState().DidResume {
+		t.Fatal("the insecure client did not resume its own ticket")
+	}
+	readTickets(t, client, server)
+	verifying := tls13ClientConfig(t)
+	verifying.ClientSessionCache = cache
+	client, _, cerr, _ := handshake13(t, verifying, scfg)
+	if cerr == nil {
+		t.Fatalf("verifying client accepted an unverifiable server (resumed: %v)", client.ConnectionState().DidResume)
+	}
+	wantAlert(t, cerr, alertUnknownCA)
+}
+
+// TestTLS13ServerTicketRespectsVerification: a server Config that verifies
+// client certificates does not resume a ticket, sealed by a Clone sharing
+// its keys, whose client certificate was never verified (mutant
+// tls13-ticket-cert-verified); TestServerResumptionRespectsVerification
+// is TLCP's.
+func TestTLS13ServerTicketRespectsVerification(t *testing.T) {
+	p := getPKI(t)
+	other := makePair(t, "client2.test", smx509.ExtKeyUsageClientAuth, p.ca2, p.ca2Key)
+	lax := testServerConfig(t)
+	lax.ClientAuth = RequireAnyClientCert
+	ccfg := tls13ClientConfig(t)
+	ccfg.Certificates = []CertificatePair{other}
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(4)
+	client, server := mustHandshake13(t, ccfg, lax)
+	readTickets(t, client, server)
+	if client, server = mustHandshake13(t, ccfg, lax); !client.ConnectionState().DidResume {
+		t.Fatal("no resumption under the lax policy")
+	}
+	readTickets(t, client, server)
+	strict := lax.Clone()
+	strict.ClientAuth = RequireAndVerifyClientCert
+	_, server, _, serr := handshake13(t, ccfg, strict)
+	if serr == nil {
+		t.Fatalf("strict server accepted an unverified client (resumed: %v)", server.ConnectionState().DidResume)
+	}
+	wantAlert(t, serr, alertUnknownCA)
+}
+
+// TestTLCPClientExpiresSession: the TLCP client stops offering a session
+// past its own SessionLifetime, whatever the server's clock says (mutant
+// tlcp-session-lifetime-client).
+func TestTLCPClientExpiresSession(t *testing.T) {
+	now := time.Now()
+	ccfg, scfg := testClientConfig(t), testServerConfig(t)
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(4)
+	ccfg.SessionLifetime = time.Minute
+	ccfg.Time = func() time.Time { return now }
+	if _, _, cerr, serr := handshakePair(t, ccfg, scfg); cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	if c, _, cerr, serr := handshakePair(t, ccfg, scfg); cerr != nil || serr != nil || !c.ConnectionState().DidResume {
+		t.Fatal("the fresh session was not resumed", cerr, serr)
+	}
+	now = now.Add(2 * time.Minute)
+	c, _, cerr, serr := handshakePair(t, ccfg, scfg)
+	if cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	if c.ConnectionState().DidResume {
+		t.Fatal("the client offered a session past its lifetime (the server, on its own clock, took it)")
+	}
+}
+
+// TestTLCPServerSessionNeedsCert: a session made without a client
+// certificate is not resumed by a server Config that now requires one, in
+// the cache it shares with a Clone (mutant tlcp-session-need-cert).
+func TestTLCPServerSessionNeedsCert(t *testing.T) {
+	lax := testServerConfig(t)
+	lax.ClientAuth = NoClientCert
+	ccfg := testClientConfig(t)
+	ccfg.CipherSuites = []uint16{ciphersuite.ECC_SM4_GCM_SM3} // ECC: no client certificate unless asked
+	ccfg.ClientSessionCache = NewLRUClientSessionCache(4)
+	if _, s, cerr, serr := handshakePair(t, ccfg, lax); cerr != nil || serr != nil || len(s.ConnectionState().PeerCertificates) != 0 {
+		t.Fatal("first handshake", cerr, serr)
+	}
+	if c, _, cerr, serr := handshakePair(t, ccfg, lax); cerr != nil || serr != nil || !c.ConnectionState().DidResume {
+		t.Fatal("no resumption under the lax policy", cerr, serr)
+	}
+	strict := lax.Clone()
+	strict.ClientAuth = RequireAnyClientCert
+	c, s, cerr, serr := handshakePair(t, ccfg, strict)
+	if cerr != nil || serr != nil {
+		t.Fatal(cerr, serr)
+	}
+	if c.ConnectionState().DidResume || len(s.ConnectionState().PeerCertificates) == 0 {
+		t.Fatal("a session without a client certificate satisfied a server that requires one")
+	}
+}
