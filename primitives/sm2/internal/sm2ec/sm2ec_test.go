@@ -2,6 +2,7 @@ package sm2ec
 
 import (
 	"bytes"
+	"encoding/hex"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -451,4 +452,38 @@ func FuzzScalarBaseMult(f *testing.F) {
 			t.Fatalf("ScalarBaseMult(%x) = %x, ScalarMult(G) = %x", s, got.Bytes(), want.Bytes())
 		}
 	})
+}
+
+// TestSetBytesRejectsUnreducedX: an X of p or more is refused, in both
+// encodings, even where X mod p is a point's: SM2's b is a square, so
+// (0, √b) is on the curve, and a decoder that let a failed X through as
+// zero (mutant sm2-point-x-below-p) would take 04 ‖ p ‖ √b for it.
+func TestSetBytesRejectsUnreducedX(t *testing.T) {
+	fromHex := func(s string) []byte {
+		b, err := hex.DecodeString(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	const sqrtB = "fd4511e81736a60f07e88a83d6cf5a167fae6d1a9c9330e76e232e00f5cdc154"
+	zero := make([]byte, 32)
+	onCurve := append(append([]byte{4}, zero...), fromHex(sqrtB)...)
+	if _, err := new(Point).SetBytes(onCurve); err != nil {
+		t.Fatalf("(0, √b) refused: %v", err)
+	}
+	for _, x := range []string{
+		"fffffffeffffffffffffffffffffffffffffffff00000000ffffffffffffffff", // p
+		"ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", // 2^256 - 1
+	} {
+		for _, enc := range [][]byte{
+			append(append([]byte{4}, fromHex(x)...), fromHex(sqrtB)...),
+			append([]byte{2}, fromHex(x)...),
+			append([]byte{3}, fromHex(x)...),
+		} {
+			if _, err := new(Point).SetBytes(enc); err == nil {
+				t.Errorf("X = %s accepted in %x…", x, enc[:1])
+			}
+		}
+	}
 }
