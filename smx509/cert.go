@@ -190,7 +190,10 @@ type Certificate struct {
 	ExtraExtensions []pkix.Extension
 
 	// UnhandledCriticalExtensions lists critical extensions this package
-	// does not process; Verify fails if it is not empty.
+	// does not process; Verify fails if it is not empty. Unlike
+	// crypto/x509, this package does not validate certificate policies
+	// (RFC 5280 §6.1), so a critical policyMappings, policyConstraints or
+	// inhibitAnyPolicy extension is listed here.
 	UnhandledCriticalExtensions []asn1.ObjectIdentifier
 
 	ExtKeyUsage        []ExtKeyUsage           // Sequence of extended key usages.

@@ -6,6 +6,7 @@ import (
 	"encoding/asn1"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -212,6 +213,14 @@ func TestTypicalCertificateMatchesStdlib(t *testing.T) {
 	compareWithStdlib(t, std, ours)
 }
 
+// policyValidationExtensions are the extensions crypto/x509 handles for its
+// policy validation, which this package does not do.
+var policyValidationExtensions = []asn1.ObjectIdentifier{
+	{2, 5, 29, 33}, // policyMappings
+	{2, 5, 29, 36}, // policyConstraints
+	{2, 5, 29, 54}, // inhibitAnyPolicy
+}
+
 // stdlibChecker returns a function that reports a field on which
 // crypto/x509 and this package disagree.
 func stdlibChecker(t *testing.T) func(field string, std, ours any) {
@@ -241,7 +250,17 @@ func compareWithStdlib(t *testing.T, std *x509.Certificate, ours *Certificate) {
 	check("CRLDistributionPoints", std.CRLDistributionPoints, ours.CRLDistributionPoints)
 	check("UnknownExtKeyUsage", std.UnknownExtKeyUsage, ours.UnknownExtKeyUsage)
 	check("PolicyIdentifiers", std.PolicyIdentifiers, ours.PolicyIdentifiers)
-	check("UnhandledCriticalExtensions", std.UnhandledCriticalExtensions, ours.UnhandledCriticalExtensions)
+	// crypto/x509 validates certificate policies (RFC 5280 §6.1) and so
+	// handles policyMappings, policyConstraints and inhibitAnyPolicy; this
+	// package does not, so a critical one is unhandled and Verify refuses
+	// it, as §4.2 requires of a verifier that does not process it.
+	var unhandled []asn1.ObjectIdentifier
+	for _, id := range ours.UnhandledCriticalExtensions {
+		if !slices.ContainsFunc(policyValidationExtensions, id.Equal) {
+			unhandled = append(unhandled, id)
+		}
+	}
+	check("UnhandledCriticalExtensions", std.UnhandledCriticalExtensions, unhandled)
 	// crypto/x509 knows neither SM2 algorithm.
 	if ours.SignatureAlgorithm != SM2WithSM3 {
 		check("SignatureAlgorithm", int(std.SignatureAlgorithm), int(ours.SignatureAlgorithm))
