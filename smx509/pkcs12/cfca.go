@@ -136,17 +136,22 @@ func EncodeCFCA(key *sm2.PrivateKey, cert *smx509.Certificate, password string) 
 	defer clear(d)
 	ct := append(d[:32:32], padBytes(16)...)
 	cipher.NewCBCEncrypter(block, iv).CryptBlocks(ct, ct)
+	return marshalCFCA(ct, cert.Raw)
+}
+
+// marshalCFCA encodes a CFCA file from its encrypted key and certificate.
+func marshalCFCA(encryptedKey, cert []byte) ([]byte, error) {
 	var b cryptobyte.Builder
 	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 		b.AddASN1Int64(1)
 		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 			b.AddASN1ObjectIdentifier(oidGMData)
 			b.AddASN1ObjectIdentifier(oidSM4)
-			b.AddASN1OctetString(ct)
+			b.AddASN1OctetString(encryptedKey)
 		})
 		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
 			b.AddASN1ObjectIdentifier(oidGMData)
-			b.AddASN1OctetString(cert.Raw)
+			b.AddASN1OctetString(cert)
 		})
 	})
 	return b.Bytes()

@@ -60,20 +60,10 @@ func TestCFCAKeyNotMatchingCertificate(t *testing.T) {
 		!keyPart.ReadASN1Bytes(&encrypted, cbasn1.OCTET_STRING) {
 		t.Fatal("cannot read EncodeCFCA's output")
 	}
-	var b cryptobyte.Builder
-	b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-		b.AddASN1Int64(1)
-		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-			b.AddASN1ObjectIdentifier(oidGMData)
-			b.AddASN1ObjectIdentifier(oidSM4)
-			b.AddASN1OctetString(encrypted)
-		})
-		b.AddASN1(cbasn1.SEQUENCE, func(b *cryptobyte.Builder) {
-			b.AddASN1ObjectIdentifier(oidGMData)
-			b.AddASN1OctetString(p.encCert.Raw) // not the key's
-		})
-	})
-	mismatched := b.BytesOrPanic()
+	mismatched, err := marshalCFCA(encrypted, p.encCert.Raw) // not the key's certificate
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, err = Parse(mismatched, password)
 	if err == nil || !strings.Contains(err.Error(), "does not match its certificate") {
 		t.Fatalf("CFCA file whose key is not its certificate's: %v", err)
