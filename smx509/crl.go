@@ -46,29 +46,6 @@ type RevocationList struct {
 	ExtraExtensions []pkix.Extension
 }
 
-// trailingData is the error for data after the last field of a structure
-// in a certificate or CRL: after a TBSCertificate's last field for its
-// version (subjectPublicKeyInfo in v1, the unique identifiers in v2,
-// extensions in v3), after a TBSCertList's crlExtensions, after an
-// Extension's extnValue, after the signature, and inside the structures
-// the parser reads (names, algorithm identifiers, validity, key usage,
-// basic constraints, key identifiers). DER allows none of it. crypto/x509
-// ignores it in most of those places (it parses a v1 certificate whose
-// extensions it never reads, or a name constraint behind the last field);
-// signed bytes that one parser reads and another skips are bytes whose
-// meaning depends on the parser, so this package refuses them everywhere.
-// It is the one documented place where this package is stricter than
-// crypto/x509, and the fuzz targets compare the two everywhere else.
-type trailingData string
-
-func (e trailingData) Error() string { return "x509: " + string(e) + ": data after its last field" }
-
-var (
-	errCRLTrailingFields       error = trailingData("malformed tbs cert list")
-	errTBSTrailingFields       error = trailingData("malformed tbs certificate (or fields its version does not allow)")
-	errExtensionTrailingFields error = trailingData("malformed extension")
-)
-
 // ParseRevocationList parses a DER X.509 v1 or v2 CRL.
 func ParseRevocationList(der []byte) (*RevocationList, error) {
 	rl := &RevocationList{}

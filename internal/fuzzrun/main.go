@@ -300,13 +300,14 @@ func readLog(path string) (map[string]total, error) {
 		secs, _ := strconv.ParseFloat(fields[3], 64)
 		execs, _ := strconv.ParseInt(fields[4], 10, 64)
 		t := m[id]
-		t.time += time.Duration(secs * float64(time.Second))
+		d := time.Duration(secs * float64(time.Second))
+		t.time += d
 		t.execs += execs
 		t.runs++
 		t.coverage = fields[7]
 		t.failed = t.failed || fields[8] == "FAIL"
 		if fields[8] != "FAIL" {
-			t.passed += time.Duration(secs * float64(time.Second))
+			t.passed += d
 		}
 		m[id] = t
 	}

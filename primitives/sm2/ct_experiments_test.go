@@ -64,7 +64,6 @@ func TestSM2TimingExperiments(t *testing.T) {
 	digest := bytes.Repeat([]byte{0x5a}, 32)
 	peerKE, _ := sm2.NewKeyExchange(peer, nil, 16, true)
 	peerR, _ := peerKE.Init(seeded{rand.New(rand.NewPCG(3, 4))})
-	fixed := fixedScalar
 
 	type input struct {
 		d   []byte
@@ -78,7 +77,7 @@ func TestSM2TimingExperiments(t *testing.T) {
 		case "edge":
 			return edgeScalar
 		case "fixed":
-			return fixed
+			return fixedScalar
 		}
 		return randScalar(rnd)
 	}

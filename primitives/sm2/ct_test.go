@@ -44,7 +44,7 @@ var fixedScalar = randScalar(rand.New(rand.NewPCG(5, 6)))
 // Both classes repeat one key, so only the key's value differs between
 // them. Measuring the edge key against fresh random keys instead, as the
 // targets did until session 14, finds a difference that is not the key's
-// value: TestSM2TimingExperiments gives |t| up to 50 for any one repeated
+// value: TestSM2TimingExperiments gives |t| up to 194 for any one repeated
 // key (a random one as much as the edge one) against fresh keys, and at
 // most 2.5 for the edge key against a fixed random one, where the A/A
 // control reaches 3.1. A long-term key is one repeated key, so the

@@ -95,10 +95,6 @@ func TestCookieFlood(t *testing.T) {
 	}
 }
 
-// TestReplayDropped: after the handshake every datagram from the client is
-// delivered twice and the first one again later, and an epoch-0
-// application data record is slipped in; the server's echo shows it read
-// each record once and nothing of the old epoch.
 // echoes sends n short messages on c, through r, and checks that each comes
 // back; cause says what a failure most likely means.
 func echoes(t *testing.T, c *Conn, r *relay, n int, cause string) {
@@ -118,6 +114,10 @@ func echoes(t *testing.T, c *Conn, r *relay, n int, cause string) {
 	}
 }
 
+// TestReplayDropped: after the handshake every datagram from the client is
+// delivered twice and the first one again later, and an epoch-0
+// application data record is slipped in; the server's echo shows it read
+// each record once and nothing of the old epoch.
 func TestReplayDropped(t *testing.T) {
 	loadPKI(t)
 	l := listen(t, serverConfig(false), fastOptions())
