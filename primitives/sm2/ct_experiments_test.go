@@ -17,19 +17,20 @@ import (
 	"github.com/shangmi-go/shangmi/internal/dudect"
 	"github.com/shangmi-go/shangmi/internal/impl"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/sm2ec"
 )
 
 // TestSM2TimingExperiments separates the explanations of the SM2 finding
 // of issue 33 (TestConstantTimeSM2's edge key against random keys gives
 // |t| well above the noise in some runs). It runs only when asked:
 //
-//	SHANGMI_SM2_EXPERIMENTS=sign,comb,ecdh,kx,kx-inside go test -run TestSM2TimingExperiments -v ./primitives/sm2
+//	SHANGMI_SM2_EXPERIMENTS=sign,comb,comb-plain,ecdh,ecdh-table,kx,kx-inside go test -run TestSM2TimingExperiments -v ./primitives/sm2
 //
 // (SHANGMI_DUDECT sets each cell's duration, 20 s by default;
 // SHANGMI_SM2_KERNELS=default,generic the kernels: "default", or one
 // implementation of the sm2 registry alone, such as amd64-lookup-avx2;
 // SHANGMI_SM2_PAIRS=edge/fixed,fixed/fixed some of the pairs). For each
-// operation and kernel it measures five pairs of classes:
+// operation and kernel it measures six pairs of classes:
 //
 //	A/A            fresh random key vs fresh random key: the noise floor;
 //	fixed/random   one random key, the same in every class-0 input, vs
@@ -40,7 +41,9 @@ import (
 //	edge/fixed     the edge key vs one fixed random key: both classes
 //	               repeat one key, so only the key's value differs;
 //	fixed/fixed    the fixed key in both classes: the noise floor of a
-//	               repeated key, the control for edge/fixed.
+//	               repeated key, the control for edge/fixed;
+//	fixed/fixed2   two different random keys, each repeated: whether any
+//	               two keys' values differ, or only the edge key's does.
 //
 // A leak of the key's value shows as edge/fixed well above A/A. If
 // edge/random and fixed/random are both high while edge/fixed is not,
@@ -48,7 +51,10 @@ import (
 // public key, Z and memory pattern in every class-0 run), not the edge
 // scalar.
 //
-// "comb" is the fixed-base multiplication of NewPrivateKey (d·G). "kx"
+// "comb" is the fixed-base multiplication of NewPrivateKey (d·G), blinded
+// since session 15; "comb-plain" the comb unblinded. "ecdh" is ECDH, whose
+// table is rescaled at random in every call since session 15;
+// "ecdh-table" the multiplication over a cached table it used before. "kx"
 // builds the KeyExchange (Z from the public key) outside the timed region
 // and times Respond alone, in which d enters only through t = d + x̄·r;
 // "kx-inside" times both, as TestConstantTimeSM2 does.
@@ -62,6 +68,14 @@ func TestSM2TimingExperiments(t *testing.T) {
 
 	peer, _ := sm2.NewPrivateKey(randScalar(rand.New(rand.NewPCG(1, 2))))
 	digest := bytes.Repeat([]byte{0x5a}, 32)
+	peerPoint, err := sm2ec.NewPoint().SetBytes(peer.PublicKey().Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peerTable, err := sm2ec.NewPointTable(peerPoint)
+	if err != nil {
+		t.Fatal(err)
+	}
 	peerKE, _ := sm2.NewKeyExchange(peer, nil, 16, true)
 	peerR, _ := peerKE.Init(seeded{rand.New(rand.NewPCG(3, 4))})
 
@@ -78,6 +92,8 @@ func TestSM2TimingExperiments(t *testing.T) {
 			return edgeScalar
 		case "fixed":
 			return fixedScalar
+		case "fixed2":
+			return otherFixedScalar
 		}
 		return randScalar(rnd)
 	}
@@ -87,6 +103,7 @@ func TestSM2TimingExperiments(t *testing.T) {
 		{"edge/random", "edge", "random"},
 		{"edge/fixed", "edge", "fixed"},
 		{"fixed/fixed", "fixed", "fixed"},
+		{"fixed/fixed2", "fixed", "fixed2"},
 	}
 	var table []string
 	for _, kernel := range kernels {
@@ -124,6 +141,22 @@ func TestSM2TimingExperiments(t *testing.T) {
 				case "comb":
 					run = func(x *input) {
 						if _, err := sm2.NewPrivateKey(x.d); err != nil {
+							panic(err)
+						}
+					}
+				case "comb-plain":
+					// The comb unblinded, as NewPrivateKey ran it until
+					// session 15 and as nonces and ephemeral keys still do.
+					run = func(x *input) {
+						if _, err := sm2ec.NewPoint().ScalarBaseMult(x.d); err != nil {
+							panic(err)
+						}
+					}
+				case "ecdh-table":
+					// ECDH over the peer's cached affine table, as ECDH
+					// ran it until session 15.
+					run = func(x *input) {
+						if _, err := sm2ec.NewPoint().ScalarMultTable(peerTable, x.d); err != nil {
 							panic(err)
 						}
 					}

@@ -40,6 +40,10 @@ func randScalar(rnd *rand.Rand) []byte {
 // the edge key is measured against.
 var fixedScalar = randScalar(rand.New(rand.NewPCG(5, 6)))
 
+// otherFixedScalar is a second fixed random key, for the experiments'
+// fixed/fixed2 pair.
+var otherFixedScalar = randScalar(rand.New(rand.NewPCG(7, 8)))
+
 // keyOf returns class 0's key (the edge scalar) or class 1's (fixedScalar).
 // Both classes repeat one key, so only the key's value differs between
 // them. Measuring the edge key against fresh random keys instead, as the

@@ -109,6 +109,7 @@ func (c *sm2Curve) ScalarMult(x1, y1 *big.Int, k []byte) (x, y *big.Int) {
 }
 
 func (c *sm2Curve) ScalarBaseMult(k []byte) (x, y *big.Int) {
-	q, _ := sm2ec.NewPoint().ScalarBaseMult(curveScalar(k))
+	// The caller's k may be a long-term key: blinded (see sm2ec).
+	q, _ := sm2ec.NewPoint().ScalarBaseMultBlinded(curveScalar(k))
 	return pointToAffine(q)
 }

@@ -73,6 +73,18 @@
 // variable-time multi-scalar multiplication (wNAF), with a fixed table of
 // odd multiples of G.
 //
+// Constant time is not the whole story for a key used again and again: the
+// instructions do not depend on it, but the data do, and a CPU's power
+// draw, and through it its boost clock, follows the data (Hertzbleed).
+// Issue 33's timing runs saw that for the comb, at the boost clock only.
+// So the multiplications that repeat a long-term key are blinded: the
+// public key of NewPrivateKey is d·G computed as a·G + (d - a)·G for a
+// fresh random a (twice the comb's cost, once per parsed key), and
+// decryption and ECDH rescale the point's table by a fresh random factor
+// in every call (about 2 %), or, over a public key's cached table (below),
+// split d the same way. Nonces and ephemeral keys, used once, take the
+// plain comb and tables.
+//
 // A public key used more than once (from its second verification,
 // encryption, ECDH or key exchange on) caches a 4 KiB table of multiples of
 // 2^(64j)·P, j = 0…3, which cuts those operations to a quarter of their

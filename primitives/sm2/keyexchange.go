@@ -271,10 +271,13 @@ func ECDH(priv *PrivateKey, pub *PublicKey) ([]byte, error) {
 	if priv == nil || priv.pub == nil || pub == nil || pub.point == nil {
 		return nil, errKeyExchangeInput
 	}
+	// d is often a long-term key used with the same peer again and again:
+	// both multiplications are blinded (see sm2ec), ScalarMult by
+	// rescaling its per-call table, the cached table by splitting d.
 	var p *sm2ec.Point
 	var err error
 	if table := pub.pointTable(); table != nil {
-		p, err = sm2ec.NewPoint().ScalarMultTable(table, priv.enc[:])
+		p, err = sm2ec.NewPoint().ScalarMultTableBlinded(table, priv.enc[:])
 	} else {
 		p, err = sm2ec.NewPoint().ScalarMult(pub.point, priv.enc[:])
 	}

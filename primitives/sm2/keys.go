@@ -159,17 +159,20 @@ func NewPrivateKey(b []byte) (*PrivateKey, error) {
 	if d.IsZero()|d.Equal(nMinus1) != 0 {
 		return nil, errInvalidPrivateKey
 	}
-	return newPrivateKey(&d, b)
+	// A key parsed from its bytes may be parsed again and again (loaded
+	// per request, say), so its public key is computed blinded.
+	return newPrivateKey(&d, b, (*sm2ec.Point).ScalarBaseMultBlinded)
 }
 
-func newPrivateKey(d *scalar.Scalar, b []byte) (*PrivateKey, error) {
+// newPrivateKey makes the key d, encoded as b, computing d·G with baseMult.
+func newPrivateKey(d *scalar.Scalar, b []byte, baseMult func(*sm2ec.Point, []byte) (*sm2ec.Point, error)) (*PrivateKey, error) {
 	// The key and its public key share one allocation.
 	k := new(struct {
 		priv PrivateKey
 		pub  PublicKey
 	})
 	var p sm2ec.Point
-	if _, err := p.ScalarBaseMult(b); err != nil || !k.pub.setPoint(&p) {
+	if _, err := baseMult(&p, b); err != nil || !k.pub.setPoint(&p) {
 		return nil, errInvalidPrivateKey // unreachable: 1 ≤ d < n
 	}
 	k.priv.d, k.priv.pub = *d, &k.pub
@@ -179,13 +182,18 @@ func newPrivateKey(d *scalar.Scalar, b []byte) (*PrivateKey, error) {
 
 // GenerateKey returns a new private key with d uniform in [1, n-2], read
 // from rand (crypto/rand.Reader if nil) by rejection sampling.
+//
+// Its public key comes from the unblinded comb, which is right for a key
+// made once; a key derived again and again from the same seed should be
+// made with NewPrivateKey, which blinds the multiplication.
 func GenerateKey(rand io.Reader) (*PrivateKey, error) {
 	var d scalar.Scalar
 	var b [32]byte
 	if err := randomScalar(rand, &d, &b, true); err != nil {
 		return nil, err
 	}
-	return newPrivateKey(&d, b[:])
+	// A fresh random d is multiplied once: the plain comb suffices.
+	return newPrivateKey(&d, b[:], (*sm2ec.Point).ScalarBaseMult)
 }
 
 // randomScalar sets s to a uniform value in [1, n-1], or [1, n-2] if

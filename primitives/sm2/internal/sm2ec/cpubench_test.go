@@ -98,3 +98,16 @@ func BenchmarkCPULookupAffine64(b *testing.B) {
 	var out affinePoint
 	cpuLoop(b, func() { lookupAffine(&out, table, 5) })
 }
+
+func BenchmarkCPUBaseMultBlinded(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	var p Point
+	cpuLoop(b, func() { p.ScalarBaseMultBlinded(s) })
+}
+
+func BenchmarkCPUScalarMultTableBlinded(b *testing.B) {
+	s := scalar32(hexInt("c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee00c0ffee"))
+	qt, _ := NewPointTable(NewGenerator())
+	var p Point
+	cpuLoop(b, func() { p.ScalarMultTableBlinded(qt, s) })
+}

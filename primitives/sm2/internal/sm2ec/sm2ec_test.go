@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -451,7 +452,101 @@ func FuzzScalarBaseMult(f *testing.F) {
 		if got.Equal(want) != 1 {
 			t.Fatalf("ScalarBaseMult(%x) = %x, ScalarMult(G) = %x", s, got.Bytes(), want.Bytes())
 		}
+		if _, err := got.ScalarBaseMultBlinded(s); err != nil || got.Equal(want) != 1 {
+			t.Fatalf("ScalarBaseMultBlinded(%x) = %x, ScalarMult(G) = %x", s, got.Bytes(), want.Bytes())
+		}
+		// A split the fuzzer steers: the halves are s's bytes reversed
+		// and the rest.
+		r := slices.Clone(s)
+		slices.Reverse(r)
+		if got.scalarBaseMultSplit(s, r).Equal(want) != 1 {
+			t.Fatalf("scalarBaseMultSplit(%x, %x) = %x, ScalarMult(G) = %x", s, r, got.Bytes(), want.Bytes())
+		}
 	})
+}
+
+// TestScalarBaseMultBlinded checks the split a·G + (s - a)·G, by the comb
+// and over a point table, against the reference on the test scalars and on the splits where the two halves
+// meet a special case of the addition: a = 0 and a = s (one half the
+// identity), a = s/2 (equal halves), a ≥ n (reduced first), s ≡ 0 (opposite
+// halves) and the top-window scalars of ScalarBaseMult.
+func TestScalarBaseMultBlinded(t *testing.T) { eachImpl(t, testScalarBaseMultBlinded) }
+
+func testScalarBaseMultBlinded(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	dbl := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(15), 253), refN)
+	half := new(big.Int).ModInverse(big.NewInt(2), refN)
+	qt, err := NewPointTable(NewGenerator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range append(testScalars(r), dbl, new(big.Int).Sub(refN, dbl)) {
+		kn := new(big.Int).Mod(k, refN)
+		want := refBytes(refMul(refG, kn))
+		got, err := new(Point).ScalarBaseMultBlinded(scalar32(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarBaseMultBlinded(%x) = %x, want %x", k, got.Bytes(), want)
+		}
+		halfK := new(big.Int).Mul(kn, half)
+		halfK.Mod(halfK, refN)
+		for _, a := range []*big.Int{big.NewInt(0), kn, k, halfK, new(big.Int).Add(kn, refN),
+			new(big.Int).Sub(refN, bigOne), refN, dbl, new(big.Int).Sub(new(big.Int).Lsh(bigOne, 256), bigOne)} {
+			if a.BitLen() > 256 {
+				continue
+			}
+			if got.scalarBaseMultSplit(scalar32(k), scalar32(a)); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("scalarBaseMultSplit(%x, %x) = %x, want %x", k, a, got.Bytes(), want)
+			}
+			if got.scalarMultTableSplit(qt, scalar32(k), scalar32(a)); !bytes.Equal(got.Bytes(), want) {
+				t.Fatalf("scalarMultTableSplit(G, %x, %x) = %x, want %x", k, a, got.Bytes(), want)
+			}
+		}
+		if got.ScalarMultTableBlinded(qt, scalar32(k)); !bytes.Equal(got.Bytes(), want) {
+			t.Fatalf("ScalarMultTableBlinded(G, %x) = %x, want %x", k, got.Bytes(), want)
+		}
+	}
+}
+
+// TestBlindingRandomizes checks that the blinded multiplications do vary
+// their data: the same product, computed twice, comes out in different
+// projective coordinates (with probability 1 - 2^-256 each).
+func TestBlindingRandomizes(t *testing.T) { eachImpl(t, testBlindingRandomizes) }
+
+func testBlindingRandomizes(t *testing.T) {
+	s := scalar32(hexInt("0100000000000000000000000000000080000000000000000000000000000001"))
+	q, _ := new(Point).ScalarBaseMult(scalar32(big.NewInt(12345)))
+	q.Normalize()
+	qt, err := NewPointTable(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, mul := range map[string]func(*Point) (*Point, error){
+		"ScalarBaseMult":         func(p *Point) (*Point, error) { return p.ScalarBaseMult(s) },
+		"ScalarBaseMultBlinded":  func(p *Point) (*Point, error) { return p.ScalarBaseMultBlinded(s) },
+		"ScalarMult":             func(p *Point) (*Point, error) { return p.ScalarMult(q, s) },
+		"ScalarMultTableBlinded": func(p *Point) (*Point, error) { return p.ScalarMultTableBlinded(qt, s) },
+	} {
+		a, err := mul(new(Point))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := mul(new(Point))
+		if a.Equal(b) != 1 {
+			t.Fatalf("%s: two calls disagree", name)
+		}
+		same := a.z.Equal(&b.z) == 1
+		if name == "ScalarBaseMult" {
+			// The unblinded comb, a scalar used once, repeats itself.
+			if !same {
+				t.Fatalf("%s: representation changed between calls", name)
+			}
+		} else if same {
+			t.Fatalf("%s: the same Z in two calls: not blinded", name)
+		}
+	}
 }
 
 // TestSetBytesRejectsUnreducedX: an X of p or more is refused, in both

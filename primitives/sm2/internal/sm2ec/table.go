@@ -1,6 +1,7 @@
 package sm2ec
 
 import (
+	"crypto/rand"
 	"errors"
 	"math/bits"
 
@@ -201,20 +202,60 @@ func (p *Point) ScalarMultTable(qt *PointTable, s []byte) (*Point, error) {
 		return nil, errScalarLength
 	}
 	l := scalarLimbs(s)
+	var acc jacobianPoint
+	tableMult(&acc, qt, &l)
+	acc.toProjective(p)
+	return p, nil
+}
+
+// ScalarMultTableBlinded is ScalarMultTable for a scalar used again and
+// again with the same table, such as a long-term key in ECDH with one peer:
+// s·q = a·q + (s - a)·q for a fresh random a, at twice the cost, so that
+// the entries it selects are new in every call (see ScalarBaseMultBlinded;
+// the table's entries are fixed, so the rescaling of ScalarMult does not
+// apply).
+func (p *Point) ScalarMultTableBlinded(qt *PointTable, s []byte) (*Point, error) {
+	if len(s) != 32 {
+		return nil, errScalarLength
+	}
+	var rb [32]byte
+	rand.Read(rb[:])
+	return p.scalarMultTableSplit(qt, s, rb[:]), nil
+}
+
+// scalarMultTableSplit sets p = (r mod n)·q + (s - r mod n)·q; the tests
+// choose r.
+func (p *Point) scalarMultTableSplit(qt *PointTable, s, r []byte) *Point {
+	l := scalarLimbs(s)
 	reduceModN(&l)
+	a := scalarLimbs(r)
+	reduceModN(&a)
+	b := subModN(&l, &a)
+	var acc, other jacobianPoint
+	tableMult(&acc, qt, &a)
+	tableMult(&other, qt, &b)
+	acc.addComplete(&other, 0, other.z.IsZero())
+	acc.toProjective(p)
+	return p
+}
+
+// tableMult sets acc = l·q for the table qt of q, the loop of
+// ScalarMultTable.
+func tableMult(acc *jacobianPoint, qt *PointTable, l *[4]uint64) {
+	reduceModN(l)
 	var digits [tableChunks][13]int8
 	var even [tableChunks]int
 	for j := range tableChunks {
 		even[j] = int(l[j]&1 ^ 1)
 		recodeRegular(&digits[j], l[j]|1)
 	}
-	var acc jacobianPoint
 	acc.x.One()
 	acc.y.One()
+	acc.z.Zero()
 	var t affinePoint
 	for i := 12; i >= 0; i-- {
 		if i < 12 {
-			acc.doubleN(&acc, 5)
+			acc.doubleN(acc, 5)
 		}
 		for j := range tableChunks {
 			d := digits[j][i]
@@ -232,6 +273,4 @@ func (p *Point) ScalarMultTable(qt *PointTable, s []byte) (*Point, error) {
 		lookupAffine(&t, qt.t[j][:], 1)
 		acc.addAffineComplete(&t, 1, 1-even[j])
 	}
-	acc.toProjective(p)
-	return p, nil
 }
