@@ -197,3 +197,41 @@ func oursSM2EncryptFreshKey() setupFunc {
 		}, nil
 	}
 }
+
+func oursSM2ParseKey() setupFunc {
+	return func() (benchFunc, error) {
+		k, err := sm2.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		d := k.Bytes()
+		return func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := sm2.NewPrivateKey(d); err != nil {
+					fail(b, err)
+				}
+			}
+		}, nil
+	}
+}
+
+func oursSM2ECDHStatic() setupFunc {
+	return func() (benchFunc, error) {
+		own, err := sm2.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		peer, err := sm2.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		pub := peer.PublicKey()
+		return func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := sm2.ECDH(own, pub); err != nil {
+					fail(b, err)
+				}
+			}
+		}, nil
+	}
+}
