@@ -32,7 +32,9 @@ func init() {
 			"their encodings every time from 64 distinct peers, so the peer's Z is hashed and no table of its key is reused; the own long-term key's Z computed\n" +
 			"once, as a server keeps it; shared key 48 bytes, default UIDs; ours also computes S_B); stdlib: peer's P-256 key parsed, ephemeral keygen + ECDH.\n" +
 			"encrypt/decrypt: GB/T 32918.4 C1C3C2; stdlib: crypto/hpke DHKEM(P-256)+HKDF-SHA256+AES-128-GCM. keygen stdlib: crypto/ecdh P-256\n" +
-			"verify/encrypt reuse one key object (ours caches a 4 KiB table of the key from its second use); the \"key parsed each time\" rows parse the 65-byte key first, every iteration, as for a certificate seen once.",
+			"verify/encrypt reuse one key object (ours caches a 4 KiB table of the key from its second use); the \"key parsed each time\" rows parse the 65-byte key first, every iteration, as for a certificate seen once.\n" +
+			"private key from its 32 bytes: NewPrivateKey and its public key d·G (ours blinded: a·G + (d-a)·G for a fresh random a, twice the comb); stdlib: crypto/ecdh P-256 NewPrivateKey + PublicKey.\n" +
+			"ECDH, static key, same peer: one private key and one peer public key object every time (ours over the peer's cached table, blinded by the same split); stdlib: crypto/ecdh P-256.",
 		rows: []*row{
 			{name: "sign", unit: opsPerSec, impls: []setupFunc{oursSM2Sign(), gmsmSM2Sign, stdECDSASign}},
 			{name: "verify", unit: opsPerSec, impls: []setupFunc{oursSM2Verify(), gmsmSM2Verify, stdECDSAVerify}},

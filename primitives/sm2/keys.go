@@ -161,18 +161,26 @@ func NewPrivateKey(b []byte) (*PrivateKey, error) {
 	}
 	// A key parsed from its bytes may be parsed again and again (loaded
 	// per request, say), so its public key is computed blinded.
-	return newPrivateKey(&d, b, (*sm2ec.Point).ScalarBaseMultBlinded)
+	return newPrivateKey(&d, b, true)
 }
 
-// newPrivateKey makes the key d, encoded as b, computing d·G with baseMult.
-func newPrivateKey(d *scalar.Scalar, b []byte, baseMult func(*sm2ec.Point, []byte) (*sm2ec.Point, error)) (*PrivateKey, error) {
+// newPrivateKey makes the key d, encoded as b, computing d·G blinded if
+// blind is set. (A method value in place of the flag would move p to the
+// heap.)
+func newPrivateKey(d *scalar.Scalar, b []byte, blind bool) (*PrivateKey, error) {
 	// The key and its public key share one allocation.
 	k := new(struct {
 		priv PrivateKey
 		pub  PublicKey
 	})
 	var p sm2ec.Point
-	if _, err := baseMult(&p, b); err != nil || !k.pub.setPoint(&p) {
+	var err error
+	if blind {
+		_, err = p.ScalarBaseMultBlinded(b)
+	} else {
+		_, err = p.ScalarBaseMult(b)
+	}
+	if err != nil || !k.pub.setPoint(&p) {
 		return nil, errInvalidPrivateKey // unreachable: 1 ≤ d < n
 	}
 	k.priv.d, k.priv.pub = *d, &k.pub
@@ -193,7 +201,7 @@ func GenerateKey(rand io.Reader) (*PrivateKey, error) {
 		return nil, err
 	}
 	// A fresh random d is multiplied once: the plain comb suffices.
-	return newPrivateKey(&d, b[:], (*sm2ec.Point).ScalarBaseMult)
+	return newPrivateKey(&d, b[:], false)
 }
 
 // randomScalar sets s to a uniform value in [1, n-1], or [1, n-2] if
