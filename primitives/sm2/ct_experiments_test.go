@@ -52,9 +52,10 @@ import (
 // scalar.
 //
 // "comb" is the fixed-base multiplication of NewPrivateKey (d·G), blinded
-// since session 15; "comb-plain" the comb unblinded. "ecdh" is ECDH, whose
-// table is rescaled at random in every call since session 15;
-// "ecdh-table" the multiplication over a cached table it used before. "kx"
+// since session 15; "comb-plain" the comb unblinded. "ecdh" is ECDH with
+// one peer key object, so from its second call over the peer's cached
+// table, blinded by splitting d since session 15; "ecdh-table" the
+// unblinded multiplication over that table it ran before. "kx"
 // builds the KeyExchange (Z from the public key) outside the timed region
 // and times Respond alone, in which d enters only through t = d + x̄·r;
 // "kx-inside" times both, as TestConstantTimeSM2 does.

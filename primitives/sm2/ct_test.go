@@ -12,6 +12,7 @@ import (
 	"github.com/shangmi-go/shangmi/internal/dudect"
 	"github.com/shangmi-go/shangmi/internal/impl"
 	"github.com/shangmi-go/shangmi/primitives/sm2"
+	"github.com/shangmi-go/shangmi/primitives/sm2/internal/sm2ec"
 )
 
 // edgeScalar has long runs of zero windows and a single set bit in most
@@ -80,9 +81,9 @@ func (s seeded) Read(p []byte) (int, error) {
 
 // TestConstantTimeSM2 measures the operations on the private scalar, with
 // the default kernels and with the portable field arithmetic: signing,
-// the fixed-base comb (a public key from its private key), the
-// variable-base multiplication (ECDH), the key exchange's responder and
-// decryption, each with a zero-window-heavy private key against one fixed
+// the fixed-base comb (a public key from its private key, blinded, and
+// unblinded), ECDH (blinded) and the table multiplication unblinded, the
+// key exchange's responder and decryption, each with a zero-window-heavy private key against one fixed
 // random key (keyOf). The targets fail above dudect.Threshold like every
 // other; while they compared the edge key with fresh random keys they were
 // only logged, for the repetition effect keyOf describes.
@@ -92,6 +93,14 @@ func TestConstantTimeSM2(t *testing.T) {
 	msg := []byte("a message to decrypt: 32 bytes!!")
 	peerKE, _ := sm2.NewKeyExchange(peer, nil, 16, true)
 	peerR, _ := peerKE.Init(seeded{rand.New(rand.NewPCG(3, 4))})
+	peerPoint, err := sm2ec.NewPoint().SetBytes(peer.PublicKey().Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	peerTable, err := sm2ec.NewPointTable(peerPoint)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	for _, kernels := range []string{"default", "generic"} {
 		t.Run(kernels, func(t *testing.T) {
@@ -123,9 +132,27 @@ func TestConstantTimeSM2(t *testing.T) {
 					}
 				})
 			})
+			// The comb and the table multiplication unblinded, as nonces
+			// and ephemeral keys use them: blinding makes a leak of the
+			// instructions average out, so these targets are what would
+			// catch one.
+			t.Run("fixed-base comb, unblinded", func(t *testing.T) {
+				dudect.Test(t, false, in, func(x *keyed) {
+					if _, err := sm2ec.NewPoint().ScalarBaseMult(x.d); err != nil {
+						panic(err)
+					}
+				})
+			})
 			t.Run("ECDH", func(t *testing.T) {
 				dudect.Test(t, false, in, func(x *keyed) {
 					if _, err := sm2.ECDH(x.k, peer.PublicKey()); err != nil {
+						panic(err)
+					}
+				})
+			})
+			t.Run("table multiplication, unblinded", func(t *testing.T) {
+				dudect.Test(t, false, in, func(x *keyed) {
+					if _, err := sm2ec.NewPoint().ScalarMultTable(peerTable, x.d); err != nil {
 						panic(err)
 					}
 				})
