@@ -75,15 +75,19 @@
 //
 // Constant time is not the whole story for a key used again and again: the
 // instructions do not depend on it, but the data do, and a CPU's power
-// draw, and through it its boost clock, follows the data (Hertzbleed).
-// Issue 33's timing runs saw that for the comb, at the boost clock only.
-// So the multiplications that repeat a long-term key are blinded: the
-// public key of NewPrivateKey is d·G computed as a·G + (d - a)·G for a
-// fresh random a (twice the comb's cost, once per parsed key), and
-// decryption and ECDH rescale the point's table by a fresh random factor
-// in every call (about 2 %), or, over a public key's cached table (below),
-// split d the same way. Nonces and ephemeral keys, used once, take the
-// plain comb and tables.
+// draw, and through it its clock, can follow the data (Hertzbleed). Some
+// of issue 33's timing runs saw one repeated key differ from another in
+// the comb. So the point multiplications that repeat a long-term key are
+// blinded: the public key of NewPrivateKey is d·G computed as
+// a·G + (d - a)·G for a fresh random a (twice the comb's cost, once per
+// parsed key); decryption and ECDH rescale the point's per-call table by a
+// fresh random factor (about 1 %, within the benchmark's noise), and ECDH
+// over a public key's cached table (below) splits d as the comb does.
+// Nonces and ephemeral keys, used once, take the plain comb and tables.
+// The scalar arithmetic mod n of signing and of the key exchange still
+// takes d's value as an operand, for well under a microsecond per
+// operation; keeping d in random shares would be needed to change that,
+// and its timing is at the noise floor in every run.
 //
 // A public key used more than once (from its second verification,
 // encryption, ECDH or key exchange on) caches a 4 KiB table of multiples of

@@ -160,6 +160,9 @@ func ctEq(a, b uint64) int {
 // The odd recoding replaced Booth digits, whose zero digits and identity
 // accumulator each cost a selection in every step. (The measurements are
 // in examples/bench/README.md, "Design measurements".)
+//
+// A scalar multiplied again and again, such as a long-term key, should go
+// to ScalarBaseMultBlinded instead.
 func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 	if len(s) != 32 {
 		return nil, errScalarLength
@@ -178,11 +181,11 @@ func (p *Point) ScalarBaseMult(s []byte) (*Point, error) {
 //
 // The comb of ScalarBaseMult runs the same instructions for every s, but on
 // data fixed by s: the table entries it selects and every value the
-// accumulator takes. Issue 33's timing runs found the same key measured
-// against another fixed key differing by about 0.1 % of the time, and only
-// in runs at the boost clock, with no branch or address that depends on s;
-// a data-dependent power draw that moves the clock (the class of
-// Hertzbleed) is what is left. Such a difference is an average over many
+// accumulator takes. Some of issue 33's timing runs found one key measured
+// against another fixed key differing by about 0.1 % of the time, with no
+// branch or address that depends on s; a data-dependent power draw that
+// moves the clock (the class of Hertzbleed) is what is left. Such a
+// difference is an average over many
 // multiplications of the same data. A scalar used once (a nonce, an
 // ephemeral key) never repeats its data; a repeated one does, unless it is
 // split afresh every time: each of a and b is uniform and independent of s,
@@ -350,7 +353,7 @@ func (p *Point) ScalarMult(q *Point, s []byte) (*Point, error) {
 	// them: rescaled by a fresh random λ, (X·λ², Y·λ³, Z·λ), every entry
 	// and so every value of the accumulator is new in each call, and no
 	// average over repeated calls can depend on s through the data (see
-	// ScalarBaseMultBlinded). That costs 50 multiplications, about 2 %.
+	// ScalarBaseMultBlinded). That costs 50 multiplications, about 1 %.
 	var lambda field.Element
 	randomElement(&lambda)
 	var l2, l3 field.Element
