@@ -69,14 +69,7 @@ func TestSM2TimingExperiments(t *testing.T) {
 
 	peer, _ := sm2.NewPrivateKey(randScalar(rand.New(rand.NewPCG(1, 2))))
 	digest := bytes.Repeat([]byte{0x5a}, 32)
-	peerPoint, err := sm2ec.NewPoint().SetBytes(peer.PublicKey().Bytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	peerTable, err := sm2ec.NewPointTable(peerPoint)
-	if err != nil {
-		t.Fatal(err)
-	}
+	peerTable := tableOf(t, peer.PublicKey())
 	peerKE, _ := sm2.NewKeyExchange(peer, nil, 16, true)
 	peerR, _ := peerKE.Init(seeded{rand.New(rand.NewPCG(3, 4))})
 

@@ -202,19 +202,30 @@ func (p *Point) ScalarBaseMultBlinded(s []byte) (*Point, error) {
 // scalarBaseMultSplit sets p = (r mod n)·G + (s - r mod n)·G for 32-byte s
 // and r; the tests choose r.
 func (p *Point) scalarBaseMultSplit(s, r []byte) *Point {
-	l := scalarLimbs(s)
-	reduceModN(&l)
-	a := scalarLimbs(r)
-	reduceModN(&a) // uniform to within 2^-32 for a random r: r ≥ n has that probability
-	b := subModN(&l, &a)
+	a, b := splitScalar(s, r)
 	var acc, other jacobianPoint
 	baseMult(&acc, &a)
 	baseMult(&other, &b)
-	// Either product may be the identity (a or b zero) and they may be
-	// equal or opposite: the complete addition covers all of these.
-	acc.addComplete(&other, 0, other.z.IsZero())
+	acc.addHalves(&other)
 	acc.toProjective(p)
 	return p
+}
+
+// splitScalar returns a = r mod n and b = s - a mod n, the halves of a
+// blinded multiplication, for 32-byte s and r.
+func splitScalar(s, r []byte) (a, b [4]uint64) {
+	l := scalarLimbs(s)
+	reduceModN(&l)
+	a = scalarLimbs(r)
+	reduceModN(&a) // uniform to within 2^-32 for a random r: r ≥ n has that probability
+	return a, subModN(&l, &a)
+}
+
+// addHalves sets p = p + q for the two products of a blinded
+// multiplication: either may be the identity (a half of zero) and they may
+// be equal or opposite, which the complete addition covers.
+func (p *jacobianPoint) addHalves(q *jacobianPoint) {
+	p.addComplete(q, 0, q.z.IsZero())
 }
 
 // randomElement sets e to a nonzero field element from crypto/rand.

@@ -226,15 +226,11 @@ func (p *Point) ScalarMultTableBlinded(qt *PointTable, s []byte) (*Point, error)
 // scalarMultTableSplit sets p = (r mod n)·q + (s - r mod n)·q; the tests
 // choose r.
 func (p *Point) scalarMultTableSplit(qt *PointTable, s, r []byte) *Point {
-	l := scalarLimbs(s)
-	reduceModN(&l)
-	a := scalarLimbs(r)
-	reduceModN(&a)
-	b := subModN(&l, &a)
+	a, b := splitScalar(s, r)
 	var acc, other jacobianPoint
 	tableMult(&acc, qt, &a)
 	tableMult(&other, qt, &b)
-	acc.addComplete(&other, 0, other.z.IsZero())
+	acc.addHalves(&other)
 	acc.toProjective(p)
 	return p
 }
